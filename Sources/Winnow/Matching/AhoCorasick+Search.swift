@@ -1,0 +1,84 @@
+/// Identifies a pattern of an ``AhoCorasick`` automaton: its index in the list it was built from.
+public struct PatternID: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The pattern's index.
+  public let rawValue: Int
+  /// Creates an id for the pattern at `rawValue`.
+  public init(_ rawValue: Int) { self.rawValue = rawValue }
+  public static func < (lhs: PatternID, rhs: PatternID) -> Bool { lhs.rawValue < rhs.rawValue }
+  public var description: String { String(rawValue) }
+}
+
+/// One occurrence of a pattern: a half-open range of offsets in the text.
+public struct PatternMatch: Hashable, Sendable {
+  /// The pattern that matched.
+  public let pattern: PatternID
+  /// Offset of the first byte (or scalar) of the match.
+  public let start: Int
+  /// Offset just past the match.
+  public let end: Int
+
+  /// Creates a match of `pattern` over `start..<end`.
+  public init(pattern: PatternID, start: Int, end: Int) {
+    self.pattern = pattern
+    self.start = start
+    self.end = end
+  }
+}
+
+/// The unit of the offsets in a ``PatternMatch``.
+public enum MatchOffsets: String, Sendable, CaseIterable {
+  /// UTF-8 bytes, as Rust's aho-corasick and Hyperscan report them.
+  case bytes
+  /// Unicode scalars, as Python's `str` indices (pyahocorasick) count them.
+  case scalars = "chars"
+}
+
+extension AhoCorasick {
+  /// Every occurrence of every pattern, overlapping ones included, in order of end.
+  public func overlappingMatches(in text: String, offsets: MatchOffsets = .bytes) -> [PatternMatch] {
+    var text = text
+    return text.withUTF8 { overlappingMatches(inUTF8: $0, offsets: offsets) }
+  }
+
+  /// Every occurrence of every pattern in UTF-8 bytes, overlapping ones included, in order of end.
+  /// Invalid UTF-8 is matched by nothing.
+  public func overlappingMatches(inUTF8 bytes: UnsafeBufferPointer<UInt8>, offsets: MatchOffsets = .bytes)
+    -> [PatternMatch]
+  {
+    var matches: [PatternMatch] = []
+    forEachMatch(inUTF8: bytes) { pattern, endByte, endScalar in
+      let match =
+        switch offsets {
+        case .bytes:
+          PatternMatch(pattern: PatternID(pattern), start: endByte - Int(patternByteLengths[pattern]), end: endByte)
+        case .scalars:
+          PatternMatch(pattern: PatternID(pattern), start: endScalar - Int(patternLengths[pattern]), end: endScalar)
+        }
+      matches.append(match)
+    }
+    return matches
+  }
+
+  /// Non-overlapping matches chosen by `kind`, in order.
+  public func matches(in text: String, kind: MatchKind = .leftmostLongest, offsets: MatchOffsets = .bytes)
+    -> [PatternMatch]
+  {
+    kind.select(overlappingMatches(in: text, offsets: offsets), start: \.start, end: \.end, pattern: \.pattern.rawValue)
+  }
+
+  /// Non-overlapping matches in UTF-8 bytes chosen by `kind`, in order.
+  public func matches(
+    inUTF8 bytes: UnsafeBufferPointer<UInt8>, kind: MatchKind = .leftmostLongest, offsets: MatchOffsets = .bytes
+  ) -> [PatternMatch] {
+    kind.select(
+      overlappingMatches(inUTF8: bytes, offsets: offsets), start: \.start, end: \.end, pattern: \.pattern.rawValue)
+  }
+
+  /// The number of occurrences of all patterns, overlapping ones included: a scan that stores
+  /// nothing, for measuring the automaton alone.
+  public func countOverlappingMatches(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var count = 0
+    forEachMatch(inUTF8: bytes) { _, _, _ in count += 1 }
+    return count
+  }
+}

@@ -1,0 +1,118 @@
+/// A multi-pattern literal matcher over Unicode scalars: the Aho-Corasick automaton.
+///
+/// ```swift
+/// let automaton = try AhoCorasick(patterns: ["he", "she", "his", "hers"])
+/// automaton.matches(in: "ushers", kind: .standard, overlapping: true)
+/// // [she 1..<4, he 2..<4, hers 2..<6]   (UTF-8 byte offsets)
+/// ```
+///
+/// The automaton (Aho & Corasick, "Efficient string matching", CACM 18(6), 1975) is a trie of
+/// the patterns plus failure links; a text is read once, left to right, one transition per
+/// scalar, and every occurrence of every pattern is found in time linear in the text plus the
+/// number of matches. Its alphabet is the set of scalars that occur in the patterns, coded by
+/// frequency, so a CJK text takes one step per character rather than three. The whole automaton
+/// lives in one flat `[UInt32]` (see ``AutomatonLayout``): the root's row is dense, every other
+/// state's row is sparse and sorted.
+///
+/// It matches exactly the scalars it is given: normalization is ``Normalizer``'s job, word
+/// boundaries and allow-lists are ``Matcher``'s. `AhoCorasick` is immutable and `Sendable`;
+/// build it once and share it between threads.
+public final class AhoCorasick: Sendable {
+  let layout: AutomatonLayout
+  /// Length of each pattern in scalars.
+  let patternLengths: [UInt32]
+  /// Length of each pattern in UTF-8 bytes.
+  let patternByteLengths: [UInt32]
+  private let bmpCodes: [UInt32]
+  private let supplementaryCodes: [UInt32: UInt32]
+
+  /// Builds an automaton for string patterns (the index of a pattern is its ``PatternID``).
+  /// - Throws: ``AhoCorasickError`` when a pattern is empty.
+  public convenience init(patterns: [String]) throws(AhoCorasickError) {
+    try self.init(scalarPatterns: patterns.map { $0.unicodeScalars.map(\.value) })
+  }
+
+  /// Builds an automaton for patterns given as scalar values.
+  init(scalarPatterns patterns: [[UInt32]]) throws(AhoCorasickError) {
+    if let empty = patterns.firstIndex(where: \.isEmpty) { throw AhoCorasickError(emptyPattern: empty) }
+    var frequency: [UInt32: Int] = [:]
+    for pattern in patterns { for scalar in pattern { frequency[scalar, default: 0] += 1 } }
+    let alphabet = frequency.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
+    var bmpCodes = [UInt32](repeating: 0, count: 0x10000)
+    var supplementaryCodes: [UInt32: UInt32] = [:]
+    for (index, scalar) in alphabet.enumerated() {
+      if scalar < 0x10000 {
+        bmpCodes[Int(scalar)] = UInt32(index + 1)
+      } else {
+        supplementaryCodes[scalar] = UInt32(index + 1)
+      }
+    }
+    let coded = patterns.map { pattern in
+      pattern.map { $0 < 0x10000 ? bmpCodes[Int($0)] : supplementaryCodes[$0]! }
+    }
+    self.layout = AutomatonLayout(codedPatterns: coded, alphabetSize: alphabet.count + 1)
+    self.patternLengths = patterns.map { UInt32($0.count) }
+    self.patternByteLengths = patterns.map { pattern in
+      pattern.reduce(UInt32(0)) { total, scalar in
+        total + (scalar < 0x80 ? 1 : scalar < 0x800 ? 2 : scalar < 0x10000 ? 3 : 4)
+      }
+    }
+    self.bmpCodes = bmpCodes
+    self.supplementaryCodes = supplementaryCodes
+  }
+
+  /// The number of patterns.
+  public var patternCount: Int { patternLengths.count }
+  /// The number of automaton states.
+  public var stateCount: Int { layout.stateCount }
+  /// Bytes of memory the automaton holds.
+  public var memoryFootprint: Int {
+    layout.memoryFootprint + patternLengths.capacity * 8 + bmpCodes.capacity * 4 + supplementaryCodes.count * 16
+  }
+
+  /// The alphabet code of a scalar (0 for a scalar no pattern contains).
+  @inline(__always)
+  func code(of scalar: UInt32) -> UInt32 {
+    scalar < 0x10000 ? bmpCodes[Int(scalar)] : supplementaryCodes[scalar] ?? 0
+  }
+
+  /// Calls `body(pattern, end)` for every occurrence of every pattern in `scalars`, in order of
+  /// `end` (an exclusive index; the match starts at `end - patternLengths[pattern]`).
+  func forEachMatch(in scalars: UnsafeBufferPointer<UInt32>, _ body: (Int, Int) -> Void) {
+    layout.program.withUnsafeBufferPointer { program in
+      var state: UInt32 = 0
+      for index in 0..<scalars.count {
+        state = AutomatonLayout.next(program, state, code(of: scalars[index]))
+        if program[Int(state) + AutomatonLayout.slotOffset] != 0 {
+          layout.forEachPattern(program, at: state) { body($0, index + 1) }
+        }
+      }
+    }
+  }
+
+  /// Calls `body(pattern, endByte, endScalar)` for every occurrence of every pattern in UTF-8
+  /// `bytes` (invalid bytes match nothing), in order of end. Ends are exclusive.
+  func forEachMatch(inUTF8 bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Int) -> Void) {
+    layout.program.withUnsafeBufferPointer { program in
+      var state: UInt32 = 0
+      var index = 0
+      var scalarIndex = 0
+      while index < bytes.count {
+        let (value, length) = UTF8Decoding.decode(bytes, at: index)
+        index += length
+        scalarIndex += 1
+        state = AutomatonLayout.next(program, state, code(of: value))
+        if program[Int(state) + AutomatonLayout.slotOffset] != 0 {
+          layout.forEachPattern(program, at: state) { body($0, index, scalarIndex) }
+        }
+      }
+    }
+  }
+}
+
+/// The error thrown when an automaton cannot be built.
+public struct AhoCorasickError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The index of the empty pattern.
+  public let emptyPattern: Int
+  public var description: String { "pattern \(emptyPattern) is empty; every pattern needs at least one character" }
+}

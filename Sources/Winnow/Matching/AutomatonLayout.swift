@@ -1,0 +1,191 @@
+/// The states of an ``AhoCorasick`` automaton, laid out in one flat `[UInt32]`. Internal.
+///
+/// A state is identified by its offset in `program`. Each state is a record:
+///
+/// ```
+/// [fail] [header] [slot] [codes…] [targets…]     sparse: header = n, codes sorted
+/// [fail] [header] [slot] [target for code 0, 1, …, alphabetSize-1]   dense: header = denseFlag
+/// ```
+///
+/// The root (offset 0) is dense, so a scalar outside every pattern costs one read. `slot` is 0
+/// when no pattern ends at the state or at any state its failure chain reaches; otherwise it
+/// indexes `slots`, which lists the patterns that end there and the next slot down the chain
+/// (the "dictionary suffix link"). Invariant: a state's failure target is strictly shallower.
+struct AutomatonLayout: Sendable {
+  static let denseFlag: UInt32 = 0x8000_0000
+  static let failOffset = 0
+  static let headerOffset = 1
+  static let slotOffset = 2
+  static let rowOffset = 3
+
+  private(set) var program: [UInt32] = []
+  /// Per slot: start and end in `slotPatterns`, then the next slot (0 for none). Slot 0 is unused.
+  private(set) var slots: [UInt32] = [0, 0, 0]
+  private(set) var slotPatterns: [UInt32] = []
+  private(set) var stateCount = 0
+
+  var memoryFootprint: Int { (program.capacity + slots.capacity + slotPatterns.capacity) * 4 }
+
+  /// The one transition step: follows failure links until a state has a row for `code`.
+  @inline(__always)
+  static func next(_ program: UnsafeBufferPointer<UInt32>, _ state: UInt32, _ code: UInt32) -> UInt32 {
+    var state = Int(state)
+    while true {
+      let header = program[state + headerOffset]
+      let row = state + rowOffset
+      if header & denseFlag != 0 {
+        return program[row + Int(code)]
+      }
+      let count = Int(header)
+      if let position = find(code, in: program, from: row, count: count) {
+        return program[row + count + position]
+      }
+      state = Int(program[state + failOffset])
+    }
+  }
+
+  @inline(__always)
+  private static func find(_ code: UInt32, in program: UnsafeBufferPointer<UInt32>, from row: Int, count: Int) -> Int? {
+    if count <= 12 {
+      for position in 0..<count {
+        let candidate = program[row + position]
+        if candidate == code { return position }
+        if candidate > code { return nil }
+      }
+      return nil
+    }
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) >> 1
+      if program[row + middle] < code { low = middle + 1 } else { high = middle }
+    }
+    return low < count && program[row + low] == code ? low : nil
+  }
+
+  /// Calls `body` with every pattern that ends at `state` (its own, then down the chain).
+  @inline(__always)
+  func forEachPattern(_ program: UnsafeBufferPointer<UInt32>, at state: UInt32, _ body: (Int) -> Void) {
+    var slot = Int(program[Int(state) + Self.slotOffset])
+    while slot != 0 {
+      for index in Int(slots[slot * 3])..<Int(slots[slot * 3 + 1]) { body(Int(slotPatterns[index])) }
+      slot = Int(slots[slot * 3 + 2])
+    }
+  }
+
+  /// Builds the layout from patterns already coded into the alphabet `1..<alphabetSize`.
+  init(codedPatterns patterns: [[UInt32]], alphabetSize: Int) {
+    let trie = Trie(sortedInsertionOf: patterns)
+    // Breadth-first order, so that a state's failure target (shallower) is complete before it.
+    var order: [Int32] = [0]
+    var cursor = 0
+    while cursor < order.count {
+      trie.forEachChild(of: order[cursor]) { order.append($0) }
+      cursor += 1
+    }
+    var offsets = [UInt32](repeating: 0, count: trie.nodeCount)
+    var size = Self.rowOffset + alphabetSize
+    for node in order.dropFirst() {
+      offsets[Int(node)] = UInt32(size)
+      size += Self.rowOffset + 2 * trie.childCount(of: node)
+    }
+    var program = [UInt32](repeating: 0, count: size)
+    program[Self.headerOffset] = Self.denseFlag
+    for node in order {
+      let row = Int(offsets[Int(node)]) + Self.rowOffset
+      if node == 0 {
+        trie.forEachChild(of: node) { program[row + Int(trie.code[Int($0)])] = offsets[Int($0)] }
+        continue
+      }
+      let count = trie.childCount(of: node)
+      program[row - Self.rowOffset + Self.headerOffset] = UInt32(count)
+      var position = 0
+      trie.forEachChild(of: node) { child in
+        program[row + position] = trie.code[Int(child)]
+        program[row + count + position] = offsets[Int(child)]
+        position += 1
+      }
+    }
+    var slots: [UInt32] = [0, 0, 0]
+    var slotPatterns: [UInt32] = []
+    program.withUnsafeMutableBufferPointer { program in
+      for node in order {
+        let state = Int(offsets[Int(node)])
+        let parentFail = program[state + Self.failOffset]
+        trie.forEachChild(of: node) { child in
+          let target =
+            node == 0 ? 0 : Self.next(UnsafeBufferPointer(program), parentFail, trie.code[Int(child)])
+          program[Int(offsets[Int(child)]) + Self.failOffset] = target
+        }
+        // Patterns ending here, then the chain of the failure target (already final).
+        let chain = node == 0 ? 0 : program[Int(program[state + Self.failOffset]) + Self.slotOffset]
+        let own = trie.patterns(endingAt: node)
+        if own.isEmpty {
+          program[state + Self.slotOffset] = chain
+        } else {
+          program[state + Self.slotOffset] = UInt32(slots.count / 3)
+          slots += [UInt32(slotPatterns.count), UInt32(slotPatterns.count + own.count), chain]
+          slotPatterns += own.map { UInt32($0) }
+        }
+      }
+    }
+    self.program = program
+    self.slots = slots
+    self.slotPatterns = slotPatterns
+    self.stateCount = trie.nodeCount
+  }
+}
+
+/// A trie built by inserting patterns in sorted order, in flat arrays. Internal to the build.
+///
+/// Sorted insertion means the child to follow, if it exists, is always the last one created
+/// for its parent, and a new child always sorts after its siblings: no search, no per-node
+/// collection, children already in code order.
+struct Trie {
+  private(set) var firstChild: [Int32] = [-1]
+  private(set) var lastChild: [Int32] = [-1]
+  private(set) var nextSibling: [Int32] = [-1]
+  private(set) var code: [UInt32] = [0]
+  private var childCounts: [Int32] = [0]
+  /// (node, pattern) pairs, grouped by node because equal patterns are adjacent once sorted.
+  private var terminals: [Int32: [Int]] = [:]
+
+  var nodeCount: Int { code.count }
+
+  init(sortedInsertionOf patterns: [[UInt32]]) {
+    let order = patterns.indices.sorted { patterns[$0].lexicographicallyPrecedes(patterns[$1]) }
+    for index in order {
+      var node: Int32 = 0
+      for symbol in patterns[index] {
+        let last = lastChild[Int(node)]
+        if last >= 0 && code[Int(last)] == symbol {
+          node = last
+          continue
+        }
+        let child = Int32(code.count)
+        firstChild.append(-1)
+        lastChild.append(-1)
+        nextSibling.append(-1)
+        code.append(symbol)
+        childCounts.append(0)
+        if last >= 0 { nextSibling[Int(last)] = child } else { firstChild[Int(node)] = child }
+        lastChild[Int(node)] = child
+        childCounts[Int(node)] += 1
+        node = child
+      }
+      terminals[node, default: []].append(index)
+    }
+  }
+
+  func childCount(of node: Int32) -> Int { Int(childCounts[Int(node)]) }
+
+  func patterns(endingAt node: Int32) -> [Int] { terminals[node] ?? [] }
+
+  func forEachChild(of node: Int32, _ body: (Int32) -> Void) {
+    var child = firstChild[Int(node)]
+    while child >= 0 {
+      body(child)
+      child = nextSibling[Int(child)]
+    }
+  }
+}

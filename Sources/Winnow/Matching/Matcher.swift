@@ -1,0 +1,125 @@
+/// The compiled form of a set of word lists: finds their entries in text, whatever evasions
+/// the normalization rules undo, and reports every match on the original characters.
+///
+/// ```swift
+/// let global = try WordList.load(directory: "wordlists/global", origin: .global)
+/// let matcher = try Matcher(lists: global)
+/// for match in matcher.matches(in: "ｆ.u.c.k you, 傻 逼") {
+///   print(match.text, match.range, match.entry.source!)   // "ｆ.u.c.k" 0..<9 en.txt:120
+/// }
+/// let app = try Matcher(lists: [custom], over: matcher)    // shares the compiled global list
+/// ```
+///
+/// Lists with the same normalization rules are compiled into one *layer*: one Aho-Corasick
+/// automaton for all literal entries and a PCRE2 program per regex entry. A scan normalizes the
+/// text once per distinct rule set, walks each automaton over the normalized scalars (twice when
+/// the text has optional units, see ``Normalization/interleavedLetters``), checks each candidate's
+/// word boundaries and repeat counts, runs the regexes, removes matches inside allowed spans,
+/// and finally chooses matches by ``MatchKind``.
+///
+/// A `Matcher` is immutable and `Sendable`: build it once, share it across threads, and build
+/// a new one to change lists. Errors in the lists surface when it is built; a scan never fails.
+public final class Matcher: Sendable {
+  let layers: [MatcherLayer]
+
+  /// Compiles word lists.
+  /// - Throws: ``WordListErrors`` listing every entry that cannot be compiled (empty after
+  ///   normalization, invalid regex), each with its file and line.
+  public convenience init(lists: [WordList]) throws(WordListErrors) {
+    try self.init(lists: lists, sharing: [])
+  }
+
+  /// Compiles word lists on top of an already compiled matcher, whose layers are shared, not
+  /// compiled again: one global matcher, and per app a cheap matcher for its custom lists.
+  public convenience init(lists: [WordList], over base: Matcher) throws(WordListErrors) {
+    try self.init(lists: lists, sharing: base.layers)
+  }
+
+  private init(lists: [WordList], sharing base: [MatcherLayer]) throws(WordListErrors) {
+    var groups: [(rules: Normalization, lists: [WordList])] = []
+    for list in lists {
+      if let index = groups.firstIndex(where: { $0.rules == list.normalization }) {
+        groups[index].lists.append(list)
+      } else {
+        groups.append((list.normalization, [list]))
+      }
+    }
+    var layers = base
+    var errors: [WordListError] = []
+    for group in groups {
+      do { layers.append(try MatcherLayer(lists: group.lists, rules: group.rules)) } catch { errors += error.errors }
+    }
+    guard errors.isEmpty else { throw WordListErrors(errors) }
+    self.layers = layers
+  }
+
+  /// The number of entries of all lists.
+  public var entryCount: Int { layers.reduce(0) { $0 + $1.entries.count } }
+
+  /// Bytes of memory the compiled lists hold (automata, entry data, tables).
+  public var memoryFootprint: Int { layers.reduce(0) { $0 + $1.memoryFootprint } }
+
+  /// Non-overlapping matches chosen by `kind` (leftmost-longest by default), in order.
+  public func matches(in text: String, kind: MatchKind = .leftmostLongest) -> [Match] {
+    scan(text, kind: kind).matches
+  }
+
+  /// Every match, overlapping ones included, ordered by start and then end.
+  public func overlappingMatches(in text: String) -> [Match] {
+    scan(text, kind: nil).matches
+  }
+
+  /// Scans a text: the matches (non-overlapping by `kind`, or all when `kind` is nil) and any
+  /// warnings.
+  public func scan(_ text: String, kind: MatchKind? = .leftmostLongest) -> MatchReport {
+    var text = text
+    return text.withUTF8 { scan(utf8: $0, kind: kind) }
+  }
+
+  private func scan(utf8 bytes: UnsafeBufferPointer<UInt8>, kind: MatchKind?) -> MatchReport {
+    var normalized: [(rules: Normalization, text: NormalizedText)] = []
+    var candidates: [Candidate] = []
+    var warnings: [MatchWarning] = []
+    for (layerIndex, layer) in layers.enumerated() {
+      let rules = layer.normalizer.rules
+      if !normalized.contains(where: { $0.rules == rules }) {
+        var text = NormalizedText()
+        layer.normalizer.normalize(utf8: bytes, into: &text)
+        normalized.append((rules, text))
+      }
+      let text = normalized.first { $0.rules == rules }!.text
+      layer.collect(in: text, layer: layerIndex, into: &candidates, warnings: &warnings)
+    }
+    let allowed = candidates.filter { layers[$0.layer].entries[$0.entry].entry.action == .allow }
+    var reported = Set<Candidate>()
+    var kept: [Candidate] = []
+    for candidate in candidates where layers[candidate.layer].entries[candidate.entry].entry.action != .allow {
+      if allowed.contains(where: { $0.start <= candidate.start && candidate.end <= $0.end }) { continue }
+      if reported.insert(candidate).inserted { kept.append(candidate) }
+    }
+    let chosen =
+      kind?.select(kept, start: \.start, end: \.end, pattern: rank)
+      ?? kept.sorted { ($0.start, $0.end, rank($0)) < ($1.start, $1.end, rank($1)) }
+    let matches = chosen.map { candidate in
+      let compiled = layers[candidate.layer].entries[candidate.entry]
+      return Match(
+        entry: compiled.entry, origin: compiled.origin, list: compiled.list, range: candidate.start..<candidate.end,
+        text: String(decoding: bytes[candidate.start..<candidate.end], as: UTF8.self))
+    }
+    return MatchReport(matches: matches, warnings: warnings)
+  }
+
+  /// Preference among matches of the same span: block before replace, then list order.
+  private func rank(_ candidate: Candidate) -> Int {
+    let isBlock = layers[candidate.layer].entries[candidate.entry].entry.action == .block
+    return (isBlock ? 0 : 1 << 48) | candidate.layer << 32 | candidate.entry
+  }
+}
+
+/// A match before allow-filtering and selection: an entry of a layer over original bytes.
+struct Candidate: Hashable {
+  var layer: Int
+  var entry: Int
+  var start: Int
+  var end: Int
+}

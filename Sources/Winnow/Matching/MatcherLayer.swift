@@ -1,0 +1,161 @@
+/// The lists of a ``Matcher`` that share one set of normalization rules, compiled. Internal.
+final class MatcherLayer: Sendable {
+  /// An entry with what the scan needs beside it.
+  struct CompiledEntry: Sendable {
+    let entry: Entry
+    let origin: WordList.Origin
+    let list: String
+    /// The normalized form of a literal entry; nil for a regex.
+    let normalized: NormalizedEntry?
+  }
+
+  let normalizer: Normalizer
+  let entries: [CompiledEntry]
+  /// The automaton of the literal entries, if any; pattern `i` is entry `patternEntries[i]`.
+  private let automaton: AhoCorasick?
+  private let patternEntries: [Int32]
+  /// The regex entries: entry index and program.
+  private let regexes: [(entry: Int, program: RegexProgram)]
+
+  init(lists: [WordList], rules: Normalization) throws(WordListErrors) {
+    let normalizer = Normalizer(rules: rules)
+    var entries: [CompiledEntry] = []
+    var patterns: [[UInt32]] = []
+    var patternEntries: [Int32] = []
+    var regexes: [(Int, RegexProgram)] = []
+    var errors: [WordListError] = []
+    for list in lists {
+      for (position, entry) in list.entries.enumerated() {
+        let location = entry.source ?? SourceLocation(file: list.name, line: position + 1)
+        switch entry.kind {
+        case .literal:
+          guard let normalized = normalizer.normalizeEntry(entry.text) else {
+            errors.append(WordListError(.normalizesToNothing(entry.text), at: location))
+            continue
+          }
+          patterns.append(normalized.scalars)
+          patternEntries.append(Int32(entries.count))
+          entries.append(CompiledEntry(entry: entry, origin: list.origin, list: list.name, normalized: normalized))
+        case .regex:
+          do {
+            let program = try RegexProgram(pattern: entry.text, caseless: rules.contains(.caseFolding))
+            regexes.append((entries.count, program))
+            entries.append(CompiledEntry(entry: entry, origin: list.origin, list: list.name, normalized: nil))
+          } catch {
+            errors.append(WordListError(error.kind, at: location))
+          }
+        }
+      }
+    }
+    guard errors.isEmpty else { throw WordListErrors(errors) }
+    self.normalizer = normalizer
+    self.entries = entries
+    // Patterns are never empty here: empty entries were rejected above.
+    self.automaton = patterns.isEmpty ? nil : try! AhoCorasick(scalarPatterns: patterns)
+    self.patternEntries = patternEntries
+    self.regexes = regexes
+  }
+
+  var memoryFootprint: Int {
+    let entryBytes = entries.reduce(0) { total, compiled in
+      total + 96 + compiled.entry.text.utf8.count + (compiled.normalized?.scalars.count ?? 0) * 6
+    }
+    return (automaton?.memoryFootprint ?? 0) + patternEntries.capacity * 4 + entryBytes + regexes.count * 512
+  }
+
+  /// Adds this layer's candidate matches in `text` to `candidates`.
+  func collect(in text: NormalizedText, layer: Int, into candidates: inout [Candidate], warnings: inout [MatchWarning])
+  {
+    if !text.hasOptionalUnits {
+      text.scalars.withUnsafeBufferPointer { scalars in
+        walk(scalars, units: nil, in: text, layer: layer, into: &candidates)
+        if !regexes.isEmpty {
+          matchRegexes(scalars, units: nil, in: text, layer: layer, into: &candidates, warnings: &warnings)
+        }
+      }
+      return
+    }
+    // Primary walk without optional units, then a second walk with them (`反v动`, `售k粉`).
+    let primaryUnits = text.scalars.indices.filter { !text.isOptional($0) }.map { Int32($0) }
+    let primary = primaryUnits.map { text.scalars[Int($0)] }
+    primary.withUnsafeBufferPointer { scalars in
+      walk(scalars, units: primaryUnits, in: text, layer: layer, into: &candidates)
+      if !regexes.isEmpty {
+        matchRegexes(scalars, units: primaryUnits, in: text, layer: layer, into: &candidates, warnings: &warnings)
+      }
+    }
+    text.scalars.withUnsafeBufferPointer { walk($0, units: nil, in: text, layer: layer, into: &candidates) }
+  }
+
+  /// Runs the automaton over `scalars` (units `units[k]` of `text`, or unit `k` when nil).
+  private func walk(
+    _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedText, layer: Int,
+    into candidates: inout [Candidate]
+  ) {
+    guard let automaton else { return }
+    automaton.forEachMatch(in: scalars) { pattern, end in
+      let entryIndex = Int(patternEntries[pattern])
+      let start = end - Int(automaton.patternLengths[pattern])
+      guard accepts(entries[entryIndex], from: start, to: end, count: scalars.count, units: units, in: text) else {
+        return
+      }
+      let first = units.map { Int($0[start]) } ?? start
+      let last = units.map { Int($0[end - 1]) } ?? end - 1
+      candidates.append(
+        Candidate(layer: layer, entry: entryIndex, start: Int(text.starts[first]), end: Int(text.ends[last])))
+    }
+  }
+
+  /// Whether a literal candidate over walk positions `start..<end` meets its entry's word
+  /// boundaries and repeat counts.
+  private func accepts(
+    _ compiled: CompiledEntry, from start: Int, to end: Int, count: Int, units: [Int32]?, in text: NormalizedText
+  ) -> Bool {
+    guard let normalized = compiled.normalized else { return false }
+    @inline(__always) func unit(_ position: Int) -> Int { units.map { Int($0[position]) } ?? position }
+    if compiled.entry.boundary == .word {
+      if normalized.firstClass.isWordCharacter, start > 0, text.scalarClass(unit(start - 1)).isWordCharacter {
+        return false
+      }
+      if normalized.lastClass.isWordCharacter, end < count, text.scalarClass(unit(end)).isWordCharacter {
+        return false
+      }
+    }
+    for (offset, minimum) in normalized.runs.enumerated() where text.runs[unit(start + offset)] < minimum {
+      return false
+    }
+    return true
+  }
+
+  /// Runs every regex over the UTF-8 form of `scalars` and maps byte ranges back to units.
+  private func matchRegexes(
+    _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedText, layer: Int,
+    into candidates: inout [Candidate], warnings: inout [MatchWarning]
+  ) {
+    var subject: [UInt8] = []
+    var positionOfByte: [Int32] = []
+    subject.reserveCapacity(scalars.count * 2)
+    for (position, value) in scalars.enumerated() {
+      let before = subject.count
+      UTF8Decoding.append(value, to: &subject)
+      for _ in before..<subject.count { positionOfByte.append(Int32(position)) }
+    }
+    var scratch = RegexScratch()
+    subject.withUnsafeBufferPointer { subject in
+      for (entryIndex, program) in regexes {
+        let outcome = program.forEachMatch(in: subject, scratch: &scratch) { range in
+          let first = Int(positionOfByte[range.lowerBound])
+          let last = Int(positionOfByte[range.upperBound - 1])
+          let firstUnit = units.map { Int($0[first]) } ?? first
+          let lastUnit = units.map { Int($0[last]) } ?? last
+          candidates.append(
+            Candidate(
+              layer: layer, entry: entryIndex, start: Int(text.starts[firstUnit]), end: Int(text.ends[lastUnit])))
+        }
+        if case .limitExceeded(let code) = outcome {
+          warnings.append(MatchWarning(entry: entries[entryIndex].entry, message: RegexProgram.describeLimit(code)))
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import CPCRE2
+
+/// One compiled PCRE2 pattern (UTF, UCP, JIT where available), matched on normalized text.
+///
+/// ```swift
+/// let regex = try RegexProgram(pattern: #"b[a4]d\s*w[o0]rd"#)
+/// var scratch = RegexScratch()
+/// regex.forEachMatch(in: utf8, scratch: &scratch) { range in … }   // byte ranges
+/// ```
+///
+/// Every match runs under limits (``matchLimit``, ``depthLimit``, ``heapLimitKiB``), so a
+/// pattern with catastrophic backtracking is stopped and reported rather than stalling a scan.
+/// The compiled code is immutable and PCRE2 documents it as safe to share between threads;
+/// match data is per caller (``RegexScratch``).
+final class RegexProgram: @unchecked Sendable {
+  // @unchecked: `code` and `context` are written only in init and read-only afterwards,
+  // which PCRE2 documents as safe for concurrent matching.
+  private let code: OpaquePointer
+  private let context: OpaquePointer
+  /// Whether the pattern was JIT-compiled (false where JIT is unavailable).
+  let isJIT: Bool
+  let pattern: String
+
+  /// Backtracking steps one match may take.
+  static let matchLimit: UInt32 = 1_000_000
+  /// Nesting depth of backtracking (interpreter only; the JIT uses its own stack).
+  static let depthLimit: UInt32 = 10_000
+  /// Heap memory one match may use, in KiB.
+  static let heapLimitKiB: UInt32 = 20_000
+
+  /// Compiles a pattern.
+  /// - Throws: ``WordListError/Kind/invalidRegex(message:offset:)`` or
+  ///   ``WordListError/Kind/regexMatchesEmpty(_:)`` (without a location; the caller adds it).
+  init(pattern: String, caseless: Bool = true) throws(RegexCompileError) {
+    var errorCode: Int32 = 0
+    var errorOffset = 0
+    var options = UInt32(PCRE2_UTF) | UInt32(PCRE2_UCP)
+    if caseless { options |= UInt32(PCRE2_CASELESS) }
+    var pattern = pattern
+    // SAFETY: the pointer is valid for the call; PCRE2 copies what it needs into the code.
+    let compiled = pattern.withUTF8 { bytes in
+      pcre2_compile_8(bytes.baseAddress, bytes.count, options, &errorCode, &errorOffset, nil)
+    }
+    guard let compiled else {
+      throw RegexCompileError(kind: .invalidRegex(message: Self.message(for: errorCode), offset: errorOffset))
+    }
+    // SAFETY: `compiled` is a valid code; JIT failure (e.g. unsupported) leaves it usable.
+    self.isJIT = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+    // SAFETY: a new context with the default allocator; freed in deinit.
+    let context = pcre2_match_context_create_8(nil)!
+    pcre2_set_match_limit_8(context, Self.matchLimit)
+    pcre2_set_depth_limit_8(context, Self.depthLimit)
+    pcre2_set_heap_limit_8(context, Self.heapLimitKiB)
+    self.code = compiled
+    self.context = context
+    self.pattern = pattern
+    var scratch = RegexScratch()
+    var matchesEmpty = false
+    _ = forEachMatch(in: UnsafeBufferPointer(start: nil, count: 0), scratch: &scratch, includingEmpty: true) { _ in
+      matchesEmpty = true
+    }
+    if matchesEmpty { throw RegexCompileError(kind: .regexMatchesEmpty(pattern)) }
+  }
+
+  deinit {
+    // SAFETY: both were created in init and are not shared beyond this object's lifetime.
+    pcre2_code_free_8(code)
+    pcre2_match_context_free_8(context)
+  }
+
+  /// The outcome of a scan with one regex.
+  enum Outcome: Equatable {
+    case completed
+    /// PCRE2 stopped at a limit (its error code); matches found before it were reported.
+    case limitExceeded(Int32)
+  }
+
+  /// Calls `body` with the UTF-8 byte range of each non-empty, non-overlapping match in
+  /// `subject`, which must be valid UTF-8 (normalized text always is).
+  @discardableResult
+  func forEachMatch(
+    in subject: UnsafeBufferPointer<UInt8>, scratch: inout RegexScratch, includingEmpty: Bool = false,
+    _ body: (Range<Int>) -> Void
+  ) -> Outcome {
+    let data = scratch.matchData
+    var start = 0
+    // An empty subject still needs a non-null pointer.
+    let base = subject.baseAddress ?? UnsafePointer(bitPattern: 1)!
+    while start <= subject.count {
+      // SAFETY: `base` is valid for `subject.count` bytes, which are valid UTF-8 (so the UTF
+      // check may be skipped); `data` and `context` are owned and live for the call.
+      let result =
+        isJIT
+        ? pcre2_jit_match_8(code, base, subject.count, start, 0, data, context)
+        : pcre2_match_8(code, base, subject.count, start, UInt32(PCRE2_NO_UTF_CHECK), data, context)
+      if result == PCRE2_ERROR_NOMATCH { return .completed }
+      if result < 0 { return .limitExceeded(result) }
+      // SAFETY: after a successful match the ovector holds at least one pair.
+      let ovector = pcre2_get_ovector_pointer_8(data)!
+      let range = Int(ovector[0])..<Int(ovector[1])
+      if !range.isEmpty || includingEmpty { body(range) }
+      if range.isEmpty {
+        if includingEmpty { return .completed }
+        // Step over one whole UTF-8 character.
+        var next = range.upperBound + 1
+        while next < subject.count, subject[next] & 0xC0 == 0x80 { next += 1 }
+        start = next
+      } else {
+        start = range.upperBound
+      }
+    }
+    return .completed
+  }
+
+  private static func message(for errorCode: Int32) -> String {
+    var buffer = [UInt8](repeating: 0, count: 256)
+    // SAFETY: PCRE2 writes at most `count` code units, zero-terminated.
+    let length = buffer.withUnsafeMutableBufferPointer {
+      pcre2_get_error_message_8(errorCode, $0.baseAddress, $0.count)
+    }
+    return length > 0 ? String(decoding: buffer[..<Int(length)], as: UTF8.self) : "error \(errorCode)"
+  }
+
+  /// A short description of a PCRE2 limit error.
+  static func describeLimit(_ errorCode: Int32) -> String {
+    message(for: errorCode)
+  }
+}
+
+/// Why a pattern did not compile; the caller adds the entry's location.
+struct RegexCompileError: Error {
+  let kind: WordListError.Kind
+}
+
+/// Per-caller PCRE2 match data, reused across matches. Not `Sendable`: one per task.
+struct RegexScratch: ~Copyable {
+  let matchData: OpaquePointer
+
+  init() {
+    // SAFETY: a match data block with one ovector pair (the whole match is all we read).
+    matchData = pcre2_match_data_create_8(1, nil)!
+  }
+
+  deinit {
+    // SAFETY: created in init, owned by this value alone (non-copyable).
+    pcre2_match_data_free_8(matchData)
+  }
+}

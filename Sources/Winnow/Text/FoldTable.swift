@@ -1,0 +1,99 @@
+import Synchronization
+
+/// The per-scalar part of normalization for one set of rules, flattened into one lookup.
+///
+/// For a BMP scalar the answer is one array read: the folded scalar, a deletion, or a slice of
+/// a pool for the few scalars that fold to several (`㎏` → `kg`, `ß` → `ss`). Scalars outside
+/// the BMP use a dictionary of the ones that change. Tables are built once per distinct rule
+/// set and shared; they are immutable after construction.
+final class FoldTable: Sendable {
+  private static let deleted: UInt32 = 0xFFFF_FFFF
+  private static let multiFlag: UInt32 = 0x8000_0000
+
+  private let bmp: [UInt32]
+  private let pool: [UInt32]
+  private let supplementary: [UInt32: [UInt32]]
+
+  private static let cache = Mutex<[Normalization: FoldTable]>([:])
+
+  /// The shared table for a rule set (only the per-scalar rules matter).
+  static func shared(for rules: Normalization) -> FoldTable {
+    let key = rules.intersection([
+      .compatibility, .caseFolding, .traditionalToSimplified, .invisibleCharacters, .lookalikes,
+    ])
+    if let table = cache.withLock({ $0[key] }) { return table }
+    let table = FoldTable(rules: key)
+    return cache.withLock { cache in
+      if let existing = cache[key] { return existing }
+      cache[key] = table
+      return table
+    }
+  }
+
+  private init(rules: Normalization) {
+    var bmp = [UInt32](repeating: 0, count: 0x10000)
+    var pool: [UInt32] = []
+    for value in 0..<UInt32(0x10000) {
+      let folded = Self.fold(value, rules: rules)
+      switch folded.count {
+      case 0: bmp[Int(value)] = Self.deleted
+      case 1: bmp[Int(value)] = folded[0]
+      default:
+        bmp[Int(value)] = Self.multiFlag | UInt32(pool.count) << 5 | UInt32(folded.count)
+        pool.append(contentsOf: folded)
+      }
+    }
+    var supplementary: [UInt32: [UInt32]] = [:]
+    var keys = Set<UInt32>()
+    if rules.contains(.compatibility) { keys.formUnion(UnicodeTables.compatibility.keys) }
+    if rules.contains(.caseFolding) { keys.formUnion(UnicodeTables.caseFolding.keys) }
+    if rules.contains(.invisibleCharacters) { keys.formUnion(UnicodeTables.invisible) }
+    if rules.contains(.traditionalToSimplified) { keys.formUnion(UnicodeTables.traditionalToSimplified.keys) }
+    for value in keys where value >= 0x10000 {
+      let folded = Self.fold(value, rules: rules)
+      if folded != [value] { supplementary[value] = folded }
+    }
+    self.bmp = bmp
+    self.pool = pool
+    self.supplementary = supplementary
+  }
+
+  /// Calls `body` with each scalar that `value` folds to (none when it is deleted).
+  @inline(__always)
+  func forEachFolded(_ value: UInt32, _ body: (UInt32) -> Void) {
+    if value < 0x10000 {
+      let folded = bmp[Int(value)]
+      if folded & Self.multiFlag == 0 {
+        body(folded)
+      } else if folded != Self.deleted {
+        let start = Int((folded & ~Self.multiFlag) >> 5)
+        for index in start..<start + Int(folded & 31) { body(pool[index]) }
+      }
+    } else if let folded = supplementary[value] {
+      folded.forEach(body)
+    } else {
+      body(value)
+    }
+  }
+
+  /// Bytes of memory the table holds.
+  var memoryFootprint: Int { bmp.capacity * 4 + pool.capacity * 4 + supplementary.count * 48 }
+
+  private static func fold(_ value: UInt32, rules: Normalization) -> [UInt32] {
+    if rules.contains(.invisibleCharacters), UnicodeTables.invisible.contains(value) { return [] }
+    var scalars = [value]
+    if rules.contains(.compatibility) {
+      scalars = scalars.flatMap { UnicodeTables.compatibility[$0] ?? [$0] }
+    }
+    if rules.contains(.caseFolding) {
+      scalars = scalars.flatMap { UnicodeTables.caseFolding[$0] ?? [$0] }
+    }
+    if rules.contains(.traditionalToSimplified) {
+      scalars = scalars.map { UnicodeTables.traditionalToSimplified[$0] ?? $0 }
+    }
+    if rules.contains(.lookalikes) {
+      scalars = scalars.map { UnicodeTables.lookalikeLetters[$0] ?? $0 }
+    }
+    return scalars
+  }
+}

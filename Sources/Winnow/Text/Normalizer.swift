@@ -1,0 +1,119 @@
+/// Normalizes text (and word-list entries) by a set of ``Normalization`` rules, keeping a map
+/// from every normalized unit back to the original UTF-8 bytes.
+///
+/// ```swift
+/// let normalizer = Normalizer()                 // every rule
+/// normalizer.normalize("ｓ h 1 t").string       // "shit"
+/// normalizer.normalize("反v动").string          // "反动" (the `v` is an optional unit)
+/// ```
+///
+/// It works in two passes over the UTF-8 bytes, both allocation-free once the buffers of the
+/// ``NormalizedText`` have grown:
+///
+/// 1. *Fold*: each scalar is decoded and looked up in a ``FoldTable`` (compatibility, case,
+///    Traditional → Simplified, invisible characters, look-alike letters); each folded scalar
+///    keeps the byte range of the character it came from.
+/// 2. *Words*: apostrophes and `@ $ !` are resolved by their neighbours, letters spelled one by
+///    one are joined, digits and symbols inside words become the letters they imitate, single
+///    letters between CJK characters are marked optional, separator runs collapse to one space
+///    (or vanish next to CJK), and repeated letters merge into one unit that counts them.
+///
+/// It deliberately does not segment Chinese into words, transliterate between scripts, or
+/// guess at spelling: every rule is local, so a match can always be mapped back exactly.
+///
+/// `Normalizer` is an immutable `Sendable` value.
+public struct Normalizer: Sendable {
+  /// The rules this normalizer applies.
+  public let rules: Normalization
+  private let table: FoldTable
+  private let foldsScalars: Bool
+  private let shapesWords: Bool
+
+  /// Creates a normalizer for a set of rules (every rule by default).
+  public init(rules: Normalization = .default) {
+    self.rules = rules
+    self.table = FoldTable.shared(for: rules)
+    self.foldsScalars = !rules.isDisjoint(with: [
+      .compatibility, .caseFolding, .traditionalToSimplified, .invisibleCharacters, .lookalikes,
+    ])
+    self.shapesWords = !rules.isDisjoint(with: [.separators, .interleavedLetters, .repeatedLetters, .lookalikes])
+  }
+
+  /// Normalizes a string.
+  public func normalize(_ text: String) -> NormalizedText {
+    var result = NormalizedText()
+    normalize(text, into: &result)
+    return result
+  }
+
+  /// Normalizes a string into `result`, reusing its storage.
+  public func normalize(_ text: String, into result: inout NormalizedText) {
+    var text = text
+    text.withUTF8 { normalize(utf8: $0, into: &result) }
+  }
+
+  /// Normalizes UTF-8 bytes into `result`, reusing its storage. Invalid bytes read as U+FFFD.
+  public func normalize(utf8 bytes: UnsafeBufferPointer<UInt8>, into result: inout NormalizedText) {
+    result.removeAll()
+    if !shapesWords {
+      fold(bytes) { scalar, scalarClass, start, end in
+        result.append(scalar, scalarClass.rawValue, start: start, end: end)
+      }
+      return
+    }
+    var units = WordShaper(rules: rules)
+    fold(bytes) { scalar, scalarClass, start, end in
+      units.append(scalar, scalarClass, start: start, end: end)
+    }
+    units.shape(into: &result)
+  }
+
+  /// The folded scalars of `bytes`, each with its class and original byte range.
+  @inline(__always)
+  private func fold(
+    _ bytes: UnsafeBufferPointer<UInt8>,
+    _ body: (UInt32, ScalarClass, Int32, Int32) -> Void
+  ) {
+    var index = 0
+    while index < bytes.count {
+      let (value, length) = UTF8Decoding.decode(bytes, at: index)
+      let start = Int32(truncatingIfNeeded: index)
+      let end = Int32(truncatingIfNeeded: index + length)
+      if foldsScalars {
+        table.forEachFolded(value) { body($0, ScalarClass.of($0), start, end) }
+      } else {
+        body(value, ScalarClass.of(value), start, end)
+      }
+      index += length
+    }
+  }
+}
+
+/// An entry's text after normalization: the scalars the automaton looks for, with what the
+/// matcher needs to check around a candidate match.
+struct NormalizedEntry: Hashable, Sendable {
+  var scalars: [UInt32]
+  /// Minimum repeat count per scalar, or empty when every count is 1.
+  var runs: [UInt16]
+  var firstClass: ScalarClass
+  var lastClass: ScalarClass
+}
+
+extension Normalizer {
+  /// Normalizes a word-list entry: the primary form (optional units left out), separators
+  /// trimmed from both ends. Nil when nothing is left (`...`, `!!!`, invisible characters).
+  func normalizeEntry(_ text: String) -> NormalizedEntry? {
+    let normalized = normalize(text)
+    var indices = normalized.scalars.indices.filter { !normalized.isOptional($0) }
+    while let first = indices.first, normalized.scalarClass(first) == .separator { indices.removeFirst() }
+    while let last = indices.last, normalized.scalarClass(last) == .separator { indices.removeLast() }
+    guard let first = indices.first, let last = indices.last else { return nil }
+    let runs = indices.map { normalized.runs[$0] }
+    return NormalizedEntry(
+      scalars: indices.map { normalized.scalars[$0] },
+      runs: runs.allSatisfy { $0 == 1 } ? [] : runs,
+      firstClass: normalized.scalarClass(first),
+      lastClass: normalized.scalarClass(last)
+    )
+  }
+}

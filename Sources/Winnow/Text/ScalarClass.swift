@@ -1,0 +1,68 @@
+/// What part a scalar plays in a word, after folding. Internal to normalization and matching.
+enum ScalarClass: UInt8 {
+  /// Space, punctuation, symbols, emoji: between words.
+  case separator = 0
+  /// A letter of a spaced, cased alphabet (Latin, Greek, Cyrillic, Armenian, Georgian):
+  /// entries in these scripts match whole words by default.
+  case letter
+  /// An ASCII digit: digit entries match whole digit runs.
+  case digit
+  /// A character of a script written without spaces (Han, kana, Thai, Lao, Khmer, Myanmar):
+  /// no word boundaries, and separators between two of them are skipped.
+  case unspaced
+  /// Any other letter, mark, number or pictograph (Hangul, Arabic, Devanagari, emoji, …): part
+  /// of a word, but entries in these scripts match as substrings, since their words take affixes.
+  case other
+  /// `@`, `$` or `!`: a letter inside a word (`@ss`, `$hit`, `sh!t`), a separator elsewhere.
+  case symbol
+  /// An apostrophe: dropped inside a word (`don't`), a separator elsewhere.
+  case apostrophe
+
+  /// Whether entries bordering on this class need a word boundary.
+  var isWordCharacter: Bool { self == .letter || self == .digit }
+
+  /// The class of a scalar. BMP scalars come from a table built once; others are computed.
+  static func of(_ scalar: UInt32) -> ScalarClass {
+    if scalar < 0x10000 {
+      return ScalarClass(rawValue: bmpClasses[Int(scalar)])!
+    }
+    return compute(scalar)
+  }
+
+  private static let bmpClasses: [UInt8] = (0..<0x10000).map { compute(UInt32($0)).rawValue }
+
+  private static func compute(_ value: UInt32) -> ScalarClass {
+    switch value {
+    case 0x30...0x39: return .digit
+    case 0x41...0x5A, 0x61...0x7A: return .letter
+    case 0x40, 0x24, 0x21: return .symbol
+    case 0x27, 0x2018, 0x2019, 0x02BC: return .apostrophe
+    case 0...0x7F: return .separator
+    default: break
+    }
+    guard let scalar = Unicode.Scalar(value) else { return .separator }
+    let properties = scalar.properties
+    switch value {
+    case 0x0E00...0x0EFF, 0x1000...0x109F, 0x1780...0x17FF, 0x3040...0x30FF, 0x3100...0x312F,
+      0x31A0...0x31FF, 0x3005...0x3007, 0xFF66...0xFF9F:
+      return .unspaced
+    default:
+      if properties.isIdeographic { return .unspaced }
+    }
+    switch properties.generalCategory {
+    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
+      switch value {
+      case 0x00C0...0x058F, 0x10A0...0x10FF, 0x1C80...0x1CBF, 0x1D00...0x1DBF, 0x1E00...0x1FFF,
+        0x2C60...0x2C7F, 0x2DE0...0x2DFF, 0xA640...0xA69F, 0xA720...0xA7FF, 0xAB30...0xAB6F:
+        return .letter
+      default:
+        return .other
+      }
+    case .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherSymbol:
+      // Emoji and pictographs are characters of their own (`🖕` is a list entry), not separators.
+      return .other
+    default:
+      return .separator
+    }
+  }
+}

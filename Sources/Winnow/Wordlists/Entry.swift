@@ -1,0 +1,94 @@
+/// One entry of a word list: what to look for, and what a match means.
+///
+/// ```swift
+/// let entry = Entry(text: "badword", action: .replace("***"))
+/// entry.line   // "badword => ***", as it is written in a list file
+/// ```
+///
+/// `Entry` is a `Sendable` value.
+public struct Entry: Sendable, Hashable {
+  /// How an entry's text is matched.
+  public enum Kind: String, Sendable, Hashable {
+    /// Literal text, normalized like the text it is matched against.
+    case literal
+    /// A PCRE2 pattern, matched against the normalized text.
+    case regex
+  }
+
+  /// What a match of the entry does.
+  public enum Action: Sendable, Hashable {
+    /// The item is blocked.
+    case block
+    /// The matched characters are replaced by this text and the item goes on.
+    case replace(String)
+    /// Matches of other entries that lie inside a match of this one are not reported
+    /// (`allow:scunthorpe` keeps `cunt` from firing inside it).
+    case allow
+  }
+
+  /// Where a literal entry may match.
+  public enum Boundary: String, Sendable, Hashable {
+    /// An edge of the entry that is a Latin, Greek or Cyrillic letter or a digit must meet a word
+    /// boundary in the text (`av` does not match inside `Java`, `123` not inside `123467`);
+    /// edges in other scripts match anywhere. The default for block and replace entries.
+    case word
+    /// Anywhere, even inside a longer word. The default for allow entries.
+    case substring
+  }
+
+  /// The text of the entry as written, without its prefixes (`re:`, `allow:`, `sub:`).
+  public var text: String
+  /// Literal or regex.
+  public var kind: Kind
+  /// Block, replace or allow.
+  public var action: Action
+  /// Whole-word or substring matching (literal entries only).
+  public var boundary: Boundary
+  /// The category (`profanity`, `drugs`, …) from the list's `[section]`, if any.
+  public var category: String?
+  /// Where the entry was read from, if it came from a file.
+  public var source: SourceLocation?
+
+  /// Creates an entry. The boundary defaults to whole-word, or substring for allow entries.
+  public init(
+    text: String, kind: Kind = .literal, action: Action = .block, boundary: Boundary? = nil,
+    category: String? = nil, source: SourceLocation? = nil
+  ) {
+    self.text = text
+    self.kind = kind
+    self.action = action
+    self.boundary = boundary ?? (action == .allow ? .substring : .word)
+    self.category = category
+    self.source = source
+  }
+
+  /// The entry as one line of a list file (without its category, which is the section's).
+  public var line: String {
+    var line = ""
+    if action == .allow { line += "allow:" }
+    if kind == .regex { line += "re:" }
+    if kind == .literal && boundary == .substring && action != .allow { line += "sub:" }
+    if kind == .literal && boundary == .word && action == .allow { line += "word:" }
+    if line.isEmpty && WordListFile.needsEscape(text) { line += "\\" }
+    line += text
+    if case .replace(let replacement) = action { line += " => " + replacement }
+    return line
+  }
+}
+
+/// A place in a word-list file: its path (or name) and 1-based line number.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+  /// The file's path, or a name for a list that did not come from a file.
+  public var file: String
+  /// The 1-based line number.
+  public var line: Int
+
+  /// Creates a location.
+  public init(file: String, line: Int) {
+    self.file = file
+    self.line = line
+  }
+
+  /// `file:line`.
+  public var description: String { "\(file):\(line)" }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// A word-list file as text: every line kept, so that writing it back reproduces the file
+/// byte for byte, comments and order included. The shell tools edit lists through it.
+///
+/// ```text
+/// # comment
+/// [profanity]              a section: the entries below get this category ([] clears it)
+/// badword                  block; Latin words match whole words
+/// badword => ***           replace the match with ***
+/// sub:badword              match inside longer words too
+/// re:b[a4]d\s*w[o0]rd      a PCRE2 pattern, matched on normalized text
+/// allow:scunthorpe         matches inside this span are not reported (substring by default)
+/// allow:word:class         … the same, but only as a whole word
+/// \#notacomment            a backslash takes the rest of the line literally (no prefixes)
+/// ```
+///
+/// Surrounding white space is ignored. A replace entry splits at the first ` => `. A line that
+/// cannot be read is kept as ``Line/Content/invalid(_:)`` with its error; the lines after it
+/// are read as usual, so one typo never hides the rest of a list.
+///
+/// `WordListFile` is a `Sendable` value.
+public struct WordListFile: Sendable, Hashable {
+  /// One line of the file.
+  public struct Line: Sendable, Hashable {
+    /// The line exactly as written (without its `\n`; a `\r` of a CRLF file stays).
+    public var text: String
+    /// What the line means.
+    public var content: Content
+  }
+
+  /// What a line means.
+  public enum Content: Sendable, Hashable {
+    case blank
+    case comment
+    /// A `[section]` header; nil for `[]`, which clears the category.
+    case section(String?)
+    case entry(Entry)
+    case invalid(WordListError)
+  }
+
+  /// The file's path, or the name of a list that did not come from a file.
+  public var path: String
+  /// The lines, in order.
+  public private(set) var lines: [Line]
+  /// Whether the text ends with a line break.
+  public var endsWithNewline: Bool
+
+  /// Parses list text. Never fails: bad lines are kept with their error (see ``errors``).
+  public init(parsing text: String, path: String) {
+    self.path = path
+    var pieces = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    self.endsWithNewline = pieces.count > 1 && pieces.last == ""
+    if endsWithNewline || pieces == [""] { pieces.removeLast() }
+    self.lines = []
+    var category: String? = nil
+    for (index, piece) in pieces.enumerated() {
+      let content = Self.parse(piece, category: &category, at: SourceLocation(file: path, line: index + 1))
+      lines.append(Line(text: piece, content: content))
+    }
+  }
+
+  /// Reads and parses a list file. Lines that are not UTF-8 become ``WordListError/Kind/invalidUTF8``.
+  /// - Throws: ``WordListError`` when the file cannot be read at all.
+  public init(contentsOf path: String) throws(WordListError) {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      let reason = FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file"
+      throw WordListError(.unreadable(reason), at: SourceLocation(file: path, line: 0))
+    }
+    if let text = String(validating: data, as: UTF8.self) {
+      self.init(parsing: text, path: path)
+      return
+    }
+    self.init(parsing: String(decoding: data, as: UTF8.self), path: path)
+    for (index, bytes) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+    where index < lines.count && String(validating: bytes, as: UTF8.self) == nil {
+      lines[index].content = .invalid(WordListError(.invalidUTF8, at: SourceLocation(file: path, line: index + 1)))
+    }
+  }
+
+  /// The file's text: exactly the text it was parsed from, plus any edits.
+  public var text: String {
+    lines.map(\.text).joined(separator: "\n") + (endsWithNewline && !lines.isEmpty ? "\n" : "")
+  }
+
+  /// The entries, in order, each with its category and source line.
+  public var entries: [Entry] {
+    lines.compactMap { if case .entry(let entry) = $0.content { entry } else { nil } }
+  }
+
+  /// The errors of the lines that could not be read, in line order.
+  public var errors: [WordListError] {
+    lines.compactMap { if case .invalid(let error) = $0.content { error } else { nil } }
+  }
+
+  /// Whether a literal text must be written with a leading `\` to be read back as itself.
+  static func needsEscape(_ text: String) -> Bool {
+    text.hasPrefix("#") || text.hasPrefix("[") || text.hasPrefix("\\")
+      || prefixes.contains { text.hasPrefix($0) }
+  }
+
+  private static let prefixes = ["allow:", "re:", "sub:", "word:"]
+
+  private static func parse(_ raw: String, category: inout String?, at location: SourceLocation) -> Content {
+    var line = Substring(raw.trimmingCharacters(in: .whitespaces))
+    if line.hasSuffix("\r") { line = line.dropLast() }
+    line = Substring(line.trimmingCharacters(in: .whitespaces))
+    if line.isEmpty { return .blank }
+    if line.hasPrefix("#") { return .comment }
+    if line.hasPrefix("[") {
+      let name = line.dropFirst().dropLast()
+      guard line.hasSuffix("]"), name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+        return .invalid(WordListError(.invalidSection(String(line)), at: location))
+      }
+      category = name.isEmpty ? nil : String(name)
+      return .section(category)
+    }
+    var action: Entry.Action = .block
+    var kind: Entry.Kind = .literal
+    var boundary: Entry.Boundary? = nil
+    if line.hasPrefix("\\") {
+      line = line.dropFirst()
+    } else {
+      if line.hasPrefix("allow:") {
+        action = .allow
+        line = line.dropFirst(6)
+      }
+      if line.hasPrefix("re:") {
+        kind = .regex
+        line = line.dropFirst(3)
+      } else if line.hasPrefix("sub:") {
+        boundary = .substring
+        line = line.dropFirst(4)
+      } else if line.hasPrefix("word:") {
+        boundary = .word
+        line = line.dropFirst(5)
+      }
+    }
+    if line.hasPrefix("=> ") || line == "=>" { return .invalid(WordListError(.emptyEntry, at: location)) }
+    if let arrow = line.range(of: " => ") ?? (line.hasSuffix(" =>") ? line.range(of: " =>", options: .backwards) : nil)
+    {
+      guard action != .allow else {
+        return .invalid(WordListError(.invalidPrefix("allow entries cannot have a replacement"), at: location))
+      }
+      action = .replace(line[arrow.upperBound...].trimmingCharacters(in: .whitespaces))
+      line = line[..<arrow.lowerBound]
+    }
+    let text = line.trimmingCharacters(in: .whitespaces)
+    guard !text.isEmpty else { return .invalid(WordListError(.emptyEntry, at: location)) }
+    return .entry(
+      Entry(text: text, kind: kind, action: action, boundary: boundary, category: category, source: location))
+  }
+}
+
+extension WordListFile {
+  /// Appends an entry as a new line (under the last section).
+  public mutating func append(_ entry: Entry) {
+    lines.append(Line(text: entry.line, content: .entry(entry)))
+    if lines.count == 1 { endsWithNewline = true }
+  }
+
+  /// Removes every entry line whose entry satisfies `predicate`; returns how many were removed.
+  @discardableResult
+  public mutating func removeEntries(where predicate: (Entry) -> Bool) -> Int {
+    let before = lines.count
+    lines.removeAll { if case .entry(let entry) = $0.content { predicate(entry) } else { false } }
+    return before - lines.count
+  }
+}

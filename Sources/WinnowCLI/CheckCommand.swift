@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import Winnow
+
+/// `winnow check`: one text against the word lists, every match explained.
+struct CheckCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "check",
+    abstract: "Check one text against the global and custom word lists and explain each match.",
+    discussion: """
+      Prints the text with its matches highlighted (on a terminal) or marked [[like this]], \
+      then one line per match: the original text, the entry, its list, file:line and category. \
+      Exit status 0: nothing matched; 1: something matched.
+      """
+  )
+
+  @Argument(help: "The text to check (default: standard input, one trailing newline removed).")
+  var text: String?
+
+  @Option(name: .customLong("lines"), help: "Check each line of this file (- for standard input) as its own text.")
+  var linesFile: String?
+
+  @OptionGroup var lists: ListOptions
+
+  @Flag(help: "Print one JSON object: the matches with offsets, and the masked text.")
+  var json = false
+
+  @Flag(help: "Report every match, overlapping ones included (default: leftmost-longest).")
+  var overlapping = false
+
+  func validate() throws {
+    if text != nil && linesFile != nil { throw ValidationError("give a TEXT or --lines FILE, not both") }
+  }
+
+  func run() throws {
+    let matcher: Matcher
+    do { matcher = try lists.matcher() } catch let error as CLIError {
+      FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+      throw CLIError.exitCode
+    }
+    if let linesFile { return try checkLines(of: linesFile, with: matcher) }
+    let text = self.text ?? Self.standardInputText()
+    let report = matcher.scan(text, kind: overlapping ? nil : .leftmostLongest)
+    var output = OutputBuffer()
+    if json {
+      output.write(Self.json(text: text, report: report))
+    } else {
+      output.write(Self.highlighted(text, report.matches, color: isatty(STDOUT_FILENO) == 1) + "\n")
+      for match in report.matches { output.write(Self.describe(match) + "\n") }
+      for warning in report.warnings { output.write("warning: \(warning)\n") }
+      output.write(
+        report.matches.isEmpty
+          ? "no match\n" : "\(report.matches.count) match\(report.matches.count == 1 ? "" : "es")\n")
+    }
+    output.flush()
+    if !report.matches.isEmpty { throw ExitCode(1) }
+  }
+
+  /// Checks every line of a file; prints the lines that match and a count of all lines.
+  private func checkLines(of path: String, with matcher: Matcher) throws {
+    let data: Data
+    if path == "-" {
+      data = readStandardInput()
+    } else {
+      guard let contents = FileManager.default.contents(atPath: path) else {
+        FileHandle.standardError.write(Data("winnow: cannot read \(path)\n".utf8))
+        throw CLIError.exitCode
+      }
+      data = contents
+    }
+    var output = OutputBuffer()
+    var lineCount = 0
+    var matchedLines = 0
+    let color = isatty(STDOUT_FILENO) == 1
+    for (index, bytes) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+      if bytes.isEmpty && index > 0 && bytes.endIndex == data.endIndex { break }
+      lineCount += 1
+      let line = String(decoding: bytes, as: UTF8.self)
+      let report = matcher.scan(line, kind: overlapping ? nil : .leftmostLongest)
+      guard !report.matches.isEmpty || !report.warnings.isEmpty else { continue }
+      if !report.matches.isEmpty { matchedLines += 1 }
+      if json {
+        output.write("{\"line\":\(index + 1)," + Self.json(text: line, report: report).dropFirst())
+      } else {
+        output.write("\(index + 1): \(Self.highlighted(line, report.matches, color: color))\n")
+        for match in report.matches { output.write("    " + Self.describe(match) + "\n") }
+        for warning in report.warnings { output.write("    warning: \(warning)\n") }
+      }
+    }
+    output.flush()
+    var errors = OutputBuffer(.standardError)
+    errors.write("\(lineCount) lines, \(matchedLines) with matches\n")
+    errors.flush()
+    if matchedLines > 0 { throw ExitCode(1) }
+  }
+
+  private static func standardInputText() -> String {
+    var text = String(decoding: readStandardInput(), as: UTF8.self)
+    if text.hasSuffix("\n") { text.removeLast() }
+    return text
+  }
+
+  static func describe(_ match: Match) -> String {
+    let entry = match.entry
+    let place = entry.source.map(\.description) ?? match.list
+    let category = entry.category.map { " [\($0)]" } ?? ""
+    let action: String
+    switch entry.action {
+    case .block: action = "block"
+    case .replace(let replacement): action = "replace with \(jsonString(replacement))"
+    case .allow: action = "allow"
+    }
+    return "\(jsonString(match.text)) bytes \(match.range.lowerBound)..<\(match.range.upperBound): "
+      + "\(entry.kind == .regex ? "re:" : "")\(entry.text) (\(action)) \(match.origin.rawValue) \(place)\(category)"
+  }
+
+  /// The text with each match wrapped in reverse video (terminal) or `[[…]]`.
+  static func highlighted(_ text: String, _ matches: [Match], color: Bool) -> String {
+    let bytes = Array(text.utf8)
+    var result = ""
+    var position = 0
+    for match in matches.sorted(by: { $0.range.lowerBound < $1.range.lowerBound })
+    where match.range.lowerBound >= position {
+      result += String(decoding: bytes[position..<match.range.lowerBound], as: UTF8.self)
+      result += color ? "\u{1B}[1;7;31m\(match.text)\u{1B}[0m" : "[[\(match.text)]]"
+      position = match.range.upperBound
+    }
+    return result + String(decoding: bytes[position...], as: UTF8.self)
+  }
+
+  static func json(text: String, report: MatchReport) -> String {
+    let matches = report.matches.map { match in
+      let entry = match.entry
+      var fields = [
+        "\"text\":\(jsonString(match.text))", "\"start\":\(match.range.lowerBound)",
+        "\"end\":\(match.range.upperBound)",
+        "\"entry\":\(jsonString(entry.text))", "\"kind\":\"\(entry.kind.rawValue)\"",
+      ]
+      switch entry.action {
+      case .block: fields.append("\"action\":\"block\"")
+      case .replace(let replacement):
+        fields += ["\"action\":\"replace\"", "\"replacement\":\(jsonString(replacement))"]
+      case .allow: fields.append("\"action\":\"allow\"")
+      }
+      fields += ["\"origin\":\"\(match.origin.rawValue)\"", "\"list\":\(jsonString(match.list))"]
+      if let source = entry.source { fields += ["\"file\":\(jsonString(source.file))", "\"line\":\(source.line)"] }
+      fields.append("\"category\":" + (entry.category.map(jsonString) ?? "null"))
+      return "{" + fields.joined(separator: ",") + "}"
+    }
+    let warnings = report.warnings.map { jsonString($0.description) }
+    return "{\"text\":\(jsonString(text)),\"matches\":[\(matches.joined(separator: ","))],"
+      + "\"masked\":\(jsonString(Match.mask(text, matches: report.matches))),\"warnings\":[\(warnings.joined(separator: ","))]}\n"
+  }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import Winnow
+
+/// Options that choose the word lists: the built-in global list and any custom lists.
+struct ListOptions: ParsableArguments {
+  @Option(name: .customLong("global"), help: "Read the global list from this directory (default: the built-in one).")
+  var globalDirectory: String?
+
+  @Flag(name: .customLong("no-global"), help: "Use no global list, only custom lists.")
+  var noGlobal = false
+
+  @Option(name: .customLong("custom"), help: "Add a custom word list file (repeatable).")
+  var customFiles: [String] = []
+
+  func validate() throws {
+    if noGlobal && globalDirectory != nil { throw ValidationError("--global and --no-global cannot be used together") }
+    if noGlobal && customFiles.isEmpty { throw ValidationError("--no-global needs at least one --custom list") }
+  }
+
+  /// Loads and compiles the lists; word-list errors are printed with file and line.
+  func matcher() throws -> Matcher {
+    var lists: [WordList] = []
+    var errors: [WordListError] = []
+    if !noGlobal {
+      guard let directory = globalDirectory ?? GlobalListLocator.builtInDirectory() else {
+        throw CLIError(
+          "cannot find the built-in global list (wordlists/global); pass --global DIR or set WINNOW_GLOBAL")
+      }
+      do { lists += try WordList.load(directory: directory, origin: .global) } catch { errors += error.errors }
+    }
+    for path in customFiles {
+      do { lists.append(try WordList.load(path: path, origin: .custom)) } catch { errors += error.errors }
+    }
+    guard errors.isEmpty else { throw CLIError(errors.map(\.description).joined(separator: "\n")) }
+    do { return try Matcher(lists: lists) } catch { throw CLIError(error.description) }
+  }
+}
+
+/// A failure that is not a usage mistake: printed as `winnow: message`, exit status 2.
+struct CLIError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+extension CLIError {
+  /// Exit status for errors that are not usage mistakes (1 means "matched").
+  static let exitCode = ExitCode(2)
+}

@@ -1,0 +1,168 @@
+import ArgumentParser
+import Foundation
+import Winnow
+
+/// `winnow match`: the raw multi-pattern matcher, for tests and comparison with other matchers.
+struct MatchCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "match",
+    abstract: "Find patterns in standard input with the raw Aho-Corasick matcher.",
+    discussion: """
+      The haystack is standard input as raw bytes, nothing stripped. Without --normalize, \
+      patterns match exactly, as Rust's aho-corasick and Hyperscan would match them. \
+      Each match is printed as PATTERN<TAB>START<TAB>END (half-open offsets), or with --json as \
+      {"pattern":0,"start":0,"end":4}, where PATTERN is the index in the patterns file.
+      """
+  )
+
+  @Option(name: .customLong("patterns"), help: "Read the patterns from this file.")
+  var patternsFile: String
+
+  @Option(
+    name: .customLong("patterns-format"), help: "How the patterns file is written: json (an array of strings) or lines."
+  )
+  var patternsFormat: PatternsFormat = .json
+
+  @Option(help: "Which matches to report when they overlap: standard, leftmost-first or leftmost-longest.")
+  var semantics: MatchKind = .standard
+
+  @Flag(help: "Report every match, overlapping ones included (standard semantics only).")
+  var overlapping = false
+
+  @Option(help: "Report offsets in UTF-8 bytes or in Unicode scalars (chars).")
+  var offsets: MatchOffsets = .bytes
+
+  @Flag(help: "Normalize patterns and haystack with Winnow's default rules; offsets stay on the original bytes.")
+  var normalize = false
+
+  @Flag(help: "Print one JSON object per match.")
+  var json = false
+
+  @Flag(
+    help: "Print {\"patterns\",\"build_seconds\",\"scan_seconds\",\"bytes\",\"matches\"} as JSON on standard error.")
+  var stats = false
+
+  enum PatternsFormat: String, ExpressibleByArgument, CaseIterable {
+    case json, lines
+  }
+
+  func validate() throws {
+    if overlapping && semantics != .standard {
+      throw ValidationError("--overlapping works with --semantics standard only, not \(semantics.rawValue)")
+    }
+  }
+
+  func run() throws {
+    let patterns = try readPatterns()
+    let haystack = readStandardInput()
+    let clock = ContinuousClock()
+    var matches: [PatternMatch] = []
+    var buildTime = Duration.zero
+    var scanTime = Duration.zero
+    if normalize {
+      let start = clock.now
+      let matcher = try normalizingMatcher(patterns)
+      buildTime = clock.now - start
+      let text = String(decoding: haystack, as: UTF8.self)
+      let scanStart = clock.now
+      let found = overlapping ? matcher.overlappingMatches(in: text) : matcher.matches(in: text, kind: semantics)
+      scanTime = clock.now - scanStart
+      let scalarOffsets = offsets == .scalars ? Self.scalarOffsets(of: haystack) : []
+      matches = found.map { match in
+        let pattern = PatternID(match.entry.source!.line - 1)
+        if offsets == .scalars {
+          return PatternMatch(
+            pattern: pattern, start: scalarOffsets[match.range.lowerBound], end: scalarOffsets[match.range.upperBound])
+        }
+        return PatternMatch(pattern: pattern, start: match.range.lowerBound, end: match.range.upperBound)
+      }
+    } else {
+      let start = clock.now
+      let automaton: AhoCorasick
+      do { automaton = try AhoCorasick(patterns: patterns) } catch { throw ValidationError(error.description) }
+      buildTime = clock.now - start
+      let scanStart = clock.now
+      matches = haystack.withUnsafeBytes { raw in
+        let bytes = raw.bindMemory(to: UInt8.self)
+        return overlapping
+          ? automaton.overlappingMatches(inUTF8: bytes, offsets: offsets)
+          : automaton.matches(inUTF8: bytes, kind: semantics, offsets: offsets)
+      }
+      scanTime = clock.now - scanStart
+    }
+    var output = OutputBuffer()
+    for match in matches {
+      output.write(
+        json
+          ? "{\"pattern\":\(match.pattern),\"start\":\(match.start),\"end\":\(match.end)}\n"
+          : "\(match.pattern)\t\(match.start)\t\(match.end)\n")
+    }
+    output.flush()
+    if stats {
+      var errors = OutputBuffer(.standardError)
+      errors.write(
+        "{\"patterns\":\(patterns.count),\"build_seconds\":\(buildTime.seconds),\"scan_seconds\":\(scanTime.seconds),"
+          + "\"bytes\":\(haystack.count),\"matches\":\(matches.count)}\n")
+    }
+    if matches.isEmpty { throw ExitCode(1) }
+  }
+
+  private func readPatterns() throws -> [String] {
+    guard let data = FileManager.default.contents(atPath: patternsFile) else {
+      throw ValidationError("cannot read patterns file \(patternsFile)")
+    }
+    let patterns: [String]
+    switch patternsFormat {
+    case .json:
+      guard let decoded = try? JSONDecoder().decode([String].self, from: data) else {
+        throw ValidationError("\(patternsFile): not a JSON array of strings")
+      }
+      patterns = decoded
+    case .lines:
+      guard let text = String(validating: data, as: UTF8.self) else {
+        throw ValidationError("\(patternsFile): not valid UTF-8")
+      }
+      var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      if lines.last == "" { lines.removeLast() }
+      patterns = lines
+    }
+    if let empty = patterns.firstIndex(where: \.isEmpty) {
+      let place = patternsFormat == .lines ? "\(patternsFile):\(empty + 1)" : "\(patternsFile): pattern \(empty)"
+      throw ValidationError("\(place) is empty; every pattern needs at least one character")
+    }
+    return patterns
+  }
+
+  /// A matcher whose entry `i` is pattern `i`, matched as a substring after normalization.
+  private func normalizingMatcher(_ patterns: [String]) throws -> Matcher {
+    let entries = patterns.enumerated().map { index, pattern in
+      Entry(text: pattern, boundary: .substring, source: SourceLocation(file: patternsFile, line: index + 1))
+    }
+    do {
+      return try Matcher(lists: [WordList(name: patternsFile, origin: .custom, entries: entries)])
+    } catch {
+      throw ValidationError(error.description)
+    }
+  }
+
+  /// For each byte offset, the number of scalars before it (a UTF-8 continuation byte counts
+  /// for the scalar it belongs to).
+  private static func scalarOffsets(of bytes: Data) -> [Int] {
+    var offsets: [Int] = []
+    offsets.reserveCapacity(bytes.count + 1)
+    var scalars = 0
+    for byte in bytes {
+      offsets.append(scalars)
+      if byte & 0xC0 != 0x80 { scalars += 1 }
+    }
+    offsets.append(scalars)
+    return offsets
+  }
+}
+
+extension MatchKind: ExpressibleByArgument {}
+extension MatchOffsets: ExpressibleByArgument {}
+
+extension Duration {
+  var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

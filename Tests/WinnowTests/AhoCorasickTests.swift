@@ -1,0 +1,145 @@
+import PropertyBased
+import Testing
+
+@testable import Winnow
+
+/// The automaton and the match kinds, as tables of named cases, and against a naive matcher.
+@Suite("AhoCorasick")
+struct AhoCorasickTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    let name: String
+    let patterns: [String]
+    let text: String
+    /// Expected (pattern, start, end) in UTF-8 bytes.
+    let expected: [(Int, Int, Int)]
+    var testDescription: String { name }
+  }
+
+  static func run(_ testCase: Case, _ search: (AhoCorasick, String) -> [PatternMatch]) throws {
+    let automaton = try AhoCorasick(patterns: testCase.patterns)
+    let found = search(automaton, testCase.text).map { [$0.pattern.rawValue, $0.start, $0.end] }
+    #expect(found == testCase.expected.map { [$0.0, $0.1, $0.2] })
+  }
+
+  static let overlapping: [Case] = [
+    Case(
+      name: "classic ushers", patterns: ["he", "she", "his", "hers"], text: "ushers",
+      expected: [(1, 1, 4), (0, 2, 4), (3, 2, 6)]),
+    Case(name: "no match", patterns: ["abc"], text: "xyz", expected: []),
+    Case(name: "match at start and end", patterns: ["ab"], text: "abxab", expected: [(0, 0, 2), (0, 3, 5)]),
+    Case(
+      name: "nested suffixes", patterns: ["a", "aa", "aaa"], text: "aaa",
+      expected: [(0, 0, 1), (1, 0, 2), (0, 1, 2), (2, 0, 3), (1, 1, 3), (0, 2, 3)]),
+    Case(name: "duplicate patterns", patterns: ["ab", "ab"], text: "ab", expected: [(0, 0, 2), (1, 0, 2)]),
+    Case(name: "CJK byte offsets", patterns: ["傻逼", "逼"], text: "你傻逼", expected: [(0, 3, 9), (1, 6, 9)]),
+    Case(name: "emoji", patterns: ["🍆", "a🍆"], text: "xa🍆", expected: [(1, 1, 6), (0, 2, 6)]),
+    Case(name: "mixed scripts", patterns: ["k粉", "粉"], text: "售k粉qq", expected: [(0, 3, 7), (1, 4, 7)]),
+    Case(name: "failure chain", patterns: ["abcd", "bcx", "cxy"], text: "abcxy", expected: [(1, 1, 4), (2, 2, 5)]),
+    Case(name: "empty text", patterns: ["a"], text: "", expected: []),
+  ]
+
+  @Test(arguments: overlapping)
+  func findsOverlappingMatches(_ testCase: Case) throws {
+    try Self.run(testCase) { $0.overlappingMatches(in: $1) }
+  }
+
+  static let standard: [Case] = [
+    Case(name: "earliest end wins", patterns: ["abcd", "bc"], text: "abcd", expected: [(1, 1, 3)]),
+    Case(name: "longest at same end", patterns: ["b", "ab"], text: "ab", expected: [(1, 0, 2)]),
+    Case(name: "restart after match", patterns: ["aa"], text: "aaaa", expected: [(0, 0, 2), (0, 2, 4)]),
+  ]
+
+  @Test(arguments: standard)
+  func standardSemantics(_ testCase: Case) throws {
+    try Self.run(testCase) { $0.matches(in: $1, kind: .standard) }
+  }
+
+  static let leftmostFirst: [Case] = [
+    Case(name: "first listed wins", patterns: ["Sam", "Samwise"], text: "Samwise", expected: [(0, 0, 3)]),
+    Case(name: "leftmost beats first listed", patterns: ["b", "abc"], text: "abc", expected: [(1, 0, 3)]),
+    Case(name: "non-overlapping", patterns: ["ab", "bc"], text: "abc", expected: [(0, 0, 2)]),
+  ]
+
+  @Test(arguments: leftmostFirst)
+  func leftmostFirstSemantics(_ testCase: Case) throws {
+    try Self.run(testCase) { $0.matches(in: $1, kind: .leftmostFirst) }
+  }
+
+  static let leftmostLongest: [Case] = [
+    Case(name: "longest wins", patterns: ["Sam", "Samwise"], text: "Samwise", expected: [(1, 0, 7)]),
+    Case(name: "CJK longest", patterns: ["傻逼", "傻逼玩意"], text: "傻逼玩意儿", expected: [(1, 0, 12)]),
+    Case(name: "consecutive", patterns: ["ab", "cd"], text: "abcd", expected: [(0, 0, 2), (1, 2, 4)]),
+  ]
+
+  @Test(arguments: leftmostLongest)
+  func leftmostLongestSemantics(_ testCase: Case) throws {
+    try Self.run(testCase) { $0.matches(in: $1, kind: .leftmostLongest) }
+  }
+
+  @Test func scalarOffsets() throws {
+    let automaton = try AhoCorasick(patterns: ["逼"])
+    let match = try #require(automaton.overlappingMatches(in: "你傻逼", offsets: .scalars).first)
+    #expect((match.start, match.end) == (2, 3))
+  }
+
+  @Test func emptyPatternIsRejected() {
+    #expect(throws: AhoCorasickError(emptyPattern: 1)) { try AhoCorasick(patterns: ["a", ""]) }
+  }
+
+  // MARK: Against a naive reference
+
+  /// Every occurrence, by trying every pattern at every scalar position.
+  static func naiveMatches(_ patterns: [[Unicode.Scalar]], _ text: [Unicode.Scalar]) -> Set<[Int]> {
+    var found = Set<[Int]>()
+    for (id, pattern) in patterns.enumerated() where pattern.count <= text.count {
+      for start in 0...(text.count - pattern.count) where Array(text[start..<start + pattern.count]) == pattern {
+        found.insert([id, start, start + pattern.count])
+      }
+    }
+    return found
+  }
+
+  /// Small alphabets make overlaps, shared prefixes and failure chains likely.
+  static let alphabet: [Character] = ["a", "b", "c", "傻", "逼", "🍆"]
+  static let characterGen = Gen.int(in: 0...(alphabet.count - 1)).map { alphabet[$0] }
+  static let patternGen = characterGen.string(of: 1...4).array(of: 1...12)
+  static let textGen = characterGen.string(of: 0...60)
+
+  @Test func overlappingMatchesEqualNaive() async {
+    await propertyCheck(count: 300, input: Self.patternGen, Self.textGen) { patterns, text in
+      let automaton = try! AhoCorasick(patterns: patterns)
+      let found = automaton.overlappingMatches(in: text, offsets: .scalars).map {
+        [$0.pattern.rawValue, $0.start, $0.end]
+      }
+      let expected = Self.naiveMatches(patterns.map { Array($0.unicodeScalars) }, Array(text.unicodeScalars))
+      #expect(found.count == expected.count)
+      #expect(Set(found) == expected)
+      #expect(found.map { $0[2] } == found.map { $0[2] }.sorted())
+    }
+  }
+
+  @Test func leftmostLongestEqualsNaiveGreedy() async {
+    await propertyCheck(count: 300, input: Self.patternGen, Self.textGen) { patterns, text in
+      let automaton = try! AhoCorasick(patterns: patterns)
+      let found = automaton.matches(in: text, kind: .leftmostLongest, offsets: .scalars).map { [$0.start, $0.end] }
+      // Naive: at each position, the longest pattern that starts there; skip past it.
+      let scalars = Array(text.unicodeScalars)
+      let lists = patterns.map { Array($0.unicodeScalars) }
+      var expected: [[Int]] = []
+      var position = 0
+      while position < scalars.count {
+        let longest = lists.filter {
+          position + $0.count <= scalars.count && Array(scalars[position..<position + $0.count]) == $0
+        }
+        .map(\.count).max()
+        if let longest {
+          expected.append([position, position + longest])
+          position += longest
+        } else {
+          position += 1
+        }
+      }
+      #expect(found == expected)
+    }
+  }
+}

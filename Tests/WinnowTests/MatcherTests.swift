@@ -1,0 +1,146 @@
+import Testing
+
+@testable import Winnow
+
+/// The combined matcher on whole lists: normalization, word boundaries, allow entries, regexes.
+@Suite("Matcher")
+struct MatcherTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    let name: String
+    /// List text (see WordListFile).
+    let words: String
+    let text: String
+    /// Expected (entry text, original matched text), leftmost-longest.
+    let expected: [(String, String)]
+    var testDescription: String { name }
+  }
+
+  static func matcher(_ words: String, origin: WordList.Origin = .custom) throws -> Matcher {
+    try Matcher(lists: [WordList(name: "test.txt", origin: origin, parsing: words)])
+  }
+
+  static let cases: [Case] = [
+    // Basics
+    Case(name: "plain word", words: "fuck", text: "oh fuck it", expected: [("fuck", "fuck")]),
+    Case(name: "start and end of text", words: "ab\ncd", text: "ab x cd", expected: [("ab", "ab"), ("cd", "cd")]),
+    Case(name: "no match", words: "fuck", text: "hello", expected: []),
+    // Word boundaries
+    Case(name: "latin inside a word", words: "av", text: "Java", expected: []),
+    Case(name: "latin whole word", words: "av", text: "an av film", expected: [("av", "av")]),
+    Case(name: "substring opt-in", words: "sub:av", text: "Java", expected: [("av", "av")]),
+    Case(name: "ass not in class", words: "ass", text: "first class", expected: []),
+    Case(name: "doubled letter needs two", words: "ass", text: "as you like", expected: []),
+    Case(name: "digits whole run", words: "123", text: "call 1 2 3 now", expected: [("123", "1 2 3")]),
+    Case(name: "full-width digits", words: "123", text: "１２３", expected: [("123", "１２３")]),
+    Case(name: "digits not inside a longer run", words: "123", text: "123467", expected: []),
+    Case(name: "CJK inside text", words: "傻逼", text: "你是傻逼吗", expected: [("傻逼", "傻逼")]),
+    Case(name: "latin next to CJK", words: "fuck", text: "我fuck你", expected: [("fuck", "fuck")]),
+    // Evasions
+    Case(name: "dotted", words: "fuck", text: "f.u.c.k you", expected: [("fuck", "f.u.c.k")]),
+    Case(name: "full-width", words: "fuck", text: "ｆｕｃｋ", expected: [("fuck", "ｆｕｃｋ")]),
+    Case(name: "repeated letters", words: "fuck", text: "fuuuuck", expected: [("fuck", "fuuuuck")]),
+    Case(name: "leet", words: "shit", text: "sh1t and $hit", expected: [("shit", "sh1t"), ("shit", "$hit")]),
+    Case(name: "cyrillic look-alike", words: "fuck", text: "fuсk", expected: [("fuck", "fuсk")]),
+    Case(name: "zero-width inside", words: "傻逼", text: "傻\u{200B}逼", expected: [("傻逼", "傻\u{200B}逼")]),
+    Case(name: "separator between CJK", words: "傻逼", text: "傻*逼", expected: [("傻逼", "傻*逼")]),
+    Case(name: "traditional", words: "脑残", text: "你腦殘", expected: [("脑残", "腦殘")]),
+    Case(name: "letter between CJK", words: "反动", text: "反v动", expected: [("反动", "反v动")]),
+    Case(name: "letter entry between CJK", words: "k粉", text: "出售k粉", expected: [("k粉", "k粉")]),
+    Case(name: "upper case", words: "fuck", text: "FUCK", expected: [("fuck", "FUCK")]),
+    Case(name: "entry written with evasion", words: "f.u.c.k", text: "fuck", expected: [("f.u.c.k", "fuck")]),
+    Case(name: "emoji around", words: "fuck", text: "🍆fuck🍆", expected: [("fuck", "fuck")]),
+    // Leftmost-longest
+    Case(name: "longest entry wins", words: "傻逼\n傻逼玩意", text: "傻逼玩意儿", expected: [("傻逼玩意", "傻逼玩意")]),
+    // Allow entries
+    Case(name: "allow suppresses inside", words: "sub:cunt\nallow:scunthorpe", text: "Scunthorpe united", expected: []),
+    Case(
+      name: "allow leaves others", words: "sub:cunt\nallow:scunthorpe", text: "cunt in Scunthorpe",
+      expected: [("cunt", "cunt")]),
+    // Regex
+    Case(
+      name: "regex on normalized text", words: "re:b[a4]d\\s*w[o0]rd", text: "ＢＡＤ  WORD",
+      expected: [("b[a4]d\\s*w[o0]rd", "ＢＡＤ  WORD")]),
+    Case(name: "regex digits", words: "re:\\d{11}", text: "call 13812345678", expected: [("\\d{11}", "13812345678")]),
+  ]
+
+  @Test(arguments: cases)
+  func matches(_ testCase: Case) throws {
+    let found = try Self.matcher(testCase.words).matches(in: testCase.text)
+    #expect(found.map { [$0.entry.text, $0.text] } == testCase.expected.map { [$0.0, $0.1] })
+    for match in found {
+      #expect(String(decoding: Array(testCase.text.utf8)[match.range], as: UTF8.self) == match.text)
+    }
+  }
+
+  @Test func overlappingReportsEveryEntry() throws {
+    let found = try Self.matcher("傻逼\n傻逼玩意\n玩意").overlappingMatches(in: "傻逼玩意")
+    #expect(found.map(\.entry.text) == ["傻逼", "傻逼玩意", "玩意"])
+  }
+
+  @Test func matchRemembersListFileLineAndCategory() throws {
+    let list = try WordList(name: "words/custom.txt", origin: .custom, parsing: "# header\n[drugs]\nk粉\n")
+    let match = try #require(try Matcher(lists: [list]).matches(in: "卖k粉").first)
+    #expect(match.origin == .custom)
+    #expect(match.list == "words/custom.txt")
+    #expect(match.entry.category == "drugs")
+    #expect(match.entry.source == SourceLocation(file: "words/custom.txt", line: 3))
+  }
+
+  @Test func customListsLayerOverGlobal() throws {
+    let global = try Self.matcher("fuck", origin: .global)
+    let app = try Matcher(lists: [WordList(name: "app", origin: .custom, parsing: "秒杀 => **")], over: global)
+    let found = app.matches(in: "fuck 秒杀")
+    #expect(found.map(\.origin) == [.global, .custom])
+    #expect(app.layers.first === global.layers.first)
+    #expect(Match.mask("fuck 秒杀", matches: found) == "**** **")
+  }
+
+  @Test func customAllowSuppressesGlobalMatch() throws {
+    let global = try Self.matcher("sub:ass", origin: .global)
+    let app = try Matcher(lists: [WordList(name: "app", origin: .custom, parsing: "allow:assessment")], over: global)
+    #expect(global.matches(in: "assessment").count == 1)
+    #expect(app.matches(in: "assessment").isEmpty)
+  }
+
+  @Test func maskingCoversExactlyTheOriginalCharacters() throws {
+    let text = "ｆ.u.c.k 你 傻*逼!"
+    let matcher = try Self.matcher("fuck\n傻逼")
+    #expect(Match.mask(text, matches: matcher.matches(in: text)) == "******* 你 ***!")
+  }
+
+  @Test func everyBadEntryIsReported() {
+    let list = WordList(
+      name: "bad.txt", origin: .custom,
+      entries: [
+        Entry(text: "ok"), Entry(text: "...", source: SourceLocation(file: "bad.txt", line: 2)),
+        Entry(text: "a(b", kind: .regex, source: SourceLocation(file: "bad.txt", line: 3)),
+        Entry(text: "x*", kind: .regex, source: SourceLocation(file: "bad.txt", line: 4)),
+      ])
+    #expect {
+      try Matcher(lists: [list])
+    } throws: { error in
+      let messages = (error as? WordListErrors)?.errors.map(\.description) ?? []
+      return messages.count == 3
+        && messages[0] == "bad.txt:2: entry \"...\" normalizes to nothing (only separators or invisible characters)"
+        && messages[1].hasPrefix("bad.txt:3: invalid regex at offset 3: missing closing parenthesis")
+        && messages[2] == "bad.txt:4: regex \"x*\" matches the empty string"
+    }
+  }
+
+  @Test func catastrophicRegexIsStoppedAndReported() throws {
+    let list = try WordList(name: "slow.txt", origin: .custom, parsing: "re:(a|aa)+(b|bb)+c\nok", normalization: .none)
+    let matcher = try Matcher(lists: [list])
+    // The required "c" is present, so PCRE2 must backtrack through every split of the runs.
+    let text = String(repeating: "a", count: 60) + String(repeating: "b", count: 60) + "x c ok"
+    let report = matcher.scan(text)
+    #expect(report.matches.map(\.entry.text) == ["ok"])
+    #expect(
+      report.warnings.map(\.description) == ["slow.txt:1: regex \"(a|aa)+(b|bb)+c\" stopped: match limit exceeded"])
+  }
+
+  @Test func perListNormalization() throws {
+    let raw = try Matcher(lists: [WordList(name: "raw", origin: .custom, parsing: "fuck", normalization: .none)])
+    #expect(raw.matches(in: "ｆｕｃｋ").isEmpty)
+    #expect(raw.matches(in: "fuck").count == 1)
+  }
+}

@@ -1,0 +1,78 @@
+import Testing
+
+@testable import Winnow
+
+@Suite("Word-list files")
+struct WordListFileTests {
+  static let sample = """
+    # Sample list
+    [profanity]
+    fuck
+    badword => ***
+    sub:av
+    re:b[a4]d\\s*w[o0]rd
+
+    allow:scunthorpe
+    allow:word:class
+    \\#hashtag
+    []
+    plain
+    """
+
+  @Test func readsEveryForm() throws {
+    let file = WordListFile(parsing: Self.sample, path: "sample.txt")
+    #expect(file.errors.isEmpty)
+    let entries = file.entries
+    #expect(
+      entries.map(\.text) == ["fuck", "badword", "av", "b[a4]d\\s*w[o0]rd", "scunthorpe", "class", "#hashtag", "plain"])
+    #expect(entries[0].category == "profanity" && entries[0].action == .block && entries[0].boundary == .word)
+    #expect(entries[1].action == .replace("***"))
+    #expect(entries[2].boundary == .substring)
+    #expect(entries[3].kind == .regex)
+    #expect(entries[4].action == .allow && entries[4].boundary == .substring)
+    #expect(entries[5].action == .allow && entries[5].boundary == .word)
+    #expect(entries[7].category == nil)
+    #expect(entries[7].source == SourceLocation(file: "sample.txt", line: 12))
+  }
+
+  @Test(arguments: [
+    "a\nb\n", "a\nb", "", "\n", "# only a comment\n", "a\r\nb\r\n", "  spaced   \n\n\n", "bad => \nre:(\n",
+  ])
+  func writesBackExactly(_ text: String) {
+    #expect(WordListFile(parsing: text, path: "x").text == text)
+  }
+
+  @Test func entryLinesReadBackAsThemselves() {
+    let entries = [
+      Entry(text: "plain"), Entry(text: "x", action: .replace("**")), Entry(text: "sub", boundary: .substring),
+      Entry(text: "re:literal"), Entry(text: "#tag"), Entry(text: "a+b", kind: .regex),
+      Entry(text: "ok", action: .allow), Entry(text: "ok", action: .allow, boundary: .word),
+    ]
+    for entry in entries {
+      let read = WordListFile(parsing: entry.line, path: "x").entries.first
+      #expect(
+        read?.text == entry.text && read?.kind == entry.kind && read?.action == entry.action
+          && read?.boundary == entry.boundary)
+    }
+  }
+
+  @Test func badLinesAreReportedAndTheRestIsKept() {
+    let file = WordListFile(parsing: "one\nre:\n => x\n[bad section\nallow:x => y\ntwo\n", path: "list.txt")
+    #expect(file.entries.map(\.text) == ["one", "two"])
+    #expect(
+      file.errors.map(\.description) == [
+        "list.txt:2: empty entry",
+        "list.txt:3: empty entry",
+        "list.txt:4: invalid section header \"[bad section\" (expected [name] with letters, digits, - or _)",
+        "list.txt:5: allow entries cannot have a replacement",
+      ])
+    #expect(throws: WordListErrors.self) { try WordList(file: file, origin: .custom) }
+  }
+
+  @Test func editsKeepCommentsAndOrder() {
+    var file = WordListFile(parsing: "# keep me\nb\na\n", path: "x")
+    file.append(Entry(text: "c", action: .replace("*")))
+    #expect(file.removeEntries { $0.text == "b" } == 1)
+    #expect(file.text == "# keep me\na\nc => *\n")
+  }
+}
