@@ -81,6 +81,14 @@ final class FoldTable: Sendable {
 
   private static func fold(_ value: UInt32, rules: Normalization) -> [UInt32] {
     if rules.contains(.invisibleCharacters), UnicodeTables.invisible.contains(value) { return [] }
+    let compatibility = rules.contains(.compatibility) ? UnicodeTables.compatibility[value] : nil
+    if compatibility == nil && (!rules.contains(.caseFolding) || UnicodeTables.caseFolding[value] == nil) {
+      // One scalar in, one out (most of the BMP): no intermediate arrays.
+      var scalar = value
+      if rules.contains(.traditionalToSimplified) { scalar = UnicodeTables.traditionalToSimplified[scalar] ?? scalar }
+      if rules.contains(.lookalikes) { scalar = UnicodeTables.lookalikeLetters[scalar] ?? scalar }
+      return [scalar]
+    }
     var scalars = [value]
     if rules.contains(.compatibility) {
       scalars = scalars.flatMap { UnicodeTables.compatibility[$0] ?? [$0] }

@@ -63,6 +63,14 @@ public struct NormalizedText: Sendable {
     hasOptionalUnits = false
   }
 
+  mutating func reserveCapacity(_ capacity: Int) {
+    scalars.reserveCapacity(capacity)
+    classes.reserveCapacity(capacity)
+    starts.reserveCapacity(capacity)
+    ends.reserveCapacity(capacity)
+    runs.reserveCapacity(capacity)
+  }
+
   @inline(__always)
   mutating func append(_ scalar: UInt32, _ scalarClass: UInt8, start: Int32, end: Int32) {
     scalars.append(scalar)

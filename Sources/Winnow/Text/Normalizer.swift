@@ -55,13 +55,14 @@ public struct Normalizer: Sendable {
   /// Normalizes UTF-8 bytes into `result`, reusing its storage. Invalid bytes read as U+FFFD.
   public func normalize(utf8 bytes: UnsafeBufferPointer<UInt8>, into result: inout NormalizedText) {
     result.removeAll()
+    result.reserveCapacity(bytes.count)
     if !shapesWords {
       fold(bytes) { scalar, scalarClass, start, end in
         result.append(scalar, scalarClass.rawValue, start: start, end: end)
       }
       return
     }
-    var units = WordShaper(rules: rules)
+    var units = WordShaper(rules: rules, capacity: bytes.count)
     fold(bytes) { scalar, scalarClass, start, end in
       units.append(scalar, scalarClass, start: start, end: end)
     }

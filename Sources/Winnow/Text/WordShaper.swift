@@ -14,8 +14,12 @@ struct WordShaper {
   /// Letters spelled one by one are joined across at most this many separator characters.
   private static let maximumJoinGap = 3
 
-  init(rules: Normalization) {
+  init(rules: Normalization, capacity: Int) {
     self.rules = rules
+    scalars.reserveCapacity(capacity)
+    classes.reserveCapacity(capacity)
+    starts.reserveCapacity(capacity)
+    ends.reserveCapacity(capacity)
   }
 
   mutating func append(_ scalar: UInt32, _ scalarClass: ScalarClass, start: Int32, end: Int32) {
@@ -116,9 +120,12 @@ struct WordShaper {
 
   /// A token of one letter or digit between two CJK characters is optional (`反v动`).
   private mutating func markOptional(_ token: Range<Int>) {
-    let members = token.filter { !dropped[$0] && classes[$0] != .separator }
-    guard members.count == 1, let member = members.first else { return }
-    guard classes[member] == .letter || classes[member] == .digit else { return }
+    var member = -1
+    for index in token where !dropped[index] && classes[index] != .separator {
+      guard member < 0 else { return }  // more than one character: not a lone letter
+      member = index
+    }
+    guard member >= 0, classes[member] == .letter || classes[member] == .digit else { return }
     if neighbourClass(before: token.lowerBound) == .unspaced && neighbourClass(after: token.upperBound) == .unspaced {
       optional[member] = true
     }
