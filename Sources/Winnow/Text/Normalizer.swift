@@ -102,12 +102,15 @@ struct NormalizedEntry: Hashable, Sendable {
 
 extension Normalizer {
   /// Normalizes a word-list entry: the primary form (optional units left out), separators
-  /// trimmed from both ends. Nil when nothing is left (`...`, `!!!`, invisible characters).
+  /// trimmed from both ends under ``Normalization/separators``. Nil when nothing is left (`...`, `!!!`, invisible characters).
   func normalizeEntry(_ text: String) -> NormalizedEntry? {
     let normalized = normalize(text)
     var indices = normalized.scalars.indices.filter { !normalized.isOptional($0) }
-    while let first = indices.first, normalized.scalarClass(first) == .separator { indices.removeFirst() }
-    while let last = indices.last, normalized.scalarClass(last) == .separator { indices.removeLast() }
+    if rules.contains(.separators) {
+      // Without the rule, punctuation is matched as written (`.s` must not match `s`).
+      while let first = indices.first, normalized.scalarClass(first) == .separator { indices.removeFirst() }
+      while let last = indices.last, normalized.scalarClass(last) == .separator { indices.removeLast() }
+    }
     guard let first = indices.first, let last = indices.last else { return nil }
     let runs = indices.map { normalized.runs[$0] }
     return NormalizedEntry(
