@@ -84,10 +84,7 @@ final class FoldTable: Sendable {
     let compatibility = rules.contains(.compatibility) ? UnicodeTables.compatibility[value] : nil
     if compatibility == nil && (!rules.contains(.caseFolding) || UnicodeTables.caseFolding[value] == nil) {
       // One scalar in, one out (most of the BMP): no intermediate arrays.
-      var scalar = value
-      if rules.contains(.traditionalToSimplified) { scalar = UnicodeTables.traditionalToSimplified[scalar] ?? scalar }
-      if rules.contains(.lookalikes) { scalar = UnicodeTables.lookalikeLetters[scalar] ?? scalar }
-      return [scalar]
+      return [mapCharacter(value, rules: rules)]
     }
     var scalars = [value]
     if rules.contains(.compatibility) {
@@ -96,12 +93,15 @@ final class FoldTable: Sendable {
     if rules.contains(.caseFolding) {
       scalars = scalars.flatMap { UnicodeTables.caseFolding[$0] ?? [$0] }
     }
-    if rules.contains(.traditionalToSimplified) {
-      scalars = scalars.map { UnicodeTables.traditionalToSimplified[$0] ?? $0 }
-    }
-    if rules.contains(.lookalikes) {
-      scalars = scalars.map { UnicodeTables.lookalikeLetters[$0] ?? $0 }
-    }
-    return scalars
+    return scalars.map { mapCharacter($0, rules: rules) }
+  }
+
+  /// The one-to-one steps, after compatibility and case folding: Traditional → Simplified,
+  /// then look-alike letters.
+  private static func mapCharacter(_ value: UInt32, rules: Normalization) -> UInt32 {
+    var scalar = value
+    if rules.contains(.traditionalToSimplified) { scalar = UnicodeTables.traditionalToSimplified[scalar] ?? scalar }
+    if rules.contains(.lookalikes) { scalar = UnicodeTables.lookalikeLetters[scalar] ?? scalar }
+    return scalar
   }
 }

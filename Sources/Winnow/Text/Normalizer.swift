@@ -102,7 +102,8 @@ struct NormalizedEntry: Hashable, Sendable {
 
 extension Normalizer {
   /// Normalizes a word-list entry: the primary form (optional units left out), separators
-  /// trimmed from both ends under ``Normalization/separators``. Nil when nothing is left (`...`, `!!!`, invisible characters).
+  /// trimmed from both ends under ``Normalization/separators``. Nil when nothing is left
+  /// (`...`, `!!!`, invisible characters).
   func normalizeEntry(_ text: String) -> NormalizedEntry? {
     let normalized = normalize(text)
     var indices = normalized.scalars.indices.filter { !normalized.isOptional($0) }
