@@ -10,6 +10,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     .systemLibrary(
@@ -19,7 +20,7 @@ let package = Package(
     ),
     .target(
       name: "Winnow",
-      dependencies: ["CPCRE2"]
+      dependencies: ["CPCRE2", .product(name: "Logging", package: "swift-log")]
     ),
     .executableTarget(
       name: "WinnowCLI",

@@ -1,0 +1,290 @@
+/// Why a text is not JSON, and where.
+public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What was wrong, in lower case (`expected ':' after an object key`).
+  public let message: String
+  /// The 0-based UTF-8 byte offset where the problem was found.
+  public let offset: Int
+
+  public var description: String { "invalid JSON at byte \(offset): \(message)" }
+}
+
+extension JSONValue {
+  /// The deepest nesting of arrays and objects accepted; deeper input is an error, not a crash.
+  public static let maximumDepth = 512
+
+  /// Parses one JSON value (RFC 8259) from text; white space may surround it.
+  /// - Throws: ``JSONParseError`` naming the byte offset of the first problem.
+  public init(parsing text: String) throws(JSONParseError) {
+    var text = text
+    let result = text.withUTF8 { bytes in
+      Result { () throws(JSONParseError) in try JSONValue(parsingUTF8: bytes) }
+    }
+    self = try result.get()
+  }
+
+  /// Parses one JSON value from UTF-8 bytes; white space may surround it. Strings must be valid
+  /// UTF-8.
+  /// - Throws: ``JSONParseError`` naming the byte offset of the first problem.
+  public init(parsingUTF8 bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) {
+    var parser = JSONParser(bytes)
+    parser.skipWhitespace()
+    let value = try parser.parseValue(depth: 0)
+    parser.skipWhitespace()
+    guard parser.position == bytes.count else { throw parser.error("unexpected text after the JSON value") }
+    self = value
+  }
+
+  /// Parses one JSON value from UTF-8 bytes.
+  public init(parsingUTF8 bytes: some Collection<UInt8>) throws(JSONParseError) {
+    let result: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
+      Result { () throws(JSONParseError) in try JSONValue(parsingUTF8: buffer) }
+    }
+    if let result {
+      self = try result.get()
+    } else {
+      self = try Array(bytes).withUnsafeBufferPointer { buffer in
+        Result { () throws(JSONParseError) in try JSONValue(parsingUTF8: buffer) }
+      }.get()
+    }
+  }
+}
+
+/// A recursive-descent JSON parser over UTF-8 bytes. Strings without escapes are made from
+/// their bytes in one step; numbers keep their text.
+struct JSONParser {
+  let bytes: UnsafeBufferPointer<UInt8>
+  var position = 0
+
+  init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+  func error(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: position) }
+
+  mutating func skipWhitespace() {
+    while position < bytes.count {
+      switch bytes[position] {
+      case 0x20, 0x0A, 0x0D, 0x09: position += 1
+      default: return
+      }
+    }
+  }
+
+  mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+    guard position < bytes.count else { throw error("unexpected end of input, expected a value") }
+    switch bytes[position] {
+    case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+    case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"):
+      try expectWord("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try expectWord("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try expectWord("null")
+      return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+    default: throw error("unexpected character \(describe(bytes[position])), expected a value")
+    }
+  }
+
+  private func describe(_ byte: UInt8) -> String {
+    byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+  }
+
+  private mutating func expectWord(_ word: StaticString) throws(JSONParseError) {
+    let count = word.utf8CodeUnitCount
+    guard position + count <= bytes.count,
+      (0..<count).allSatisfy({ bytes[position + $0] == word.utf8Start[$0] })
+    else { throw error("invalid literal, expected '\(word)'") }
+    position += count
+  }
+
+  private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+    guard depth <= JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth)") }
+    position += 1
+    var members: [JSONMember] = []
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+      position += 1
+      return .object(members)
+    }
+    while true {
+      skipWhitespace()
+      guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+        throw error("expected a string key in an object")
+      }
+      let key = try parseString()
+      skipWhitespace()
+      guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+        throw error("expected ':' after an object key")
+      }
+      position += 1
+      skipWhitespace()
+      members.append(JSONMember(key: key, value: try parseValue(depth: depth)))
+      skipWhitespace()
+      guard position < bytes.count else { throw error("unexpected end of input in an object") }
+      if bytes[position] == UInt8(ascii: ",") {
+        position += 1
+      } else if bytes[position] == UInt8(ascii: "}") {
+        position += 1
+        return .object(members)
+      } else {
+        throw error("expected ',' or '}' in an object")
+      }
+    }
+  }
+
+  private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+    guard depth <= JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth)") }
+    position += 1
+    var elements: [JSONValue] = []
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+      position += 1
+      return .array(elements)
+    }
+    while true {
+      skipWhitespace()
+      elements.append(try parseValue(depth: depth))
+      skipWhitespace()
+      guard position < bytes.count else { throw error("unexpected end of input in an array") }
+      if bytes[position] == UInt8(ascii: ",") {
+        position += 1
+      } else if bytes[position] == UInt8(ascii: "]") {
+        position += 1
+        return .array(elements)
+      } else {
+        throw error("expected ',' or ']' in an array")
+      }
+    }
+  }
+
+  private mutating func parseNumber() throws(JSONParseError) -> String {
+    let start = position
+    if bytes[position] == UInt8(ascii: "-") { position += 1 }
+    guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit in a number") }
+    if bytes[position] == UInt8(ascii: "0") {
+      position += 1
+    } else {
+      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+    }
+    if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+      position += 1
+      guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit after '.'") }
+      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+    }
+    if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+      position += 1
+      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+        position += 1
+      }
+      guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit in an exponent") }
+      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+    }
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+  }
+
+  private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+  /// Parses a string literal at `position` (which holds the opening quote).
+  mutating func parseString() throws(JSONParseError) -> String {
+    position += 1
+    let start = position
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte == UInt8(ascii: "\"") {
+        let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
+        position += 1
+        return try makeString(slice, at: start)
+      }
+      if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
+      if byte < 0x20 { throw error("control character in a string (escape it)") }
+      position += 1
+    }
+    throw error("unterminated string")
+  }
+
+  private func makeString(_ slice: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONParseError) -> String {
+    if let string = String(validating: slice, as: UTF8.self) { return string }
+    throw JSONParseError(message: "invalid UTF-8 in a string", offset: offset)
+  }
+
+  /// The slow path for strings with escapes: `position` is at the first backslash.
+  private mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
+    var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+    while position < bytes.count {
+      let byte = bytes[position]
+      switch byte {
+      case UInt8(ascii: "\""):
+        position += 1
+        return try buffer.withUnsafeBufferPointer { slice in
+          Result { () throws(JSONParseError) in try makeString(slice, at: start) }
+        }.get()
+      case UInt8(ascii: "\\"):
+        position += 1
+        guard position < bytes.count else { throw error("unterminated string") }
+        let escape = bytes[position]
+        position += 1
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
+        case UInt8(ascii: "b"): buffer.append(0x08)
+        case UInt8(ascii: "f"): buffer.append(0x0C)
+        case UInt8(ascii: "n"): buffer.append(0x0A)
+        case UInt8(ascii: "r"): buffer.append(0x0D)
+        case UInt8(ascii: "t"): buffer.append(0x09)
+        case UInt8(ascii: "u"): appendUTF8(of: try parseUnicodeEscape(), to: &buffer)
+        default:
+          position -= 1
+          throw error("invalid escape \\\(describe(escape))")
+        }
+      case 0..<0x20:
+        throw error("control character in a string (escape it)")
+      default:
+        buffer.append(byte)
+        position += 1
+      }
+    }
+    throw error("unterminated string")
+  }
+
+  /// Reads the hex digits after `\u` (and a low surrogate's `\uXXXX` after a high one). A lone
+  /// surrogate becomes U+FFFD, as in most decoders, rather than failing the whole message.
+  private mutating func parseUnicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
+    let first = try parseHex4()
+    if (0xD800..<0xDC00).contains(first), position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+      bytes[position + 1] == UInt8(ascii: "u")
+    {
+      let saved = position
+      position += 2
+      let second = try parseHex4()
+      if (0xDC00..<0xE000).contains(second) {
+        return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
+      }
+      position = saved
+    }
+    return Unicode.Scalar(first) ?? "\u{FFFD}"
+  }
+
+  private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+    guard position + 4 <= bytes.count else { throw error("expected 4 hex digits after \\u") }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = bytes[position]
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: throw error("expected 4 hex digits after \\u")
+      }
+      value = value << 4 | UInt32(digit)
+      position += 1
+    }
+    return value
+  }
+
+  private func appendUTF8(of scalar: Unicode.Scalar, to buffer: inout [UInt8]) {
+    UTF8.encode(scalar) { buffer.append($0) }
+  }
+}

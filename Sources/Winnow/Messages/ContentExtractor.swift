@@ -1,0 +1,139 @@
+/// Takes the text a person wrote out of an item, by the message's object name, so that only
+/// that text is moderated: never ids, URLs of media or base64 thumbnails.
+///
+/// Built-in types (``builtInRules``): `RC:TxtMsg` → `content`, `mentionedInfo.mentionedContent`;
+/// `RC:ReferenceMsg` → `content` and the quoted `referMsg` text; `RC:FileMsg`, `RC:GIFMsg`,
+/// `RC:SightMsg` → `name`; `RC:LBSMsg` → `poi`; `RC:CombineMsg` → `title`, `nameList[]`,
+/// `summaryList[]`; `RC:ImgTextMsg` → `title`, `content`; every one of them also `extra` and
+/// `user.name`. Images and voice (`RC:ImgMsg`, `RC:HQVCMsg`, `RC:VcMsg`) give only `extra` and
+/// `user.name`. Command and status messages (read receipts, typing status, recalls, …) have no
+/// user text and pass untouched.
+///
+/// An extension gives every key and every string value under `put`; an edit gives the fields of
+/// its new content by the edited message's object name.
+///
+/// Custom types are registered with the paths of their text fields (``register(objectName:textFields:)``);
+/// types neither built in nor registered follow ``unknownTypes``.
+public struct ContentExtractor: Sendable, Hashable {
+  /// How the fields of one object name are found.
+  public enum Rule: Sendable, Hashable {
+    /// The strings at these paths.
+    case fields([FieldPath])
+    /// No user text: the item passes untouched.
+    case none
+  }
+
+  /// What to do with an object name that is neither built in nor registered.
+  public enum UnknownTypePolicy: String, Sendable, Hashable, CaseIterable {
+    /// Moderate every string value of the content (the safe default).
+    case scanAllStrings = "scan"
+    /// Moderate nothing: the item passes.
+    case skip
+  }
+
+  /// The platform's limit on message content, 128 KB.
+  public static let platformContentLimit = 128 * 1024
+
+  /// Rules by object name: the built-in ones plus registered custom types.
+  public private(set) var rules: [String: Rule]
+  /// The policy for unknown object names.
+  public var unknownTypes: UnknownTypePolicy
+  /// The largest content, in bytes of compact JSON, that is moderated; larger content is an
+  /// ``ItemError``.
+  public var contentLimit: Int
+
+  /// An extractor with the built-in rules.
+  public init(unknownTypes: UnknownTypePolicy = .scanAllStrings, contentLimit: Int = platformContentLimit) {
+    self.rules = Self.builtInRules
+    self.unknownTypes = unknownTypes
+    self.contentLimit = contentLimit
+  }
+
+  /// Registers a custom message type and the paths of its user text (see ``FieldPath``).
+  /// - Throws: ``ExtractionRuleError`` when the name starts with `RC:` (reserved for built-in
+  ///   types) or is empty, or a path is malformed.
+  public mutating func register(objectName: String, textFields: [String]) throws(ExtractionRuleError) {
+    guard !objectName.isEmpty else { throw ExtractionRuleError("a custom message type needs a name") }
+    guard !objectName.hasPrefix("RC:") else {
+      throw ExtractionRuleError("custom message type \"\(objectName)\": names starting with RC: are reserved")
+    }
+    var paths: [FieldPath] = []
+    for field in textFields { paths.append(try FieldPath(field)) }
+    rules[objectName] = .fields(paths)
+  }
+
+  /// The user text of an item, in content order.
+  /// - Throws: ``ItemError`` when the content is over ``contentLimit``.
+  public func fields(of item: MessageItem) throws(ItemError) -> [TextField] {
+    let size = item.content.compactSize
+    let field = item.sourceType == .original ? "content" : "sourceContent"
+    guard size <= contentLimit else { throw ItemError(.tooLarge(size, limit: contentLimit), field: field) }
+    var fields: [TextField] = []
+    switch item.sourceType {
+    case .extension:
+      guard case .object(let members) = item.content else {
+        throw ItemError(.invalidField("sourceContent", "an object {\"mid\":…,\"put\":{…}}"))
+      }
+      for (index, member) in members.enumerated() where member.key == "put" {
+        guard case .object(let entries) = member.value else {
+          throw ItemError(.invalidField("put", "an object of extension keys and values"))
+        }
+        for (position, entry) in entries.enumerated() {
+          let steps: [FieldLocation.Step] = [.member(index), .member(position)]
+          fields.append(
+            TextField(
+              location: FieldLocation(steps: steps, isKey: true, description: "put.\(entry.key) (key)"),
+              text: entry.key))
+          entry.value.collectStrings(steps: steps, path: "put.\(entry.key)", into: &fields)
+        }
+      }
+    case .original, .edit:
+      switch rules[item.objectName] {
+      case .fields(let paths)?:
+        for path in paths {
+          item.content.collect(path.steps[...], steps: [], description: "", into: &fields)
+        }
+      case .none?:
+        break
+      case nil:
+        if unknownTypes == .scanAllStrings { item.content.collectStrings(steps: [], path: "", into: &fields) }
+      }
+    }
+    return fields
+  }
+
+  /// The rules for the platform's own message types.
+  public static let builtInRules: [String: Rule] = {
+    func fields(_ paths: String...) -> Rule {
+      .fields((paths + ["extra", "user.name"]).map { try! FieldPath($0) })
+    }
+    var rules: [String: Rule] = [
+      "RC:TxtMsg": fields("content", "mentionedInfo.mentionedContent"),
+      "RC:ReferenceMsg": fields(
+        "content", "referMsg.content", "referMsg.name", "referMsg.title", "mentionedInfo.mentionedContent"),
+      "RC:FileMsg": fields("name"),
+      "RC:GIFMsg": fields("name"),
+      "RC:SightMsg": fields("name"),
+      "RC:LBSMsg": fields("poi"),
+      "RC:CombineMsg": fields("title", "nameList[]", "summaryList[]"),
+      "RC:CombineV2Msg": fields("title", "nameList[]", "summaryList[]"),
+      "RC:ImgTextMsg": fields("title", "content"),
+      "RC:ImgMsg": fields(),
+      "RC:HQVCMsg": fields(),
+      "RC:VcMsg": fields(),
+    ]
+    for command in [
+      "RC:ReadNtf", "RC:TypSts", "RC:RcCmd", "RC:RcNtf", "RC:SRSMsg", "RC:RRReqMsg", "RC:RRRspMsg", "RC:CmdMsg",
+      "RC:CmdNtf", "RC:ProfileNtf", "RC:GrpNtf", "RC:ContactNtf", "RC:InfoNtf", "RC:MsgExMsg", "RC:RRUpdateMsg",
+    ] {
+      rules[command] = Rule.none
+    }
+    return rules
+  }()
+}
+
+/// A custom message type that cannot be registered.
+public struct ExtractionRuleError: Error, Sendable, Hashable, CustomStringConvertible {
+  public let description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,216 @@
+/// One thing to moderate: an original message, an update of a message's extension, or an edit
+/// of a message's content, with the message's identity and conversation.
+///
+/// Winnow's item JSON (``init(json:)``, `winnow check --item`, `winnow scan`) has these keys:
+///
+/// ```json
+/// {"msgUID":"BS4S-…","fromUserId":"u1","targetId":"g1","conversationType":10,"channelId":"c1",
+///  "objectName":"RC:TxtMsg","content":{"content":"hello"},"sentTime":1700000000000}
+/// {"kind":"extension","msgUID":"…","targetId":"g1","conversationType":10,"channelId":"c1",
+///  "sentTime":1700000000000,"sourceContent":{"mid":"…","put":{"key":"value"}}}
+/// {"kind":"edit","msgUID":"…","targetId":"g1","conversationType":3,"objectName":"RC:TxtMsg",
+///  "sentTime":1700000000000,"sourceContent":{"content":"new text"}}
+/// ```
+///
+/// `kind` is `message` (the default), `extension` or `edit`. `content` (for messages) and
+/// `sourceContent` (for extensions and edits) may be an object or a string holding JSON.
+/// `conversationType` may be a number or a `channelType` name (`GROUP`); `appKey` chooses an
+/// app's custom lists; `toUserIds` is optional.
+public struct MessageItem: Sendable, Hashable {
+  /// Original message, extension update or edit.
+  public var sourceType: SourceType
+  /// The message's unique id (for an extension or edit, the id of the message it changes).
+  public var msgUID: String
+  /// The sender.
+  public var fromUserId: String
+  /// The conversation id: the receiving user, group, chatroom or ultra group.
+  public var targetId: String
+  /// Receivers, where the source names them (message callbacks do); may be empty.
+  public var toUserIds: [String]
+  /// The conversation type.
+  public var conversationType: ConversationType
+  /// The ultra-group channel id; "" where none.
+  public var channelId: String
+  /// The message type (`RC:TxtMsg`, a custom type …): it decides which fields carry user text.
+  /// For an edit, the type of the edited message.
+  public var objectName: String
+  /// For an original message, its content; for an extension, `{"mid":…,"put":{…}}`; for an
+  /// edit, the new content (`{"content":…}` for a text message).
+  public var content: JSONValue
+  /// Send time, Unix milliseconds.
+  public var sentTime: Int64
+  /// The app whose custom lists apply; nil for the engine's default custom lists.
+  public var appKey: String?
+
+  /// Creates an item.
+  public init(
+    sourceType: SourceType = .original, msgUID: String, fromUserId: String = "", targetId: String,
+    toUserIds: [String] = [], conversationType: ConversationType, channelId: String = "",
+    objectName: String = "RC:TxtMsg", content: JSONValue, sentTime: Int64, appKey: String? = nil
+  ) {
+    self.sourceType = sourceType
+    self.msgUID = msgUID
+    self.fromUserId = fromUserId
+    self.targetId = targetId
+    self.toUserIds = toUserIds
+    self.conversationType = conversationType
+    self.channelId = channelId
+    self.objectName = objectName
+    self.content = content
+    self.sentTime = sentTime
+    self.appKey = appKey
+  }
+
+  /// A text message (`RC:TxtMsg`, content `{"content": text}`).
+  public static func text(
+    _ text: String, msgUID: String, targetId: String, conversationType: ConversationType = .privateChat,
+    sentTime: Int64 = 0
+  ) -> MessageItem {
+    MessageItem(
+      msgUID: msgUID, targetId: targetId, conversationType: conversationType, content: ["content": .string(text)],
+      sentTime: sentTime)
+  }
+
+  /// Reads an item from Winnow's item JSON (see the type's documentation).
+  /// - Throws: ``ItemError`` for text that is not JSON or a field of the wrong type.
+  public init(json text: String) throws(ItemError) {
+    let value: JSONValue
+    do { value = try JSONValue(parsing: text) } catch { throw ItemError(.invalidJSON(error)) }
+    try self.init(json: value)
+  }
+
+  /// Reads an item from a parsed item JSON object.
+  /// - Throws: ``ItemError`` for a missing or mistyped field.
+  public init(json value: JSONValue) throws(ItemError) {
+    guard case .object = value else { throw ItemError(.invalidField("item", "an object")) }
+    let kind: SourceType
+    if let name = value["kind"] {
+      guard let text = name.stringValue, let parsed = SourceType(kindName: text) else {
+        throw ItemError(.invalidField("kind", "\"message\", \"extension\" or \"edit\""))
+      }
+      kind = parsed
+    } else {
+      kind = .original
+    }
+    let contentKey = kind == .original ? "content" : "sourceContent"
+    guard let rawContent = value[contentKey] ?? (kind == .original ? nil : value["content"]) else {
+      throw ItemError(.missingField(contentKey))
+    }
+    self.init(
+      sourceType: kind,
+      msgUID: try Self.text(value, "msgUID") ?? "",
+      fromUserId: try Self.text(value, "fromUserId") ?? "",
+      targetId: try Self.text(value, "targetId") ?? "",
+      toUserIds: try Self.userIds(value["toUserIds"]),
+      conversationType: try Self.conversationType(value["conversationType"]),
+      channelId: try Self.text(value, "channelId") ?? "",
+      objectName: try Self.text(value, "objectName") ?? "RC:TxtMsg",
+      content: try Self.embeddedJSON(rawContent, field: contentKey),
+      sentTime: try Self.time(value["sentTime"], field: "sentTime") ?? 0,
+      appKey: try Self.text(value, "appKey"))
+  }
+
+  /// A string field, or a number written where ids usually are strings.
+  static func text(_ object: JSONValue, _ key: String) throws(ItemError) -> String? {
+    guard let value = object[key], value != .null else { return nil }
+    guard let text = value.scalarText else { throw ItemError(.invalidField(key, "a string")) }
+    return text
+  }
+
+  static func userIds(_ value: JSONValue?) throws(ItemError) -> [String] {
+    switch value {
+    case nil, .null?: return []
+    case .string(let list)?: return list.split(separator: ",").map(String.init)
+    case .array(let elements)?:
+      var ids: [String] = []
+      for element in elements {
+        guard let id = element.scalarText else { throw ItemError(.invalidField("toUserIds", "strings")) }
+        ids.append(id)
+      }
+      return ids
+    default: throw ItemError(.invalidField("toUserIds", "an array of strings"))
+    }
+  }
+
+  /// A conversation type as a number (1–12) or a `channelType` name; missing means private.
+  static func conversationType(_ value: JSONValue?, field: String = "conversationType") throws(ItemError)
+    -> ConversationType
+  {
+    guard let value, value != .null else { return .privateChat }
+    if let number = value.int64Value, let type = ConversationType(rawValue: Int(number)) { return type }
+    if let name = value.stringValue, let type = ConversationType(channelTypeName: name) { return type }
+    throw ItemError(.invalidField(field, "a conversation type 1–12 or a channelType name"))
+  }
+
+  /// A time in Unix milliseconds, as a number or a string of digits.
+  static func time(_ value: JSONValue?, field: String) throws(ItemError) -> Int64? {
+    guard let value, value != .null else { return nil }
+    guard let time = value.int64Value else { throw ItemError(.invalidField(field, "Unix milliseconds")) }
+    return time
+  }
+
+  /// Content given as an object, or as a string holding JSON (as message callbacks send it).
+  static func embeddedJSON(_ value: JSONValue, field: String) throws(ItemError) -> JSONValue {
+    guard case .string(let text) = value else { return value }
+    do { return try JSONValue(parsing: text) } catch { throw ItemError(.invalidJSON(error), field: field) }
+  }
+
+  /// The item in Winnow's item JSON.
+  public var json: JSONValue {
+    var members: [JSONMember] = []
+    if sourceType != .original { members.append(JSONMember(key: "kind", value: .string(sourceType.kindName))) }
+    members += [
+      JSONMember(key: "msgUID", value: .string(msgUID)),
+      JSONMember(key: "fromUserId", value: .string(fromUserId)),
+      JSONMember(key: "targetId", value: .string(targetId)),
+    ]
+    if !toUserIds.isEmpty {
+      members.append(JSONMember(key: "toUserIds", value: .array(toUserIds.map(JSONValue.string))))
+    }
+    members += [
+      JSONMember(key: "conversationType", value: .number(String(conversationType.rawValue))),
+      JSONMember(key: "channelId", value: .string(channelId)),
+      JSONMember(key: "objectName", value: .string(objectName)),
+      JSONMember(key: sourceType == .original ? "content" : "sourceContent", value: content),
+      JSONMember(key: "sentTime", value: .number(String(sentTime))),
+    ]
+    if let appKey { members.append(JSONMember(key: "appKey", value: .string(appKey))) }
+    return .object(members)
+  }
+}
+
+/// Why an item cannot be moderated: its content is not JSON, is too large, or a field has the
+/// wrong type. Moderation reports it as an error result; it never crashes on bad input.
+public struct ItemError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The kinds of problem.
+  public enum Kind: Sendable, Hashable {
+    /// Text that should be JSON is not.
+    case invalidJSON(JSONParseError)
+    /// The content is larger than the limit (bytes, limit).
+    case tooLarge(Int, limit: Int)
+    /// A required field is missing.
+    case missingField(String)
+    /// A field has the wrong type (field, what was expected).
+    case invalidField(String, String)
+  }
+
+  /// What is wrong.
+  public let kind: Kind
+  /// The field concerned, where the problem is inside one (`content`).
+  public let field: String?
+
+  public init(_ kind: Kind, field: String? = nil) {
+    self.kind = kind
+    self.field = field
+  }
+
+  public var description: String {
+    let place = field.map { "\($0): " } ?? ""
+    switch kind {
+    case .invalidJSON(let error): return place + error.description
+    case .tooLarge(let size, let limit): return place + "content of \(size) bytes is over the limit of \(limit) bytes"
+    case .missingField(let name): return place + "missing field \"\(name)\""
+    case .invalidField(let name, let expected): return place + "field \"\(name)\" must be \(expected)"
+    }
+  }
+}

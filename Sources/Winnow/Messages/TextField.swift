@@ -1,0 +1,146 @@
+/// A path to text inside message content, as a custom type registers it: keys separated by
+/// dots, `[]` after a key for every element of an array (`title`, `user.name`, `nameList[]`,
+/// `items[].label`).
+public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
+  enum Step: Sendable, Hashable {
+    case key(String)
+    case eachElement
+  }
+
+  let steps: [Step]
+  public let description: String
+
+  /// Parses a path.
+  /// - Throws: ``ExtractionRuleError`` for an empty path or an empty key.
+  public init(_ text: String) throws(ExtractionRuleError) {
+    var steps: [Step] = []
+    for part in text.split(separator: ".", omittingEmptySubsequences: false) {
+      var key = Substring(part)
+      var elements = 0
+      while key.hasSuffix("[]") {
+        key = key.dropLast(2)
+        elements += 1
+      }
+      guard !key.isEmpty, !key.contains("["), !key.contains("]") else {
+        throw ExtractionRuleError("invalid field path \"\(text)\": keys are separated by '.', '[]' follows a key")
+      }
+      steps.append(.key(String(key)))
+      steps += Array(repeating: .eachElement, count: elements)
+    }
+    self.steps = steps
+    self.description = text
+  }
+}
+
+/// Where a piece of text sits in content: steps from the root, and whether the text is an
+/// object key (extension keys are moderated too).
+public struct FieldLocation: Sendable, Hashable, CustomStringConvertible {
+  /// One step down: the n-th member of an object, or the n-th element of an array.
+  public enum Step: Sendable, Hashable {
+    case member(Int)
+    case element(Int)
+  }
+
+  /// The steps from the content's root.
+  public var steps: [Step]
+  /// True when the text is the key of the member the steps lead to, not its value.
+  public var isKey: Bool
+  /// The path for people: `content`, `nameList[2]`, `put.color`, `put.color (key)`.
+  public var description: String
+}
+
+/// A piece of user text taken from content, and where it came from.
+public struct TextField: Sendable, Hashable {
+  /// Where the text is.
+  public var location: FieldLocation
+  /// The text.
+  public var text: String
+}
+
+extension JSONValue {
+  /// Every string value inside this value (not keys), depth first, with its location.
+  func collectStrings(
+    steps: [FieldLocation.Step], path: String, into fields: inout [TextField]
+  ) {
+    switch self {
+    case .string(let text):
+      fields.append(TextField(location: FieldLocation(steps: steps, isKey: false, description: path), text: text))
+    case .array(let elements):
+      for (index, element) in elements.enumerated() {
+        element.collectStrings(steps: steps + [.element(index)], path: "\(path)[\(index)]", into: &fields)
+      }
+    case .object(let members):
+      for (index, member) in members.enumerated() {
+        let child = path.isEmpty ? member.key : "\(path).\(member.key)"
+        member.value.collectStrings(steps: steps + [.member(index)], path: child, into: &fields)
+      }
+    default: break
+    }
+  }
+
+  /// The string values a path leads to.
+  func collect(
+    _ path: ArraySlice<FieldPath.Step>, steps: [FieldLocation.Step], description: String,
+    into fields: inout [TextField]
+  ) {
+    guard let step = path.first else {
+      if case .string(let text) = self {
+        fields.append(
+          TextField(location: FieldLocation(steps: steps, isKey: false, description: description), text: text))
+      }
+      return
+    }
+    switch (step, self) {
+    case (.key(let key), .object(let members)):
+      for (index, member) in members.enumerated() where member.key == key {
+        let child = description.isEmpty ? key : "\(description).\(key)"
+        member.value.collect(path.dropFirst(), steps: steps + [.member(index)], description: child, into: &fields)
+      }
+    case (.eachElement, .array(let elements)):
+      for (index, element) in elements.enumerated() {
+        element.collect(
+          path.dropFirst(), steps: steps + [.element(index)], description: "\(description)[\(index)]", into: &fields)
+      }
+    default: break
+    }
+  }
+
+  /// Replaces the string (or, for a key location, the member's key) at a location; locations
+  /// that lead nowhere change nothing.
+  mutating func replaceText(at location: FieldLocation, with text: String) {
+    replace(location.steps[...], isKey: location.isKey, with: text)
+  }
+
+  private mutating func replace(_ steps: ArraySlice<FieldLocation.Step>, isKey: Bool, with text: String) {
+    guard let step = steps.first else {
+      if !isKey, case .string = self { self = .string(text) }
+      return
+    }
+    switch (step, self) {
+    case (.member(let index), .object(var members)) where members.indices.contains(index):
+      if isKey && steps.count == 1 {
+        members[index].key = text
+      } else {
+        members[index].value.replace(steps.dropFirst(), isKey: isKey, with: text)
+      }
+      self = .object(members)
+    case (.element(let index), .array(var elements)) where elements.indices.contains(index):
+      elements[index].replace(steps.dropFirst(), isKey: isKey, with: text)
+      self = .array(elements)
+    default: break
+    }
+  }
+
+  /// The size of the value as compact JSON, counting each string's UTF-8 bytes without escapes.
+  var compactSize: Int {
+    switch self {
+    case .null: 4
+    case .bool(let value): value ? 4 : 5
+    case .number(let text): text.utf8.count
+    case .string(let text): text.utf8.count + 2
+    case .array(let elements): elements.reduce(1 + max(elements.count, 1)) { $0 + $1.compactSize }
+    case .object(let members):
+      members.reduce(1 + max(members.count, 1)) { $0 + $1.key.utf8.count + 3 + $1.value.compactSize }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+/// A third-party content reviewer: a moderation service, a model, a human queue. Winnow asks it
+/// after the word lists, about items they did not block, with the content as it would be
+/// delivered (replace words already replaced).
+///
+/// Contract:
+/// - ``review(_:)`` may be called concurrently from many tasks; implementations must be safe for
+///   that (the type is `Sendable`).
+/// - It should honour task cancellation: Winnow cancels the call when the policy's timeout
+///   passes, and stops waiting for it either way.
+/// - Throwing means "no answer" (unreachable service, malformed answer). It is not a reject:
+///   the ``ReviewPolicy/onFailure`` policy decides (fail open delivers, fail closed blocks), and
+///   the failure is counted in ``ReviewerStatistics`` and logged.
+public protocol ContentReviewer: Sendable {
+  /// Reviews one item.
+  func review(_ request: ReviewRequest) async throws -> ReviewDecision
+}
+
+/// What a reviewer is asked about.
+public struct ReviewRequest: Sendable, Hashable {
+  /// The item as it would be delivered: its content has replace words replaced.
+  public var item: MessageItem
+  /// The user text of the item, as the extractor found it (after replacement).
+  public var fields: [TextField]
+  /// What the word lists found: ``SensitiveType/replaceWord`` when words were replaced.
+  public var sensitiveType: SensitiveType
+
+  public init(item: MessageItem, fields: [TextField], sensitiveType: SensitiveType) {
+    self.item = item
+    self.fields = fields
+    self.sensitiveType = sensitiveType
+  }
+}
+
+/// A reviewer's answer.
+public struct ReviewDecision: Sendable, Hashable {
+  /// The verdict of the reviewer.
+  public enum Outcome: String, Sendable, Hashable, CaseIterable {
+    /// Deliver.
+    case pass
+    /// Unsure: ``ReviewPolicy/onReview`` decides.
+    case review
+    /// Block (block type 3).
+    case reject
+  }
+
+  /// The verdict.
+  public var outcome: Outcome
+  /// New content to deliver instead (in the item's content shape), for pass and review.
+  public var replacementContent: JSONValue?
+  /// The reviewer's labels (`porn`, `ads`, …), reported beside the result.
+  public var labels: [String]
+  /// A note for the sender, carried in the record's `extra` when the item is blocked
+  /// (cut to 1024 characters).
+  public var extra: String?
+
+  public init(outcome: Outcome, replacementContent: JSONValue? = nil, labels: [String] = [], extra: String? = nil) {
+    self.outcome = outcome
+    self.replacementContent = replacementContent
+    self.labels = labels
+    self.extra = extra
+  }
+}
+
+/// How reviewer answers and failures turn into verdicts.
+public struct ReviewPolicy: Sendable, Hashable {
+  /// What a `review` answer does.
+  public enum ReviewAction: String, Sendable, Hashable, CaseIterable {
+    /// Deliver, and mark the result as needing review (the default).
+    case deliver
+    /// Block as a reject would.
+    case block
+  }
+
+  /// What happens when the reviewer times out or fails.
+  public enum FailureAction: String, Sendable, Hashable, CaseIterable {
+    /// Deliver: the platform's default.
+    case failOpen = "open"
+    /// Block with block type 3.
+    case failClosed = "closed"
+  }
+
+  /// How long to wait for an answer: 3 s by default, as the platform waits for its message
+  /// callback.
+  public var timeout: Duration
+  /// What a timeout or failure does.
+  public var onFailure: FailureAction
+  /// What a `review` answer does.
+  public var onReview: ReviewAction
+
+  public init(timeout: Duration = .seconds(3), onFailure: FailureAction = .failOpen, onReview: ReviewAction = .deliver)
+  {
+    self.timeout = timeout
+    self.onFailure = onFailure
+    self.onReview = onReview
+  }
+}
+
+/// A reviewer call that did not answer within the policy's timeout.
+public struct ReviewTimeoutError: Error, Sendable, CustomStringConvertible {
+  /// The timeout that passed.
+  public let timeout: Duration
+  public var description: String { "no answer within \(timeout)" }
+}

@@ -1,0 +1,235 @@
+import Logging
+
+/// The moderation pipeline: extract an item's user text, match it against the global list and
+/// the app's custom lists, decide, and ask the third-party reviewer.
+///
+/// ```swift
+/// let global = try WordList.load(directory: "wordlists/global", origin: .global)
+/// let engine = try ModerationEngine(global: global)
+///   .addingApp("app-42", custom: [try WordList(name: "app-42", origin: .custom, parsing: "秒杀 => **")])
+/// let result = try await engine.moderate(item)
+/// switch result.verdict {
+/// case .pass: deliver(item)
+/// case .replaced: deliver(result.item)            // content rewritten in its own shape
+/// case .blocked: notifySender(result.record!)      // BlockedMessageInfo
+/// }
+/// ```
+///
+/// The decision order:
+/// 1. A block entry beats a replace entry. A global block entry blocks with block type 1; else
+///    a custom block entry blocks with block type 2 (``SensitiveType/blockWord``).
+/// 2. Otherwise replace entries rewrite the matched characters (``SensitiveType/replaceWord``);
+///    the item goes on with its content rewritten.
+/// 3. Then the reviewer, if configured, sees the item as it would be delivered: reject blocks
+///    with block type 3; review follows ``ReviewPolicy/onReview``; a timeout or failure follows
+///    ``ReviewPolicy/onFailure``; replacement content from the reviewer is delivered as is.
+///
+/// Replace entries rewrite whatever list they are in; `winnow words lint` flags them in a global
+/// list, since the platform's global list only blocks.
+///
+/// Custom lists are per app: ``addingApp(_:custom:)`` compiles an app's lists over the already
+/// compiled global list, so one engine serves many apps without compiling the global list per
+/// app. Items whose ``MessageItem/appKey`` names no app use the engine's default custom lists.
+///
+/// An engine is immutable and `Sendable`: build it once, share it, and build a new one to
+/// change lists.
+public final class ModerationEngine: Sendable {
+  /// Settings besides the word lists.
+  public struct Configuration: Sendable {
+    /// Which fields of which message types are moderated, and the content size limit.
+    public var extractor: ContentExtractor
+    /// The third-party reviewer, if any.
+    public var reviewer: (any ContentReviewer)?
+    /// Timeout, failure and review policy for the reviewer.
+    public var reviewPolicy: ReviewPolicy
+    /// Where reviewer failures are logged.
+    public var logger: Logger
+
+    public init(
+      extractor: ContentExtractor = ContentExtractor(), reviewer: (any ContentReviewer)? = nil,
+      reviewPolicy: ReviewPolicy = ReviewPolicy(), logger: Logger = Logger(label: "winnow.moderation")
+    ) {
+      self.extractor = extractor
+      self.reviewer = reviewer
+      self.reviewPolicy = reviewPolicy
+      self.logger = logger
+    }
+  }
+
+  /// The settings.
+  public let configuration: Configuration
+  /// The compiled global list alone.
+  public let globalMatcher: Matcher
+  /// The global list with the default custom lists, for items of no registered app.
+  public let defaultMatcher: Matcher
+  private let apps: [String: Matcher]
+  /// Counters of reviewer calls (shared with engines made by ``addingApp(_:custom:)``).
+  public let reviewerStatistics: ReviewerStatistics
+
+  /// Compiles the global list and default custom lists.
+  /// - Throws: ``WordListErrors`` with every entry that cannot be compiled.
+  public convenience init(global: [WordList], custom: [WordList] = [], configuration: Configuration = Configuration())
+    throws(WordListErrors)
+  {
+    let globalMatcher = try Matcher(lists: global)
+    let defaultMatcher = custom.isEmpty ? globalMatcher : try Matcher(lists: custom, over: globalMatcher)
+    self.init(
+      global: globalMatcher, default: defaultMatcher, apps: [:], configuration: configuration,
+      statistics: ReviewerStatistics())
+  }
+
+  private init(
+    global: Matcher, default: Matcher, apps: [String: Matcher], configuration: Configuration,
+    statistics: ReviewerStatistics
+  ) {
+    self.globalMatcher = global
+    self.defaultMatcher = `default`
+    self.apps = apps
+    self.configuration = configuration
+    self.reviewerStatistics = statistics
+  }
+
+  /// A copy of this engine with an app's custom lists added (or replaced), compiled over the
+  /// shared global list.
+  /// - Throws: ``WordListErrors`` with every entry of `custom` that cannot be compiled.
+  public func addingApp(_ appKey: String, custom: [WordList]) throws(WordListErrors) -> ModerationEngine {
+    var apps = self.apps
+    apps[appKey] = try Matcher(lists: custom, over: globalMatcher)
+    return ModerationEngine(
+      global: globalMatcher, default: defaultMatcher, apps: apps, configuration: configuration,
+      statistics: reviewerStatistics)
+  }
+
+  /// The apps with their own custom lists.
+  public var appKeys: [String] { apps.keys.sorted() }
+
+  /// The matcher that applies to an item: its app's, or the default.
+  public func matcher(for item: MessageItem) -> Matcher {
+    item.appKey.flatMap { apps[$0] } ?? defaultMatcher
+  }
+
+  /// Moderates an item with the word lists only (steps 1 and 2): synchronous, for batch scans
+  /// and for callers that ask their reviewer themselves.
+  /// - Throws: ``ItemError`` when the item's content is over the size limit or malformed.
+  public func screen(_ item: MessageItem) throws(ItemError) -> ModerationResult {
+    let fields = try configuration.extractor.fields(of: item)
+    let matcher = matcher(for: item)
+    var matches: [FieldMatch] = []
+    var warnings: [MatchWarning] = []
+    for field in fields {
+      let report = matcher.scan(field.text)
+      matches += report.matches.map { FieldMatch(field: field.location, match: $0) }
+      warnings += report.warnings
+    }
+    var result = ModerationResult(
+      verdict: .pass, item: item, blockType: nil, sensitiveType: .none, record: nil, matches: matches,
+      warnings: warnings, review: nil)
+    let blocking = matches.filter { $0.match.entry.action == .block }
+    if !blocking.isEmpty {
+      let global = blocking.filter { $0.match.origin == .global }
+      let blockType: BlockType = global.isEmpty ? .customWord : .globalWord
+      result.verdict = .blocked
+      result.blockType = blockType
+      result.sensitiveType = .blockWord
+      result.record = BlockedMessageInfo(
+        item: item, blockType: blockType, extra: Self.extra(for: global.isEmpty ? blocking : global))
+    } else if !matches.isEmpty {
+      result.verdict = .replaced
+      result.sensitiveType = .replaceWord
+      for field in fields {
+        let inField = matches.filter { $0.field == field.location }.map(\.match)
+        guard !inField.isEmpty else { continue }
+        result.item.content.replaceText(at: field.location, with: Match.mask(field.text, matches: inField))
+      }
+    }
+    return result
+  }
+
+  /// Moderates an item: the word lists, then the reviewer (if configured) for items they did not
+  /// block.
+  /// - Throws: ``ItemError`` when the item's content is over the size limit or malformed.
+  public func moderate(_ item: MessageItem) async throws(ItemError) -> ModerationResult {
+    var result = try screen(item)
+    guard result.verdict != .blocked, let reviewer = configuration.reviewer else { return result }
+    let policy = configuration.reviewPolicy
+    let request = ReviewRequest(
+      item: result.item, fields: (try? configuration.extractor.fields(of: result.item)) ?? [],
+      sensitiveType: result.sensitiveType)
+    reviewerStatistics.record { $0.calls += 1 }
+    let decision: ReviewDecision
+    do {
+      decision = try await withDeadline(policy.timeout) { try await reviewer.review(request) }
+    } catch {
+      let isTimeout = error is ReviewTimeoutError
+      reviewerStatistics.record {
+        if isTimeout { $0.timeouts += 1 } else { $0.failures += 1 }
+      }
+      configuration.logger.warning(
+        "reviewer failed",
+        metadata: [
+          "msgUID": "\(item.msgUID)", "error": "\(error)",
+          "policy": "\(policy.onFailure == .failOpen ? "fail open" : "fail closed")",
+        ])
+      let blocked = policy.onFailure == .failClosed
+      result.review = ReviewReport(decision: nil, failure: "\(error)", blocked: blocked)
+      if blocked { block(&result, received: item, extra: Self.reviewerExtra(failure: "\(error)")) }
+      return result
+    }
+    reviewerStatistics.record {
+      switch decision.outcome {
+      case .pass: $0.passed += 1
+      case .review: $0.reviewed += 1
+      case .reject: $0.rejected += 1
+      }
+    }
+    let blocked = decision.outcome == .reject || (decision.outcome == .review && policy.onReview == .block)
+    result.review = ReviewReport(decision: decision, failure: nil, blocked: blocked)
+    if blocked {
+      block(
+        &result, received: item,
+        extra: decision.extra ?? Self.reviewerExtra(labels: decision.labels, outcome: decision.outcome))
+    } else if let replacement = decision.replacementContent {
+      result.verdict = .replaced
+      result.item.content = replacement
+    }
+    return result
+  }
+
+  /// Turns a result into a reviewer block (type 3). The record and the result's item are the
+  /// item as received: a blocked item is not delivered, so nothing of it is rewritten.
+  private func block(_ result: inout ModerationResult, received item: MessageItem, extra: String) {
+    result.verdict = .blocked
+    result.item = item
+    result.blockType = .thirdParty
+    result.record = BlockedMessageInfo(item: item, blockType: .thirdParty, extra: extra)
+  }
+
+  /// `{"matches":[{"word":…,"list":…,"category":…},…]}` with each entry once, as many as fit in
+  /// 1024 characters.
+  static func extra(for matches: [FieldMatch]) -> String {
+    var seen = Set<Entry>()
+    var words: [String] = []
+    for match in matches.map(\.match) where seen.insert(match.entry).inserted {
+      let list = match.list.split(separator: "/").last.map(String.init) ?? match.list
+      let word: JSONValue = [
+        "word": .string(match.entry.kind == .regex ? "re:" + match.entry.text : match.entry.text),
+        "list": .string(list), "category": match.entry.category.map(JSONValue.string) ?? .null,
+      ]
+      let text = word.jsonString
+      let length = words.reduce(14) { $0 + $1.count + 1 } + text.count
+      if length > BlockedMessageInfo.maximumExtraLength { break }
+      words.append(text)
+    }
+    return "{\"matches\":[" + words.joined(separator: ",") + "]}"
+  }
+
+  static func reviewerExtra(labels: [String] = [], outcome: ReviewDecision.Outcome? = nil, failure: String? = nil)
+    -> String
+  {
+    var members: [JSONMember] = []
+    if let outcome { members.append(JSONMember(key: "reviewer", value: .string(outcome.rawValue))) }
+    if !labels.isEmpty { members.append(JSONMember(key: "labels", value: .array(labels.map(JSONValue.string)))) }
+    if let failure { members.append(JSONMember(key: "reviewerFailure", value: .string(failure))) }
+    return JSONValue.object(members).jsonString
+  }
+}

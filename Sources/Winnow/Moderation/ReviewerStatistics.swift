@@ -1,0 +1,105 @@
+import Synchronization
+
+/// Counters of reviewer calls, shared by every task that uses an engine. Read them for metrics;
+/// each property is a snapshot.
+public final class ReviewerStatistics: Sendable {
+  private let counters = Mutex(Counts())
+
+  /// A snapshot of the counters.
+  public struct Counts: Sendable, Hashable {
+    /// Calls made.
+    public var calls = 0
+    /// Answers of each outcome.
+    public var passed = 0
+    public var reviewed = 0
+    public var rejected = 0
+    /// Calls that did not answer in time.
+    public var timeouts = 0
+    /// Calls that threw (unreachable, malformed answer, …).
+    public var failures = 0
+  }
+
+  public init() {}
+
+  /// The counters now.
+  public var counts: Counts { counters.withLock { $0 } }
+
+  func record(_ update: (inout Counts) -> Void) {
+    counters.withLock { update(&$0) }
+  }
+}
+
+/// Runs `operation` and returns its result, or throws ``ReviewTimeoutError`` once `timeout` has
+/// passed, whether or not the operation honours cancellation (it is cancelled, and its late
+/// result dropped).
+func withDeadline<T: Sendable>(
+  _ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+  let once = ResumeOnce<T>()
+  return try await withTaskCancellationHandler {
+    try await withCheckedThrowingContinuation { continuation in
+      once.start(continuation)
+      let timer = Task {
+        try? await Task.sleep(for: timeout)
+        if !Task.isCancelled { once.resume(with: .failure(ReviewTimeoutError(timeout: timeout))) }
+      }
+      let work = Task {
+        let result: Result<T, any Error>
+        do { result = .success(try await operation()) } catch { result = .failure(error) }
+        timer.cancel()
+        once.resume(with: result)
+      }
+      once.onFinish { work.cancel() }
+    }
+  } onCancel: {
+    once.resume(with: .failure(CancellationError()))
+  }
+}
+
+/// A continuation resumed by whichever of several tasks finishes first.
+private final class ResumeOnce<T: Sendable>: Sendable {
+  private struct State {
+    var continuation: CheckedContinuation<T, any Error>?
+    var pending: Result<T, any Error>?
+    var finished = false
+    var cleanup: (@Sendable () -> Void)?
+  }
+
+  private let state = Mutex(State())
+
+  func start(_ continuation: CheckedContinuation<T, any Error>) {
+    let early = state.withLock { state -> Result<T, any Error>? in
+      if let pending = state.pending { return pending }
+      state.continuation = continuation
+      return nil
+    }
+    if let early { continuation.resume(with: early) }
+  }
+
+  func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
+    let runNow = state.withLock { state -> Bool in
+      if state.finished { return true }
+      state.cleanup = cleanup
+      return false
+    }
+    if runNow { cleanup() }
+  }
+
+  func resume(with result: Result<T, any Error>) {
+    let (continuation, cleanup) = state.withLock {
+      state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
+      guard !state.finished else { return (nil, nil) }
+      state.finished = true
+      let cleanup = state.cleanup
+      state.cleanup = nil
+      guard let continuation = state.continuation else {
+        state.pending = result
+        return (nil, cleanup)
+      }
+      state.continuation = nil
+      return (continuation, cleanup)
+    }
+    continuation?.resume(with: result)
+    cleanup?()
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import PropertyBased
+import Testing
+
+@testable import Winnow
+
+/// The JSON reader and writer that moderation rewrites content with.
+@Suite("JSON")
+struct JSONTests {
+  @Test(arguments: [
+    #"{"a":1,"b":[true,false,null],"c":"x"}"#,
+    #"{"n":1.50,"e":-2E+10,"big":12345678901234567890}"#,
+    #"{"dup":1,"dup":2}"#,
+    #"["傻逼","🍆","\u0001"]"#,
+    #"{}"#, #"[]"#, #""""#, "0", "-0.5",
+  ])
+  func roundTripsCompactText(text: String) throws {
+    #expect(try JSONValue(parsing: text).jsonString == text.replacingOccurrences(of: "\\u0001", with: "\\u0001"))
+  }
+
+  @Test func decodesEscapesAndSurrogates() throws {
+    let value = try JSONValue(parsing: #" { "t" : "a\"b\\c\/d\n\u00e9\ud83c\udf46\ud800x" } "#)
+    #expect(value["t"] == .string("a\"b\\c/d\né🍆\u{FFFD}x"))
+    #expect(value.jsonString == #"{"t":"a\"b\\c/d\né🍆�x"}"#)
+  }
+
+  struct Bad: Sendable, CustomTestStringConvertible {
+    let text: String
+    let offset: Int
+    let message: String
+    var testDescription: String { text }
+  }
+
+  @Test(arguments: [
+    Bad(text: "", offset: 0, message: "unexpected end of input, expected a value"),
+    Bad(text: "{\"a\" 1}", offset: 5, message: "expected ':' after an object key"),
+    Bad(text: "[1,]", offset: 3, message: "unexpected character ']', expected a value"),
+    Bad(text: "{\"a\":1} x", offset: 8, message: "unexpected text after the JSON value"),
+    Bad(text: "\"abc", offset: 4, message: "unterminated string"),
+    Bad(text: "\"a\tb\"", offset: 2, message: "control character in a string (escape it)"),
+    Bad(text: "01", offset: 1, message: "unexpected text after the JSON value"),
+    Bad(text: "tru", offset: 0, message: "invalid literal, expected 'true'"),
+    Bad(text: "\"\\x\"", offset: 2, message: "invalid escape \\'x'"),
+  ])
+  func reportsWhereAndWhy(bad: Bad) {
+    #expect(throws: JSONParseError(message: bad.message, offset: bad.offset)) { try JSONValue(parsing: bad.text) }
+  }
+
+  @Test func rejectsDeepNestingWithoutCrashing() {
+    let deep = String(repeating: "[", count: 100_000)
+    #expect(throws: JSONParseError.self) { try JSONValue(parsing: deep) }
+  }
+
+  @Test func rejectsInvalidUTF8() {
+    let bytes: [UInt8] = [0x22, 0xFF, 0x22]
+    #expect(throws: JSONParseError(message: "invalid UTF-8 in a string", offset: 1)) {
+      try JSONValue(parsingUTF8: bytes)
+    }
+  }
+
+  /// Random documents: writing then reading gives the same value, and Foundation reads what we
+  /// write as the same structure.
+  @Test func writeThenReadIsIdentity() async throws {
+    let strings = ["", "a", "傻逼", "\"", "\\", "\n\u{1}", "🍆", "é"]
+    @Sendable func scalar(_ number: Int) -> JSONValue {
+      switch number % 4 {
+      case 0: .null
+      case 1: .bool(number % 8 == 1)
+      case 2: .number(String(number - 500))
+      default: .string(strings[number % strings.count] + String(number))
+      }
+    }
+    let documents = Gen.int(in: 0...1000).array(of: 0...8).map { numbers -> JSONValue in
+      let values = numbers.map(scalar)
+      let members = numbers.map { JSONMember(key: strings[$0 % strings.count], value: scalar($0 / 3)) }
+      return .object(members + [JSONMember(key: "list", value: .array(values))])
+    }
+    await propertyCheck(count: 300, input: documents) { document in
+      let text = document.jsonString
+      #expect((try? JSONValue(parsing: text)) == document)
+      #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil)
+    }
+  }
+}

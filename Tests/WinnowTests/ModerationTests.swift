@@ -1,0 +1,251 @@
+import Foundation
+import Testing
+
+@testable import Winnow
+
+/// The decision order, the records, and the reviewer policies.
+@Suite("Moderation")
+struct ModerationTests {
+  static let global = try! WordList(name: "global/zh.txt", origin: .global, parsing: "[sensitive]\n傻逼\n反动\n")
+  static let custom = try! WordList(name: "app.txt", origin: .custom, parsing: "[ads]\n秒杀 => **\n加微信\n傻逼\n")
+
+  static func engine(
+    reviewer: (any ContentReviewer)? = nil, policy: ReviewPolicy = ReviewPolicy()
+  ) throws -> ModerationEngine {
+    try ModerationEngine(
+      global: [global], custom: [custom],
+      configuration: .init(reviewer: reviewer, reviewPolicy: policy))
+  }
+
+  static func item(_ text: String, kind: SourceType = .original) -> MessageItem {
+    let content: JSONValue =
+      kind == .extension ? ["mid": "M1", "put": ["note": .string(text)]] : ["content": .string(text), "extra": "e"]
+    return MessageItem(
+      sourceType: kind, msgUID: "M1", fromUserId: "u1", targetId: "g1", conversationType: .ultraGroup,
+      channelId: "c1", content: content, sentTime: 1_700_000_000_000)
+  }
+
+  struct Case: Sendable, CustomTestStringConvertible {
+    let name: String
+    let text: String
+    let verdict: ModerationResult.Verdict
+    let blockType: BlockType?
+    let sensitiveType: SensitiveType
+    /// The delivered text for a replaced item.
+    var delivered: String? = nil
+    var testDescription: String { name }
+  }
+
+  @Test(arguments: [
+    Case(name: "clean", text: "你好 hello", verdict: .pass, blockType: nil, sensitiveType: .none),
+    Case(name: "global block", text: "你是反动派", verdict: .blocked, blockType: .globalWord, sensitiveType: .blockWord),
+    Case(name: "custom block", text: "快加微信", verdict: .blocked, blockType: .customWord, sensitiveType: .blockWord),
+    Case(
+      name: "custom replace", text: "限时秒杀!", verdict: .replaced, blockType: nil, sensitiveType: .replaceWord,
+      delivered: "限时**!"),
+    Case(
+      name: "block beats replace", text: "秒杀 加微信", verdict: .blocked, blockType: .customWord,
+      sensitiveType: .blockWord),
+    Case(
+      name: "global beats custom, both matching", text: "傻逼 加微信", verdict: .blocked, blockType: .globalWord,
+      sensitiveType: .blockWord),
+    Case(
+      name: "evaded global word", text: "傻 * 逼", verdict: .blocked, blockType: .globalWord, sensitiveType: .blockWord),
+  ])
+  func decisionOrder(testCase: Case) throws {
+    for kind in SourceType.allCases {
+      let result = try Self.engine().screen(Self.item(testCase.text, kind: kind))
+      #expect(result.verdict == testCase.verdict, "\(kind)")
+      #expect(result.blockType == testCase.blockType, "\(kind)")
+      #expect(result.sensitiveType == testCase.sensitiveType, "\(kind)")
+      #expect((result.record != nil) == (testCase.verdict == .blocked))
+      if let delivered = testCase.delivered {
+        let path = kind == .extension ? result.item.content["put"]?["note"] : result.item.content["content"]
+        #expect(path == .string(delivered), "\(kind)")
+        #expect(result.item.content["extra"] == (kind == .extension ? nil : "e"), "only moderated fields change")
+      }
+    }
+  }
+
+  /// The record, key by key, in each source type.
+  @Test(arguments: SourceType.allCases)
+  func recordHasThePlatformFields(kind: SourceType) throws {
+    let result = try Self.engine().screen(Self.item("你是傻逼", kind: kind))
+    let record = try #require(result.record)
+    let data = try JSONEncoder().encode(record)
+    let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(
+      Set(object.keys)
+        == [
+          "type", "targetId", "channelId", "blockedMsgUId", "blockType", "extra", "sentTime", "sourceType",
+          "sourceContent",
+        ])
+    #expect(object["type"] as? Int == 10)
+    #expect(object["targetId"] as? String == "g1")
+    #expect(object["channelId"] as? String == "c1")
+    #expect(object["blockedMsgUId"] as? String == "M1")
+    #expect(object["blockType"] as? Int == 1)
+    #expect(object["sentTime"] as? Int64 == 1_700_000_000_000)
+    #expect(object["sourceType"] as? Int == kind.rawValue)
+    switch kind {
+    case .original: #expect(object["sourceContent"] is NSNull)
+    case .extension: #expect(object["sourceContent"] as? String == #"{"mid":"M1","put":{"note":"你是傻逼"}}"#)
+    case .edit: #expect(object["sourceContent"] as? String == #"{"content":"你是傻逼","extra":"e"}"#)
+    }
+    #expect(object["extra"] as? String == #"{"matches":[{"word":"傻逼","list":"zh.txt","category":"sensitive"}]}"#)
+    // Our own JSON writer gives the same keys in the platform's order.
+    #expect(
+      record.json.jsonString.hasPrefix(
+        #"{"type":10,"targetId":"g1","channelId":"c1","blockedMsgUId":"M1","blockType":1,"#))
+    #expect(try JSONDecoder().decode(BlockedMessageInfo.self, from: data) == record)
+  }
+
+  @Test func extraStaysWithinTheLimit() throws {
+    let words = (0..<200).map { "词语\($0)号" }
+    let list = try WordList(name: "many.txt", origin: .custom, parsing: words.joined(separator: "\n"))
+    let engine = try ModerationEngine(global: [], custom: [list])
+    let result = try engine.screen(MessageItem.text(words.joined(separator: " "), msgUID: "m", targetId: "t"))
+    let extra = try #require(result.record?.extra)
+    #expect(extra.count <= 1024)
+    #expect(try JSONValue(parsing: extra)["matches"] != nil)
+  }
+
+  @Test func appsHaveTheirOwnCustomListsOverOneGlobalList() throws {
+    let app = try WordList(name: "app-b.txt", origin: .custom, parsing: "你好\n")
+    let engine = try Self.engine().addingApp("b", custom: [app])
+    var item = Self.item("你好 秒杀")
+    #expect(try engine.screen(item).verdict == .replaced)
+    item.appKey = "b"
+    let result = try engine.screen(item)
+    #expect(result.verdict == .blocked && result.blockType == .customWord)
+    item.content = ["content": "傻逼"]
+    #expect(try engine.screen(item).blockType == .globalWord)
+    #expect(engine.matcher(for: item).layers.first === engine.globalMatcher.layers.first)
+  }
+
+  @Test func commandMessagesPassUntouched() throws {
+    let item = MessageItem(
+      msgUID: "m", targetId: "t", conversationType: .group, objectName: "RC:RcCmd",
+      content: ["messageUId": "傻逼"], sentTime: 1)
+    let result = try Self.engine().screen(item)
+    #expect(result.verdict == .pass && result.matches.isEmpty)
+  }
+
+  // MARK: The reviewer
+
+  /// A reviewer that answers from a closure after an optional delay.
+  struct ScriptedReviewer: ContentReviewer {
+    var delay: Duration = .zero
+    var ignoresCancellation = false
+    let answer: @Sendable (ReviewRequest) throws -> ReviewDecision
+
+    func review(_ request: ReviewRequest) async throws -> ReviewDecision {
+      if delay > .zero {
+        if ignoresCancellation {
+          // Waits without blocking a thread and without looking at cancellation.
+          let microseconds = Int(
+            delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000)
+          await withCheckedContinuation { continuation in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(microseconds)) { continuation.resume() }
+          }
+        } else {
+          try await Task.sleep(for: delay)
+        }
+      }
+      return try answer(request)
+    }
+  }
+
+  struct ReviewerDown: Error, CustomStringConvertible {
+    var description: String { "connection refused" }
+  }
+
+  @Test func rejectAfterReplaceBlocksWithTypeThreeAndSeesReplacedContent() async throws {
+    let reviewer = ScriptedReviewer { request in
+      #expect(request.item.content["content"] == "限时**!")
+      #expect(request.fields.map(\.text) == ["限时**!", "e"])
+      #expect(request.sensitiveType == .replaceWord)
+      return ReviewDecision(outcome: .reject, labels: ["ads"], extra: "promotion not allowed")
+    }
+    let engine = try Self.engine(reviewer: reviewer)
+    let result = try await engine.moderate(Self.item("限时秒杀!"))
+    #expect(result.verdict == .blocked)
+    #expect(result.blockType == .thirdParty)
+    #expect(result.sensitiveType == .replaceWord)
+    #expect(result.record?.blockType == 3)
+    #expect(result.record?.extra == "promotion not allowed")
+    #expect(result.item.content["content"] == "限时秒杀!", "a blocked item is reported as received")
+    #expect(engine.reviewerStatistics.counts.rejected == 1)
+  }
+
+  @Test func reviewerIsNotAskedAboutBlockedItems() async throws {
+    let reviewer = ScriptedReviewer { _ in
+      Issue.record("reviewer called")
+      return ReviewDecision(outcome: .pass)
+    }
+    let result = try await Self.engine(reviewer: reviewer).moderate(Self.item("傻逼"))
+    #expect(result.blockType == .globalWord && result.review == nil)
+  }
+
+  @Test func reviewerReplacementIsDelivered() async throws {
+    let reviewer = ScriptedReviewer { _ in ReviewDecision(outcome: .pass, replacementContent: ["content": "[removed]"])
+    }
+    let result = try await Self.engine(reviewer: reviewer).moderate(Self.item("clean text"))
+    #expect(result.verdict == .replaced)
+    #expect(result.replacedContent == ["content": "[removed]"])
+  }
+
+  @Test(arguments: [(ReviewPolicy.ReviewAction.deliver, ModerationResult.Verdict.pass), (.block, .blocked)])
+  func reviewPolicyDecidesWhatReviewDoes(action: ReviewPolicy.ReviewAction, verdict: ModerationResult.Verdict)
+    async throws
+  {
+    let reviewer = ScriptedReviewer { _ in ReviewDecision(outcome: .review, labels: ["unsure"]) }
+    let engine = try Self.engine(reviewer: reviewer, policy: ReviewPolicy(onReview: action))
+    let result = try await engine.moderate(Self.item("maybe"))
+    #expect(result.verdict == verdict)
+    #expect(result.review?.decision?.outcome == .review)
+    if verdict == .blocked { #expect(result.record?.extra == #"{"reviewer":"review","labels":["unsure"]}"#) }
+  }
+
+  @Test(arguments: [ReviewPolicy.FailureAction.failOpen, .failClosed], [false, true])
+  func timeoutFollowsTheFailurePolicy(onFailure: ReviewPolicy.FailureAction, stubborn: Bool) async throws {
+    let reviewer = ScriptedReviewer(delay: .seconds(2), ignoresCancellation: stubborn) { _ in
+      ReviewDecision(outcome: .reject)
+    }
+    let engine = try Self.engine(
+      reviewer: reviewer, policy: ReviewPolicy(timeout: .milliseconds(200), onFailure: onFailure))
+    let clock = ContinuousClock()
+    let start = clock.now
+    let result = try await engine.moderate(Self.item("slow"))
+    #expect(clock.now - start < .seconds(1), "the deadline holds even when the reviewer ignores cancellation")
+    #expect(result.verdict == (onFailure == .failOpen ? .pass : .blocked))
+    #expect(result.review?.failure == "no answer within 0.2 seconds")
+    #expect(engine.reviewerStatistics.counts.timeouts == 1)
+    if onFailure == .failClosed { #expect(result.blockType == .thirdParty) }
+  }
+
+  @Test(arguments: [ReviewPolicy.FailureAction.failOpen, .failClosed])
+  func failureFollowsTheFailurePolicy(onFailure: ReviewPolicy.FailureAction) async throws {
+    let reviewer = ScriptedReviewer { _ in throw ReviewerDown() }
+    let engine = try Self.engine(reviewer: reviewer, policy: ReviewPolicy(onFailure: onFailure))
+    let result = try await engine.moderate(Self.item("秒杀"))
+    #expect(result.verdict == (onFailure == .failOpen ? .replaced : .blocked))
+    #expect(result.review?.failure == "connection refused")
+    #expect(engine.reviewerStatistics.counts.failures == 1)
+  }
+
+  @Test func resultJSONCarriesVerdictRecordAndMatches() throws {
+    let result = try Self.engine().screen(Self.item("傻逼"))
+    let json = result.json
+    #expect(json["verdict"] == "blocked")
+    #expect(json["blockType"] == .number("1"))
+    #expect(json["record"] == result.record?.json)
+    guard case .array(let matches)? = json["matches"] else {
+      Issue.record("no matches")
+      return
+    }
+    #expect(matches.first?["field"] == "content")
+    #expect(matches.first?["entry"] == "傻逼")
+    #expect(matches.first?["line"] == .number("2"))
+  }
+}
