@@ -3,7 +3,7 @@ import Foundation
 import Winnow
 
 /// `winnow check`: one text against the word lists, every match explained.
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "check",
     abstract: "Check one text against the global and custom word lists and explain each match.",
@@ -11,6 +11,10 @@ struct CheckCommand: ParsableCommand {
       Prints the text with its matches highlighted (on a terminal) or marked [[like this]], \
       then one line per match: the original text, the entry, its list, file:line and category. \
       Exit status 0: nothing matched; 1: something matched.
+
+      With --item, moderates one message item (Winnow's item JSON: a message, an extension or \
+      an edit) through the whole pipeline, the third-party reviewer included, and prints the \
+      verdict. Exit status 0: pass; 1: replaced or blocked; 2: the item cannot be read.
       """
   )
 
@@ -20,7 +24,12 @@ struct CheckCommand: ParsableCommand {
   @Option(name: .customLong("lines"), help: "Check each line of this file (- for standard input) as its own text.")
   var linesFile: String?
 
+  @Option(name: .customLong("item"), help: "Moderate one item given as JSON (- for standard input).")
+  var item: String?
+
   @OptionGroup var lists: ListOptions
+
+  @OptionGroup(title: "Items") var moderation: ModerationOptions
 
   @Flag(help: "Print one JSON object: the matches with offsets, and the masked text.")
   var json = false
@@ -29,10 +38,14 @@ struct CheckCommand: ParsableCommand {
   var overlapping = false
 
   func validate() throws {
-    if text != nil && linesFile != nil { throw ValidationError("give a TEXT or --lines FILE, not both") }
+    if [text != nil, linesFile != nil, item != nil].filter({ $0 }).count > 1 {
+      throw ValidationError("give one of TEXT, --lines FILE and --item JSON")
+    }
+    if item == nil && moderation.reviewerURL != nil { throw ValidationError("--reviewer-url needs --item") }
   }
 
-  func run() throws {
+  func run() async throws {
+    if let item { return try await checkItem(item) }
     let matcher: Matcher
     do { matcher = try lists.matcher() } catch let error as CLIError {
       FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))

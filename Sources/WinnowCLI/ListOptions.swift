@@ -20,7 +20,22 @@ struct ListOptions: ParsableArguments {
 
   /// Loads and compiles the lists; word-list errors are printed with file and line.
   func matcher() throws -> Matcher {
+    let (global, custom) = try load()
+    do { return try Matcher(lists: global + custom) } catch { throw CLIError(error.description) }
+  }
+
+  /// Loads the lists and compiles them into a moderation engine.
+  func engine(configuration: ModerationEngine.Configuration) throws -> ModerationEngine {
+    let (global, custom) = try load()
+    do { return try ModerationEngine(global: global, custom: custom, configuration: configuration) } catch {
+      throw CLIError(error.description)
+    }
+  }
+
+  /// Reads the global and custom lists; every bad line of every file is reported together.
+  func load() throws -> (global: [WordList], custom: [WordList]) {
     var lists: [WordList] = []
+    var custom: [WordList] = []
     var errors: [WordListError] = []
     if !noGlobal {
       guard let directory = globalDirectory ?? GlobalListLocator.builtInDirectory() else {
@@ -30,10 +45,10 @@ struct ListOptions: ParsableArguments {
       do { lists += try WordList.load(directory: directory, origin: .global) } catch { errors += error.errors }
     }
     for path in customFiles {
-      do { lists.append(try WordList.load(path: path, origin: .custom)) } catch { errors += error.errors }
+      do { custom.append(try WordList.load(path: path, origin: .custom)) } catch { errors += error.errors }
     }
     guard errors.isEmpty else { throw CLIError(errors.map(\.description).joined(separator: "\n")) }
-    do { return try Matcher(lists: lists) } catch { throw CLIError(error.description) }
+    return (lists, custom)
   }
 }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `winnow` command: moderation of chat text from the shell.
 @main
-struct WinnowCommand: ParsableCommand {
+struct WinnowCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "winnow",
     abstract: "Find sensitive words in chat text, whatever evasions hide them.",

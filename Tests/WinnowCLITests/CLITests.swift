@@ -14,7 +14,17 @@ struct CLITests {
   static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("winnow")
 
-  static func run(_ arguments: [String], stdin: String = "", directory: URL? = nil) throws -> Result {
+  /// Runs winnow on a Dispatch thread, so that the blocking pipe reads and the wait keep no
+  /// thread of the concurrency pool busy (other suites time things on it).
+  static func run(_ arguments: [String], stdin: String = "", directory: URL? = nil) async throws -> Result {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(with: Swift.Result { try runBlocking(arguments, stdin: stdin, directory: directory) })
+      }
+    }
+  }
+
+  private static func runBlocking(_ arguments: [String], stdin: String, directory: URL?) throws -> Result {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -44,9 +54,9 @@ struct CLITests {
     return path
   }
 
-  @Test func matchReportsOverlappingMatchesAsJSON() throws {
+  @Test func matchReportsOverlappingMatchesAsJSON() async throws {
     let patterns = try Self.temporaryFile("p.json", #"["he","she","his","hers"]"#)
-    let result = try Self.run(["match", "--patterns", patterns, "--overlapping", "--json"], stdin: "ushers")
+    let result = try await Self.run(["match", "--patterns", patterns, "--overlapping", "--json"], stdin: "ushers")
     #expect(result.status == 0)
     #expect(
       result.stdout == """
@@ -58,39 +68,41 @@ struct CLITests {
     #expect(result.stderr.isEmpty)
   }
 
-  @Test func matchSemanticsAndCharacterOffsets() throws {
+  @Test func matchSemanticsAndCharacterOffsets() async throws {
     let patterns = try Self.temporaryFile("p.txt", "傻逼\n傻逼玩意\n")
-    let longest = try Self.run(
+    let longest = try await Self.run(
       ["match", "--patterns", patterns, "--patterns-format", "lines", "--semantics", "leftmost-longest"],
       stdin: "你傻逼玩意")
     #expect(longest.stdout == "1\t3\t15\n")
-    let chars = try Self.run(
+    let chars = try await Self.run(
       ["match", "--patterns", patterns, "--patterns-format", "lines", "--offsets", "chars"], stdin: "你傻逼玩意")
     #expect(chars.stdout == "0\t1\t3\n")
   }
 
-  @Test func matchNormalizesOnRequestAndKeepsOriginalOffsets() throws {
+  @Test func matchNormalizesOnRequestAndKeepsOriginalOffsets() async throws {
     let patterns = try Self.temporaryFile("p.json", #"["fuck"]"#)
-    let raw = try Self.run(["match", "--patterns", patterns], stdin: "ｆ.u.c.k")
+    let raw = try await Self.run(["match", "--patterns", patterns], stdin: "ｆ.u.c.k")
     #expect(raw.status == 1)
     #expect(raw.stdout.isEmpty)
-    let normalized = try Self.run(["match", "--patterns", patterns, "--normalize"], stdin: "ｆ.u.c.k")
+    let normalized = try await Self.run(["match", "--patterns", patterns, "--normalize"], stdin: "ｆ.u.c.k")
     #expect(normalized.stdout == "0\t0\t9\n")
   }
 
-  @Test func matchRejectsInvalidCombinationsAndEmptyPatterns() throws {
+  @Test func matchRejectsInvalidCombinationsAndEmptyPatterns() async throws {
     let patterns = try Self.temporaryFile("p.txt", "a\n\nb\n")
-    let combination = try Self.run(["match", "--patterns", patterns, "--semantics", "leftmost-first", "--overlapping"])
+    let combination = try await Self.run([
+      "match", "--patterns", patterns, "--semantics", "leftmost-first", "--overlapping",
+    ])
     #expect(combination.status == 64)
     #expect(combination.stderr.contains("--overlapping works with --semantics standard only, not leftmost-first"))
-    let empty = try Self.run(["match", "--patterns", patterns, "--patterns-format", "lines"])
+    let empty = try await Self.run(["match", "--patterns", patterns, "--patterns-format", "lines"])
     #expect(empty.status == 64)
     #expect(empty.stderr.contains("\(patterns):2 is empty; every pattern needs at least one character"))
   }
 
-  @Test func matchStatsAreOneJSONObject() throws {
+  @Test func matchStatsAreOneJSONObject() async throws {
     let patterns = try Self.temporaryFile("p.json", #"["a"]"#)
-    let result = try Self.run(["match", "--patterns", patterns, "--stats"], stdin: "banana")
+    let result = try await Self.run(["match", "--patterns", patterns, "--stats"], stdin: "banana")
     let stats = try #require(JSONSerialization.jsonObject(with: Data(result.stderr.utf8)) as? [String: Any])
     #expect(stats["patterns"] as? Int == 1)
     #expect(stats["bytes"] as? Int == 6)
@@ -98,9 +110,9 @@ struct CLITests {
     #expect(stats["build_seconds"] is Double && stats["scan_seconds"] is Double)
   }
 
-  @Test func checkExplainsEachMatchAsJSON() throws {
+  @Test func checkExplainsEachMatchAsJSON() async throws {
     let list = try Self.temporaryFile("custom.txt", "[drugs]\nk粉\n秒杀 => **\n")
-    let result = try Self.run(["check", "--no-global", "--custom", list, "--json", "卖k粉，秒 杀"])
+    let result = try await Self.run(["check", "--no-global", "--custom", list, "--json", "卖k粉，秒 杀"])
     #expect(result.status == 1)
     #expect(
       result.stdout == """
@@ -114,29 +126,76 @@ struct CLITests {
         """)
   }
 
-  @Test func checkNamesTheFileAndLineOfABadList() throws {
+  @Test func checkNamesTheFileAndLineOfABadList() async throws {
     let list = try Self.temporaryFile("bad.txt", "ok\nre:(\n")
-    let result = try Self.run(["check", "--no-global", "--custom", list, "text"])
+    let result = try await Self.run(["check", "--no-global", "--custom", list, "text"])
     #expect(result.status == 2)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.hasPrefix("winnow: \(list):2: invalid regex at offset 1: missing closing parenthesis"))
   }
 
-  @Test func checkFindsTheBuiltInGlobalListFromAnyDirectory() throws {
-    let result = try Self.run(["check", "傻 逼"], directory: URL(fileURLWithPath: "/"))
+  @Test func checkFindsTheBuiltInGlobalListFromAnyDirectory() async throws {
+    let result = try await Self.run(["check", "傻 逼"], directory: URL(fileURLWithPath: "/"))
     #expect(result.status == 1)
     #expect(result.stdout.hasPrefix("[[傻 逼]]\n\"傻 逼\" bytes 0..<7: 傻逼 (block) global "))
-    let clean = try Self.run(["check", "hello there"], directory: URL(fileURLWithPath: "/"))
+    let clean = try await Self.run(["check", "hello there"], directory: URL(fileURLWithPath: "/"))
     #expect(clean.status == 0)
     #expect(clean.stdout == "hello there\nno match\n")
   }
 
-  @Test func checkLinesCountsEveryLine() throws {
+  @Test func checkLinesCountsEveryLine() async throws {
     let list = try Self.temporaryFile("custom.txt", "spam\n")
-    let result = try Self.run(
+    let result = try await Self.run(
       ["check", "--no-global", "--custom", list, "--lines", "-"], stdin: "ok\nbuy spam\n\nfine\n")
     #expect(result.status == 1)
     #expect(result.stdout.hasPrefix("2: buy [[spam]]\n"))
     #expect(result.stderr == "4 lines, 1 with matches\n")
+  }
+
+  @Test func checkItemPrintsTheVerdictAndRecord() async throws {
+    let global = try Self.temporaryFile("zh.txt", "[sensitive]\n傻逼\n")
+    let directory = URL(fileURLWithPath: global).deletingLastPathComponent().path
+    let item =
+      #"{"msgUID":"M1","targetId":"g1","conversationType":10,"channelId":"c1","#
+      + #""content":{"content":"你是傻 逼"},"sentTime":1700000000000}"#
+    let result = try await Self.run(["check", "--global", directory, "--item", item])
+    #expect(result.status == 1)
+    #expect(
+      result.stdout == """
+        verdict: blocked (blockType 1), sensitiveType 1
+        content: 你是[[傻 逼]]
+            "傻 逼" bytes 6..<13: 傻逼 (block) global \(global):2 [sensitive]
+        record: {"type":10,"targetId":"g1","channelId":"c1","blockedMsgUId":"M1","blockType":1,\
+        "extra":"{\\"matches\\":[{\\"word\\":\\"傻逼\\",\\"list\\":\\"zh.txt\\",\\"category\\":\\"sensitive\\"}]}",\
+        "sentTime":1700000000000,"sourceType":0,"sourceContent":null}
+
+        """)
+  }
+
+  @Test func checkItemJSONFromStandardInputForAnEdit() async throws {
+    let custom = try Self.temporaryFile("app.txt", "秒杀 => **\n")
+    let item =
+      #"{"kind":"edit","msgUID":"M2","targetId":"g1","conversationType":"GROUP","#
+      + #""sourceContent":"{\"content\":\"限时秒杀\"}","sentTime":5}"#
+    let result = try await Self.run(["check", "--no-global", "--custom", custom, "--json", "--item", "-"], stdin: item)
+    #expect(result.status == 1)
+    #expect(
+      result.stdout == #"{"verdict":"replaced","blockType":null,"sensitiveType":2,"content":{"content":"限时**"},"#
+        + #""matches":[{"field":"content","text":"秒杀","start":6,"end":12,"entry":"秒杀","kind":"literal","#
+        + #""action":"replace","replacement":"**","origin":"custom","list":"\#(custom)","file":"\#(custom)","#
+        + #""line":1,"category":null}]}"# + "\n")
+  }
+
+  @Test func checkItemWithBadContentIsAnError() async throws {
+    let custom = try Self.temporaryFile("app.txt", "x\n")
+    let result = try await Self.run(["check", "--no-global", "--custom", custom, "--item", #"{"content":"{bad"}"#])
+    #expect(result.status == 2)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr == "winnow: item: content: invalid JSON at byte 1: expected a string key in an object\n")
+    let pass = try await Self.run([
+      "check", "--no-global", "--custom", custom, "--item", #"{"content":{"content":"ok"}}"#,
+    ])
+    #expect(pass.status == 0)
+    #expect(pass.stdout == "verdict: pass, sensitiveType 0\n")
   }
 }

@@ -209,7 +209,7 @@ struct ModerationTests {
 
   @Test(arguments: [ReviewPolicy.FailureAction.failOpen, .failClosed], [false, true])
   func timeoutFollowsTheFailurePolicy(onFailure: ReviewPolicy.FailureAction, stubborn: Bool) async throws {
-    let reviewer = ScriptedReviewer(delay: .seconds(2), ignoresCancellation: stubborn) { _ in
+    let reviewer = ScriptedReviewer(delay: .seconds(10), ignoresCancellation: stubborn) { _ in
       ReviewDecision(outcome: .reject)
     }
     let engine = try Self.engine(
@@ -217,7 +217,8 @@ struct ModerationTests {
     let clock = ContinuousClock()
     let start = clock.now
     let result = try await engine.moderate(Self.item("slow"))
-    #expect(clock.now - start < .seconds(1), "the deadline holds even when the reviewer ignores cancellation")
+    // Far below the reviewer's 10 s, with room for a test machine whose threads are busy.
+    #expect(clock.now - start < .seconds(5), "the deadline holds even when the reviewer ignores cancellation")
     #expect(result.verdict == (onFailure == .failOpen ? .pass : .blocked))
     #expect(result.review?.failure == "no answer within 0.2 seconds")
     #expect(engine.reviewerStatistics.counts.timeouts == 1)

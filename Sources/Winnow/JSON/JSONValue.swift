@@ -74,7 +74,7 @@ public struct JSONMember: Sendable, Hashable {
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral,
-  ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
+  ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral
 {
   public init(stringLiteral value: String) { self = .string(value) }
   public init(dictionaryLiteral elements: (String, JSONValue)...) {
@@ -83,5 +83,4 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByDictionaryLiteral,
   public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
   public init(integerLiteral value: Int64) { self = .number(String(value)) }
   public init(booleanLiteral value: Bool) { self = .bool(value) }
-  public init(nilLiteral: ()) { self = .null }
 }

@@ -1,0 +1,89 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import Winnow
+import WinnowWebhook
+
+/// Options for moderating items: which fields of which types, and the third-party reviewer.
+struct ModerationOptions: ParsableArguments {
+  @Option(
+    name: .customLong("message-type"),
+    help: ArgumentHelp(
+      "Register a custom message type and the paths of its text (repeatable).",
+      valueName: "NAME=PATH,PATH"))
+  var messageTypes: [String] = []
+
+  @Option(name: .customLong("unknown-types"), help: "Unknown message types: scan every string value, or skip them.")
+  var unknownTypes: ContentExtractor.UnknownTypePolicy = .scanAllStrings
+
+  @Option(
+    name: .customLong("content-limit"), help: "Largest content moderated, in bytes (default 131072, the platform's).")
+  var contentLimit = ContentExtractor.platformContentLimit
+
+  @Option(
+    name: .customLong("reviewer-url"), help: "Ask a third-party reviewer at this URL about items the lists let through."
+  )
+  var reviewerURL: String?
+
+  @Option(name: .customLong("reviewer-protocol"), help: "callback (the platform's message callback form POST) or json.")
+  var reviewerProtocol: ReviewerProtocol = .callback
+
+  @Option(name: .customLong("app-key"), help: "The appKey sent in message callbacks (default: the item's own).")
+  var appKey = ""
+
+  @Flag(help: "What a reviewer timeout or failure does: deliver (the default) or block.")
+  var reviewerFailure: FailureFlag = .failOpen
+
+  @Option(name: .customLong("timeout"), help: "Seconds to wait for the reviewer (default 3).")
+  var timeout: Double = 3
+
+  @Option(name: .customLong("on-review"), help: "What a reviewer's \"review\" answer does: deliver or block.")
+  var onReview: ReviewPolicy.ReviewAction = .deliver
+
+  @Option(name: .customLong("reviewer-concurrency"), help: "Most reviewer calls in flight at once (default 16).")
+  var reviewerConcurrency = 16
+
+  enum ReviewerProtocol: String, ExpressibleByArgument, CaseIterable {
+    case callback, json
+  }
+
+  enum FailureFlag: String, EnumerableFlag {
+    case failOpen, failClosed
+  }
+
+  func validate() throws {
+    if timeout <= 0 { throw ValidationError("--timeout must be more than 0 seconds") }
+    if contentLimit <= 0 { throw ValidationError("--content-limit must be more than 0") }
+    if reviewerConcurrency <= 0 { throw ValidationError("--reviewer-concurrency must be more than 0") }
+    for type in messageTypes where !type.contains("=") {
+      throw ValidationError("--message-type \(type): expected NAME=PATH,PATH")
+    }
+  }
+
+  /// The engine configuration, and the HTTP client to shut down after use (when there is a
+  /// reviewer).
+  func configuration() throws -> (ModerationEngine.Configuration, HTTPClient?) {
+    var extractor = ContentExtractor(unknownTypes: unknownTypes, contentLimit: contentLimit)
+    for type in messageTypes {
+      let parts = type.split(separator: "=", maxSplits: 1)
+      let paths = parts.count > 1 ? parts[1].split(separator: ",").map(String.init) : []
+      do { try extractor.register(objectName: String(parts[0]), textFields: paths) } catch {
+        throw ValidationError("--message-type \(type): \(error)")
+      }
+    }
+    var configuration = ModerationEngine.Configuration(
+      extractor: extractor,
+      reviewPolicy: ReviewPolicy(
+        timeout: .milliseconds(Int64(timeout * 1000)),
+        onFailure: reviewerFailure == .failOpen ? .failOpen : .failClosed, onReview: onReview))
+    guard let reviewerURL else { return (configuration, nil) }
+    let client = WebhookReviewer.makeFailFastClient()
+    configuration.reviewer = WebhookReviewer(
+      url: reviewerURL, mode: reviewerProtocol == .json ? .json : .messageCallback(appKey: appKey), client: client,
+      maximumConcurrentRequests: reviewerConcurrency)
+    return (configuration, client)
+  }
+}
+
+extension ContentExtractor.UnknownTypePolicy: ExpressibleByArgument {}
+extension ReviewPolicy.ReviewAction: ExpressibleByArgument {}

@@ -1,0 +1,125 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// A real HTTP/1.1 server on 127.0.0.1 with an ephemeral port, for the reviewer tests: each
+/// request gets the answer `respond` chooses, after the answer's delay. Requests are recorded.
+final class TestHTTPServer: Sendable {
+  struct Request: Sendable {
+    var method: String
+    var uri: String
+    var contentType: String?
+    var body: String
+  }
+
+  struct Response: Sendable {
+    var status: Int = 200
+    var body: String
+    var delay: TimeAmount = .zero
+  }
+
+  private let group: MultiThreadedEventLoopGroup
+  private let channel: any Channel
+  private let recorder = Recorder()
+  let port: Int
+
+  init(respond: @escaping @Sendable (Request) -> Response) async throws {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let recorder = self.recorder
+    let bootstrap = ServerBootstrap(group: group)
+      .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+      .childChannelInitializer { channel in
+        channel.pipeline.configureHTTPServerPipeline().flatMap {
+          channel.pipeline.addHandler(Handler(respond: respond, recorder: recorder))
+        }
+      }
+    self.channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+    self.group = group
+    self.port = channel.localAddress?.port ?? 0
+  }
+
+  /// The requests received so far.
+  var requests: [Request] { recorder.requests }
+  /// Connections accepted so far.
+  var connections: Int { recorder.counts.withLock { $0.connections } }
+  /// The most requests answered at once.
+  var maximumInFlight: Int { recorder.counts.withLock { $0.mostInFlight } }
+
+  var url: String { "http://127.0.0.1:\(port)/review" }
+
+  func shutdown() async throws {
+    try await channel.close()
+    try await group.shutdownGracefully()
+  }
+
+  final class Recorder: Sendable {
+    private let store = Mutex<[Request]>([])
+    let counts = Mutex((connections: 0, inFlight: 0, mostInFlight: 0))
+    func record(_ request: Request) {
+      store.withLock { $0.append(request) }
+      counts.withLock {
+        $0.inFlight += 1
+        $0.mostInFlight = max($0.mostInFlight, $0.inFlight)
+      }
+    }
+    func answered() { counts.withLock { $0.inFlight -= 1 } }
+    func connected() { counts.withLock { $0.connections += 1 } }
+    var requests: [Request] { store.withLock { $0 } }
+  }
+
+  private final class Handler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    let respond: @Sendable (Request) -> Response
+    let recorder: Recorder
+    var head: HTTPRequestHead?
+    var body = ""
+
+    init(respond: @escaping @Sendable (Request) -> Response, recorder: Recorder) {
+      self.respond = respond
+      self.recorder = recorder
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+      recorder.connected()
+      context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+      switch unwrapInboundIn(data) {
+      case .head(let head):
+        self.head = head
+        body = ""
+      case .body(let buffer):
+        body += String(buffer: buffer)
+      case .end:
+        guard let head else { return }
+        let request = Request(
+          method: head.method.rawValue, uri: head.uri, contentType: head.headers.first(name: "Content-Type"),
+          body: body)
+        recorder.record(request)
+        let response = respond(request)
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let keepAlive = head.isKeepAlive
+        context.eventLoop.scheduleTask(in: response.delay) {
+          let context = loopBound.value
+          var headers = HTTPHeaders()
+          headers.add(name: "Content-Type", value: "application/json")
+          headers.add(name: "Content-Length", value: String(response.body.utf8.count))
+          let responseHead = HTTPResponseHead(
+            version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+          self.recorder.answered()
+          context.write(self.wrapOutboundOut(.head(responseHead)), promise: nil)
+          context.write(
+            self.wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: response.body)))),
+            promise: nil)
+          context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in
+            if !keepAlive { context.close(promise: nil) }
+          }
+        }
+      }
+    }
+  }
+}
