@@ -1,0 +1,176 @@
+/// The dump formats ``DumpLine`` reads, detected line by line.
+public enum DumpFormat: String, Sendable, Hashable, CaseIterable {
+  /// Winnow's item JSON (see ``MessageItem``).
+  case item
+  /// The platform's message history log: `{"appId":…,"fromUserId":…,"targetId":…,
+  /// "targetType":3,"GroupId":…,"classname":"RC:TxtMsg","content":{…},"dateTime":"2024-01-02
+  /// 03:04:05.678","msgUID":…,"timestamp":…,"isSensitiveWord":"false"}`, optionally glued to a
+  /// `yyyy/MM/dd HH:mm:ss` prefix.
+  case historyLog = "history-log"
+  /// A message callback or routing post, its form fields as a JSON object (`fromUserId`,
+  /// `targetId`/`toUserId`, `msgType`/`objectName`, `content` as a JSON string,
+  /// `channelType` names, `msgTimeStamp`/`msgTimestamp`, `messageId`/`msgUID`,
+  /// `originalMsgUID`, `busChannel`, `extraContent`).
+  case callback
+}
+
+/// One line of a dump, read into an item.
+///
+/// Mapping of the platform's formats:
+/// - History log: `classname` is the object name, `targetType` the conversation type,
+///   `GroupId` (when set) the target of group and ultra-group messages, `busChannel` the
+///   channel, `appId` the app, `timestamp` (else `dateTime`, read as UTC) the send time;
+///   `isSensitiveWord` is kept as ``platformFlagged`` for comparison.
+/// - Callback posts: `msgType`/`objectName`, `channelType` (a name or a number),
+///   `messageId`/`msgUID`; a post with `originalMsgUID` is an edit of that message; a post with
+///   `extraContent` and no `content` is an extension update of `msgUID`.
+public struct DumpLine: Sendable, Hashable {
+  /// The format the line was read as.
+  public var format: DumpFormat
+  /// The item.
+  public var item: MessageItem
+  /// The history log's `isSensitiveWord`, when the line has it.
+  public var platformFlagged: Bool?
+
+  /// Reads one line (without its newline).
+  /// - Throws: ``ItemError`` for a line that is not JSON or lacks what an item needs.
+  public init(utf8 line: UnsafeBufferPointer<UInt8>) throws(ItemError) {
+    var start = 0
+    while start < line.count, line[start] == 0x20 || line[start] == 0x09 || line[start] == 0x0D { start += 1 }
+    var end = line.count
+    while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 || line[end - 1] == 0x0D { end -= 1 }
+    guard start < end else { throw ItemError(.invalidField("line", "a JSON object (the line is empty)")) }
+    var prefixed = false
+    if Self.hasLogTimePrefix(line, at: start) {
+      start += 19
+      while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+      prefixed = true
+    }
+    let value: JSONValue
+    do { value = try JSONValue(parsingUTF8: UnsafeBufferPointer(rebasing: line[start..<end])) } catch {
+      throw ItemError(.invalidJSON(JSONParseError(message: error.message, offset: error.offset + start)))
+    }
+    guard case .object = value else { throw ItemError(.invalidField("line", "a JSON object")) }
+    if prefixed || value["classname"] != nil {
+      self = try Self.historyLog(value)
+    } else if value["msgType"] != nil || value["channelType"] != nil || value["msgTimeStamp"] != nil
+      || value["msgTimestamp"] != nil || value["messageId"] != nil
+    {
+      self = try Self.callback(value)
+    } else {
+      self.init(format: .item, item: try MessageItem(json: value), platformFlagged: nil)
+    }
+  }
+
+  /// Creates a line from its parts.
+  public init(format: DumpFormat, item: MessageItem, platformFlagged: Bool?) {
+    self.format = format
+    self.item = item
+    self.platformFlagged = platformFlagged
+  }
+
+  /// `yyyy/MM/dd HH:mm:ss` at `start`.
+  static func hasLogTimePrefix(_ line: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+    let pattern = Array("0000/00/00 00:00:00".utf8)
+    guard line.count - start >= pattern.count + 1 else { return false }
+    for (offset, expected) in pattern.enumerated() {
+      let byte = line[start + offset]
+      if expected == UInt8(ascii: "0") {
+        guard byte &- UInt8(ascii: "0") < 10 else { return false }
+      } else if byte != expected {
+        return false
+      }
+    }
+    return true
+  }
+
+  static func historyLog(_ value: JSONValue) throws(ItemError) -> DumpLine {
+    let type = try MessageItem.conversationType(value["targetType"], field: "targetType")
+    var targetId = try MessageItem.text(value, "targetId") ?? ""
+    if type == .group || type == .ultraGroup, let group = try MessageItem.text(value, "GroupId"), !group.isEmpty {
+      targetId = group
+    }
+    guard let content = value["content"] else { throw ItemError(.missingField("content")) }
+    var sentTime = try MessageItem.time(value["timestamp"], field: "timestamp")
+    if sentTime == nil, let dateTime = value["dateTime"] {
+      guard let text = dateTime.stringValue, let time = Self.milliseconds(fromLogDateTime: text) else {
+        throw ItemError(.invalidField("dateTime", "yyyy-MM-dd HH:mm:ss.SSS"))
+      }
+      sentTime = time
+    }
+    var flagged: Bool?
+    switch value["isSensitiveWord"] {
+    case .string("true")?, .bool(true)?: flagged = true
+    case .string("false")?, .bool(false)?: flagged = false
+    default: flagged = nil
+    }
+    let item = MessageItem(
+      msgUID: try MessageItem.text(value, "msgUID") ?? "",
+      fromUserId: try MessageItem.text(value, "fromUserId") ?? "", targetId: targetId, conversationType: type,
+      channelId: try Self.firstText(value, "busChannel", "channelId") ?? "",
+      objectName: try MessageItem.text(value, "classname") ?? "RC:TxtMsg",
+      content: try MessageItem.embeddedJSON(content, field: "content"), sentTime: sentTime ?? 0,
+      appKey: try MessageItem.text(value, "appId"))
+    return DumpLine(format: .historyLog, item: item, platformFlagged: flagged)
+  }
+
+  static func callback(_ value: JSONValue) throws(ItemError) -> DumpLine {
+    let msgUID = try Self.firstText(value, "messageId", "msgUID") ?? ""
+    let original = try MessageItem.text(value, "originalMsgUID") ?? ""
+    let rawContent = value["content"]
+    let extra = try MessageItem.text(value, "extraContent") ?? ""
+    var kind = SourceType.original
+    var content: JSONValue
+    if !original.isEmpty {
+      kind = .edit
+      guard let rawContent else { throw ItemError(.missingField("content")) }
+      content = try MessageItem.embeddedJSON(rawContent, field: "content")
+    } else if let rawContent, rawContent != .string(""), rawContent != .null {
+      content = try MessageItem.embeddedJSON(rawContent, field: "content")
+    } else if !extra.isEmpty {
+      kind = .extension
+      content = ["mid": .string(msgUID), "put": try MessageItem.embeddedJSON(.string(extra), field: "extraContent")]
+    } else {
+      throw ItemError(.missingField("content"))
+    }
+    var targetId = try Self.firstText(value, "targetId", "toUserId") ?? ""
+    let toUserIds = try MessageItem.userIds(value["toUserIds"])
+    if targetId.isEmpty, let first = toUserIds.first { targetId = first }
+    let item = MessageItem(
+      sourceType: kind, msgUID: kind == .edit ? original : msgUID,
+      fromUserId: try MessageItem.text(value, "fromUserId") ?? "", targetId: targetId, toUserIds: toUserIds,
+      conversationType: try MessageItem.conversationType(value["channelType"], field: "channelType"),
+      channelId: try MessageItem.text(value, "busChannel") ?? "",
+      objectName: try Self.firstText(value, "msgType", "objectName") ?? "RC:TxtMsg",
+      content: content,
+      sentTime: try MessageItem.time(value["msgTimeStamp"] ?? value["msgTimestamp"], field: "msgTimeStamp") ?? 0,
+      appKey: try MessageItem.text(value, "appKey"))
+    return DumpLine(format: .callback, item: item, platformFlagged: nil)
+  }
+
+  /// The first of several fields that is present.
+  static func firstText(_ value: JSONValue, _ keys: String...) throws(ItemError) -> String? {
+    for key in keys {
+      if let text = try MessageItem.text(value, key) { return text }
+    }
+    return nil
+  }
+
+  /// `yyyy-MM-dd HH:mm:ss[.SSS]` as Unix milliseconds, the time read as UTC.
+  static func milliseconds(fromLogDateTime text: String) -> Int64? {
+    let parts = text.split(whereSeparator: { "-: .T".contains($0) }).map { Int64($0) }
+    guard parts.count >= 6, parts.allSatisfy({ $0 != nil }) else { return nil }
+    let (year, month, day) = (parts[0]!, parts[1]!, parts[2]!)
+    guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    let days = era * 146_097 + dayOfEra - 719_468
+    let seconds = days * 86_400 + parts[3]! * 3600 + parts[4]! * 60 + parts[5]!
+    let millis = parts.count > 6 ? parts[6]! : 0
+    return seconds * 1000 + millis
+  }
+}

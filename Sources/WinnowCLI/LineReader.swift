@@ -1,0 +1,133 @@
+import Foundation
+
+/// A run of whole lines read from one input, in one buffer: what a scan worker processes.
+struct LineBatch: Sendable {
+  /// The input's name as given (`-` for standard input).
+  var file: String
+  /// The 1-based number of the first line.
+  var firstLine: Int
+  /// The bytes of the lines, newlines included.
+  var bytes: [UInt8]
+  /// Each line's byte range in `bytes`, without its newline.
+  var lines: [Range<Int>]
+  /// A problem reading the input after these lines (unreadable file, gzip failure): reported
+  /// as an error record on the line after the last.
+  var failure: String?
+}
+
+/// Reads an input in large chunks and cuts it into batches of whole lines. Lines may be of any
+/// size; `.gz` files are read through `gzip -dc`.
+final class LineReader {
+  let file: String
+  private var handle: FileHandle?
+  private var gzip: Process?
+  private var gzipErrors: Pipe?
+  private var carry: [UInt8] = []
+  private var nextLine = 1
+  private var finished = false
+  private var openFailure: String?
+  /// Bytes read so far (compressed bytes are not counted; the decompressed ones are).
+  private(set) var bytesRead = 0
+
+  static let chunkSize = 1 << 20
+
+  init(file: String) {
+    self.file = file
+    if file == "-" {
+      handle = .standardInput
+    } else if file.hasSuffix(".gz") {
+      guard FileManager.default.isReadableFile(atPath: file) else {
+        openFailure = "cannot read \(file)"
+        return
+      }
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = ["gzip", "-dc", "--", file]
+      let output = Pipe()
+      let errors = Pipe()
+      process.standardOutput = output
+      process.standardError = errors
+      do {
+        try process.run()
+        gzip = process
+        gzipErrors = errors
+        handle = output.fileHandleForReading
+      } catch {
+        openFailure = "cannot run gzip to read \(file): \(error.localizedDescription)"
+      }
+    } else if let handle = FileHandle(forReadingAtPath: file) {
+      self.handle = handle
+    } else {
+      openFailure = "cannot read \(file)"
+    }
+  }
+
+  /// The next batch of about `targetBytes` (whole lines; a longer line makes a larger batch),
+  /// or nil at the end.
+  func nextBatch(targetBytes: Int = 1 << 20) -> LineBatch? {
+    if finished { return nil }
+    if let openFailure {
+      finished = true
+      return LineBatch(file: file, firstLine: 0, bytes: [], lines: [], failure: openFailure)
+    }
+    var buffer = carry
+    carry = []
+    var failure: String?
+    var atEnd = false
+    while buffer.count < targetBytes || buffer.lastIndex(of: UInt8(ascii: "\n")) == nil {
+      let chunk: Data
+      do { chunk = try handle?.read(upToCount: Self.chunkSize) ?? Data() } catch {
+        failure = "read error in \(file): \(error.localizedDescription)"
+        atEnd = true
+        break
+      }
+      if chunk.isEmpty {
+        atEnd = true
+        break
+      }
+      bytesRead += chunk.count
+      buffer.append(contentsOf: chunk)
+    }
+    if atEnd {
+      finished = true
+      if failure == nil { failure = finishGzip() }
+    } else if let lastNewline = buffer.lastIndex(of: UInt8(ascii: "\n")) {
+      carry = Array(buffer[(lastNewline + 1)...])
+      buffer.removeSubrange((lastNewline + 1)...)
+    }
+    var lines: [Range<Int>] = []
+    var start = 0
+    buffer.withUnsafeBufferPointer { bytes in
+      for index in 0..<bytes.count where bytes[index] == UInt8(ascii: "\n") {
+        lines.append(start..<index)
+        start = index + 1
+      }
+    }
+    if start < buffer.count { lines.append(start..<buffer.count) }
+    let batch = LineBatch(file: file, firstLine: nextLine, bytes: buffer, lines: lines, failure: failure)
+    nextLine += lines.count
+    if lines.isEmpty && failure == nil { return nil }
+    return batch
+  }
+
+  /// Waits for gzip and describes its failure, if it failed.
+  private func finishGzip() -> String? {
+    guard let gzip else { return nil }
+    gzip.waitUntilExit()
+    guard gzip.terminationStatus != 0 else { return nil }
+    let message = gzipErrors.map {
+      String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+    let detail = message?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    return "cannot decompress \(file): gzip exit status \(gzip.terminationStatus)\(detail.isEmpty ? "" : ": \(detail)")"
+  }
+
+  /// An input's size in bytes when known (a regular file that is not compressed).
+  static func knownSize(of file: String) -> Int? {
+    guard file != "-", !file.hasSuffix(".gz"),
+      let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+      (attributes[.type] as? FileAttributeType) == .typeRegular
+    else { return nil }
+    return (attributes[.size] as? NSNumber)?.intValue
+  }
+}

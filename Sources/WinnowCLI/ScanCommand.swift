@@ -1,0 +1,259 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import Winnow
+
+/// `winnow scan`: moderate every item of JSON Lines dumps, in parallel, output in input order.
+struct ScanCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "scan",
+    abstract: "Moderate every item of JSON Lines message dumps.",
+    discussion: """
+      Reads Winnow's item JSON, the platform's message history log (with or without its \
+      yyyy/MM/dd HH:mm:ss prefix) and message callback posts, detected line by line; .gz files \
+      are read through gzip. Writes one JSON result per blocked or replaced item (--all: per \
+      item), and one per line that cannot be read, in input order whatever --jobs is. A summary \
+      on standard error accounts for every line: read = passed + replaced + blocked + errors.
+
+      Exit status: 0 nothing blocked or replaced; 1 something blocked or replaced; 3 some lines \
+      could not be read (their error results are in the output); 2 the scan could not run \
+      (word lists, output file); 64 usage.
+      """
+  )
+
+  @Argument(help: "JSON Lines files (.gz read directly); - or nothing for standard input.")
+  var files: [String] = []
+
+  @Option(
+    name: [.short, .customLong("output")], help: "Write results to this file (replaced only when the scan ends).")
+  var output: String?
+
+  @Flag(help: "Write a result for every item, passed ones included.")
+  var all = false
+
+  @Option(help: "Parallel workers (default: the number of cores).")
+  var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+  @Flag(name: .customLong("no-progress"), help: "No progress bar, even on a terminal.")
+  var noProgress = false
+
+  @OptionGroup var lists: ListOptions
+
+  @OptionGroup(title: "Items") var moderation: ModerationOptions
+
+  func validate() throws {
+    if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+  }
+
+  func run() async throws {
+    let (configuration, client) = try moderation.configuration()
+    let status: Int32
+    do {
+      status = try await scan(configuration: configuration)
+    } catch {
+      try? await client?.shutdown()
+      throw error
+    }
+    try? await client?.shutdown()
+    if status != 0 { throw ExitCode(status) }
+  }
+
+  private func scan(configuration: ModerationEngine.Configuration) async throws -> Int32 {
+    let engine: ModerationEngine
+    do { engine = try lists.engine(configuration: configuration) } catch let error as CLIError {
+      FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+      throw CLIError.exitCode
+    }
+    var sink: ResultSink
+    do { sink = try ResultSink(path: output) } catch {
+      FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+      throw CLIError.exitCode
+    }
+    let inputs = files.isEmpty ? ["-"] : files
+    let sizes = inputs.map(LineReader.knownSize(of:))
+    let progress = ProgressBar(
+      totalBytes: sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + $1! },
+      enabled: !noProgress && isatty(STDERR_FILENO) == 1)
+    let clock = ContinuousClock()
+    let start = clock.now
+    var tally = ScanTally()
+    let worker = ScanWorker(engine: engine, writeAll: all)
+    for file in inputs {
+      let reader = LineReader(file: file)
+      while true {
+        var batches: [LineBatch] = []
+        while batches.count < jobs * 2, let batch = reader.nextBatch() { batches.append(batch) }
+        if batches.isEmpty { break }
+        let outputs =
+          configuration.reviewer == nil
+          ? worker.processInParallel(batches, jobs: jobs) : await worker.processWithReviewer(batches)
+        for output in outputs {
+          try sink.write(output.bytes)
+          tally.merge(output.tally)
+          progress.update(items: tally.read, bytes: tally.bytes)
+        }
+      }
+    }
+    progress.finish()
+    try sink.commit()
+    let elapsed = (clock.now - start).components
+    let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+    FileHandle.standardError.write(Data(tally.summary(seconds: seconds, jobs: jobs).utf8))
+    if tally.errors > 0 { return 3 }
+    return tally.blocked + tally.replaced > 0 ? 1 : 0
+  }
+}
+
+/// Where results go: standard output, or a temporary file beside `--output` renamed over it
+/// when the scan ends, so that a crash never leaves a half-written result file.
+struct ResultSink: ~Copyable {
+  private let handle: FileHandle
+  private let path: String?
+  private let temporaryPath: String?
+
+  init(path: String?) throws {
+    self.path = path
+    guard let path else {
+      handle = .standardOutput
+      temporaryPath = nil
+      return
+    }
+    let directory = (path as NSString).deletingLastPathComponent
+    let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+    guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
+      throw CLIError("cannot write \(path)")
+    }
+    guard let handle = FileHandle(forWritingAtPath: temporary) else { throw CLIError("cannot write \(path)") }
+    self.handle = handle
+    self.temporaryPath = temporary
+  }
+
+  func write(_ bytes: [UInt8]) throws {
+    guard !bytes.isEmpty else { return }
+    do { try handle.write(contentsOf: bytes) } catch {
+      throw CLIError("cannot write \(path ?? "standard output"): \(error)")
+    }
+  }
+
+  func commit() throws {
+    guard let path, let temporaryPath else { return }
+    do {
+      try handle.synchronize()
+      try handle.close()
+    } catch { throw CLIError("cannot write \(path): \(error)") }
+    guard rename(temporaryPath, path) == 0 else {
+      throw CLIError("cannot rename \(temporaryPath) to \(path): \(String(cString: strerror(errno)))")
+    }
+  }
+}
+
+/// The output of one batch: result lines and counts.
+struct BatchOutput: Sendable {
+  var bytes: [UInt8] = []
+  var tally = ScanTally()
+}
+
+/// Moderates batches of lines into result lines.
+struct ScanWorker: Sendable {
+  let engine: ModerationEngine
+  let writeAll: Bool
+
+  /// Word lists only, `jobs` batches at a time on Dispatch threads; outputs in batch order.
+  func processInParallel(_ batches: [LineBatch], jobs: Int) -> [BatchOutput] {
+    let outputs = Mutex([BatchOutput?](repeating: nil, count: batches.count))
+    let next = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: min(jobs, batches.count)) { _ in
+      while true {
+        let index = next.add(1, ordering: .relaxed).oldValue
+        guard index < batches.count else { return }
+        let output = process(batches[index]) { (_, line) throws(ItemError) -> ModerationResult in
+          try engine.screen(line.item)
+        }
+        outputs.withLock { $0[index] = output }
+      }
+    }
+    return outputs.withLock { $0.map { $0! } }
+  }
+
+  /// With the reviewer: each batch's items concurrently (the reviewer bounds calls in flight).
+  func processWithReviewer(_ batches: [LineBatch]) async -> [BatchOutput] {
+    var outputs: [BatchOutput] = []
+    for batch in batches {
+      var parsed: [Int: Result<DumpLine, ItemError>] = [:]
+      batch.bytes.withUnsafeBufferPointer { bytes in
+        for (index, range) in batch.lines.enumerated() {
+          parsed[index] = Result { () throws(ItemError) in
+            try DumpLine(utf8: UnsafeBufferPointer(rebasing: bytes[range]))
+          }
+        }
+      }
+      let results = await withTaskGroup(of: (Int, Result<ModerationResult, ItemError>).self) { group in
+        for (index, line) in parsed {
+          guard case .success(let line) = line else { continue }
+          group.addTask {
+            do throws(ItemError) { return (index, .success(try await engine.moderate(line.item))) } catch {
+              return (index, .failure(error))
+            }
+          }
+        }
+        var results: [Int: Result<ModerationResult, ItemError>] = [:]
+        for await (index, result) in group { results[index] = result }
+        return results
+      }
+      outputs.append(
+        process(batch) { (offset, _) throws(ItemError) -> ModerationResult in try results[offset]!.get() })
+    }
+    return outputs
+  }
+
+  /// Reads each line of a batch and writes its result; `moderate` gives a line's verdict.
+  func process(_ batch: LineBatch, moderate: (Int, DumpLine) throws(ItemError) -> ModerationResult) -> BatchOutput {
+    var output = BatchOutput()
+    output.tally.bytes = batch.bytes.count
+    batch.bytes.withUnsafeBufferPointer { bytes in
+      for (offset, range) in batch.lines.enumerated() {
+        let number = batch.firstLine + offset
+        do throws(ItemError) {
+          let line = try DumpLine(utf8: UnsafeBufferPointer(rebasing: bytes[range]))
+          let result = try moderate(offset, line)
+          output.tally.add(line, result)
+          if writeAll || result.verdict != .pass {
+            write(result, of: line, file: batch.file, number: number, to: &output.bytes)
+          }
+        } catch {
+          output.tally.addError()
+          writeError(error.description, file: batch.file, number: number, to: &output.bytes)
+        }
+      }
+    }
+    if let failure = batch.failure {
+      output.tally.addError()
+      writeError(
+        failure, file: batch.file, number: batch.firstLine == 0 ? 0 : batch.firstLine + batch.lines.count,
+        to: &output.bytes)
+    }
+    return output
+  }
+
+  private func write(_ result: ModerationResult, of line: DumpLine, file: String, number: Int, to bytes: inout [UInt8])
+  {
+    var members: [JSONMember] = [
+      JSONMember(key: "file", value: .string(file)), JSONMember(key: "line", value: .number(String(number))),
+    ]
+    if !line.item.msgUID.isEmpty { members.append(JSONMember(key: "msgUID", value: .string(line.item.msgUID))) }
+    members.append(JSONMember(key: "format", value: .string(line.format.rawValue)))
+    members.append(JSONMember(key: "sourceType", value: .number(String(line.item.sourceType.rawValue))))
+    if case .object(let resultMembers) = result.json { members += resultMembers }
+    if let flagged = line.platformFlagged { members.append(JSONMember(key: "platformFlagged", value: .bool(flagged))) }
+    JSONValue.object(members).write(to: &bytes)
+    bytes.append(UInt8(ascii: "\n"))
+  }
+
+  private func writeError(_ message: String, file: String, number: Int, to bytes: inout [UInt8]) {
+    let object: JSONValue = [
+      "file": .string(file), "line": .number(String(number)), "verdict": "error", "error": .string(message),
+    ]
+    object.write(to: &bytes)
+    bytes.append(UInt8(ascii: "\n"))
+  }
+}
