@@ -160,19 +160,9 @@ struct ScanWorker: Sendable {
 
   /// Word lists only, `jobs` batches at a time on Dispatch threads; outputs in batch order.
   func processInParallel(_ batches: [LineBatch], jobs: Int) -> [BatchOutput] {
-    let outputs = Mutex([BatchOutput?](repeating: nil, count: batches.count))
-    let next = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: min(jobs, batches.count)) { _ in
-      while true {
-        let index = next.add(1, ordering: .relaxed).oldValue
-        guard index < batches.count else { return }
-        let output = process(batches[index]) { (_, line) throws(ItemError) -> ModerationResult in
-          try engine.screen(line.item)
-        }
-        outputs.withLock { $0[index] = output }
-      }
+    parallelMap(batches, jobs: jobs) { batch in
+      process(batch) { (_, line) throws(ItemError) -> ModerationResult in try engine.screen(line.item) }
     }
-    return outputs.withLock { $0.map { $0! } }
   }
 
   /// With the reviewer: each batch's items concurrently (the reviewer bounds calls in flight).

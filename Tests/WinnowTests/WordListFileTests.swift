@@ -75,4 +75,14 @@ struct WordListFileTests {
     #expect(file.removeEntries { $0.text == "b" } == 1)
     #expect(file.text == "# keep me\na\nc => *\n")
   }
+
+  @Test func crlfFilesAreReadLineByLine() throws {
+    let file = WordListFile(parsing: "[a]\r\nfoo\r\nbar => x\r\n", path: "crlf.txt")
+    #expect(file.lines.count == 3)
+    #expect(file.entries.map(\.text) == ["foo", "bar"])
+    #expect(file.entries.map(\.category) == ["a", "a"])
+    var edited = file
+    edited.append(Entry(text: "baz"))
+    #expect(edited.text == "[a]\r\nfoo\r\nbar => x\r\nbaz\r\n")
+  }
 }

@@ -49,7 +49,10 @@ public struct WordListFile: Sendable, Hashable {
   /// Parses list text. Never fails: bad lines are kept with their error (see ``errors``).
   public init(parsing text: String, path: String) {
     self.path = path
-    var pieces = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    // Split on the scalar, not the Character: in Swift "\r\n" is one Character, not "\n".
+    var pieces = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
+      String(String.UnicodeScalarView($0))
+    }
     self.endsWithNewline = pieces.count > 1 && pieces.last == ""
     if endsWithNewline || pieces == [""] { pieces.removeLast() }
     self.lines = []
@@ -153,9 +156,11 @@ public struct WordListFile: Sendable, Hashable {
 }
 
 extension WordListFile {
-  /// Appends an entry as a new line (under the last section).
+  /// Appends an entry as a new line (under the last section), ending it with CRLF when the
+  /// file's lines do.
   public mutating func append(_ entry: Entry) {
-    lines.append(Line(text: entry.line, content: .entry(entry)))
+    let lineEnd = lines.last?.text.hasSuffix("\r") == true ? "\r" : ""
+    lines.append(Line(text: entry.line + lineEnd, content: .entry(entry)))
     if lines.count == 1 { endsWithNewline = true }
   }
 

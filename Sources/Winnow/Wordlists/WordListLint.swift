@@ -1,0 +1,163 @@
+/// A problem `winnow words lint` reports about one line of a list.
+public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
+  /// The file and line.
+  public var location: SourceLocation
+  /// What is wrong, in lower case.
+  public var message: String
+
+  public var description: String { "\(location): \(message)" }
+}
+
+/// Checks word lists for what makes them wrong, slow or noisy, beyond syntax.
+///
+/// Findings, each as `file:line: message`:
+/// - lines that do not parse, and regexes that PCRE2 rejects (their message);
+/// - duplicates: an entry that is written the same as an earlier one, or normalizes to the
+///   same text (`ｆｕｃｋ` and `fuck`, `腦殘` and `脑残`);
+/// - redundant entries: a block entry that always contains another block entry where that one
+///   matches (`傻逼玩意` with `傻逼` listed, `fuck you` with whole-word `fuck`), so it never
+///   changes a verdict;
+/// - entries too short to be safe: one Latin letter or one digit;
+/// - in a custom list, entries longer than the platform's 32-character limit for custom words;
+/// - in a global list, replace entries (the platform's global list only blocks).
+public enum WordListLint {
+  /// The platform's limit on a custom sensitive word, in characters.
+  public static let customWordLimit = 32
+
+  /// Lints files as lists of `origin`; findings in file order, then line order.
+  public static func lint(_ files: [WordListFile], origin: WordList.Origin, normalization: Normalization = .default)
+    -> [LintFinding]
+  {
+    let normalizer = Normalizer(rules: normalization)
+    var findings: [LintFinding] = []
+    struct Key: Hashable {
+      var scalars: [UInt32]
+      var kind: Entry.Kind
+      var boundary: Entry.Boundary
+      var action: String
+    }
+    var first: [Key: (SourceLocation, String)] = [:]
+    var blocks: [(entry: Entry, normalized: NormalizedEntry)] = []
+    for file in files {
+      for (index, line) in file.lines.enumerated() {
+        let location = SourceLocation(file: file.path, line: index + 1)
+        switch line.content {
+        case .invalid(let error):
+          findings.append(LintFinding(location: location, message: error.cause))
+        case .entry(let entry):
+          let place = entry.source ?? location
+          let normalized = entry.kind == .literal ? normalizer.normalizeEntry(entry.text) : nil
+          let scalars = normalized?.scalars ?? entry.text.unicodeScalars.map(\.value)
+          let action: String
+          switch entry.action {
+          case .block: action = "block"
+          case .allow: action = "allow"
+          case .replace(let replacement):
+            action = "replace"
+            if origin == .global {
+              findings.append(
+                LintFinding(
+                  location: place,
+                  message:
+                    "replace entry in a global list: the global list only blocks (\"=> \(replacement)\" is ignored by the platform)"
+                ))
+            }
+          }
+          let key = Key(scalars: scalars, kind: entry.kind, boundary: entry.boundary, action: action)
+          if let (earlier, text) = first[key] {
+            let how = text == entry.text ? "duplicate of" : "normalizes to the same entry as \"\(text)\" at"
+            findings.append(LintFinding(location: place, message: "\(how) \(earlier)"))
+            continue
+          }
+          first[key] = (place, entry.text)
+          if let problem = regexProblem(entry, normalization: normalization) {
+            findings.append(LintFinding(location: place, message: problem))
+          }
+          if let normalized, normalized.scalars.count == 1,
+            normalized.firstClass == .digit || (normalized.firstClass == .letter && normalized.scalars[0] < 0x250)
+          {
+            findings.append(
+              LintFinding(
+                location: place,
+                message: "too short to be safe: a single \(normalized.firstClass == .digit ? "digit" : "Latin letter")")
+            )
+          }
+          if origin == .custom, entry.text.count > customWordLimit {
+            findings.append(
+              LintFinding(
+                location: place,
+                message:
+                  "longer than the platform's \(customWordLimit)-character limit for custom words (\(entry.text.count))"
+              ))
+          }
+          if entry.kind == .literal, entry.action == .block, let normalized { blocks.append((entry, normalized)) }
+        default:
+          break
+        }
+      }
+    }
+    findings += redundant(blocks)
+    return findings.sorted {
+      ($0.location.file, $0.location.line, $0.message) < ($1.location.file, $1.location.line, $1.message)
+    }
+  }
+
+  /// Why PCRE2 rejects a regex entry (`invalid regex at offset 1: missing closing
+  /// parenthesis`); nil for a good regex or a literal entry.
+  public static func regexProblem(_ entry: Entry, normalization: Normalization = .default) -> String? {
+    guard entry.kind == .regex else { return nil }
+    do { _ = try RegexProgram(pattern: entry.text, caseless: normalization.contains(.caseFolding)) } catch {
+      return WordListError(error.kind, at: SourceLocation(file: "", line: 0)).cause
+    }
+    return nil
+  }
+
+  /// Block entries that contain another block entry at a place where that one matches.
+  private static func redundant(_ blocks: [(entry: Entry, normalized: NormalizedEntry)]) -> [LintFinding] {
+    guard blocks.count > 1,
+      let automaton = try? AhoCorasick(scalarPatterns: blocks.map(\.normalized.scalars))
+    else { return [] }
+    var findings: [LintFinding] = []
+    for (index, block) in blocks.enumerated() {
+      let scalars = block.normalized.scalars
+      var container: Int?
+      scalars.withUnsafeBufferPointer { buffer in
+        automaton.forEachMatch(in: buffer) { pattern, end in
+          guard container == nil, pattern != index else { return }
+          let inner = blocks[pattern]
+          let length = inner.normalized.scalars.count
+          guard length < scalars.count else { return }
+          let start = end - length
+          if inner.entry.boundary == .word {
+            if inner.normalized.firstClass.isWordCharacter, start > 0,
+              ScalarClass.of(scalars[start - 1]).isWordCharacter
+            {
+              return
+            }
+            if inner.normalized.lastClass.isWordCharacter, end < scalars.count,
+              ScalarClass.of(scalars[end]).isWordCharacter
+            {
+              return
+            }
+          }
+          // A repeat count the inner entry needs (`ass` needs two s) must be met inside.
+          if !inner.normalized.runs.isEmpty {
+            let outerRuns =
+              block.normalized.runs.isEmpty ? Array(repeating: 1, count: scalars.count) : block.normalized.runs
+            for offset in 0..<length where inner.normalized.runs[offset] > outerRuns[start + offset] { return }
+          }
+          container = pattern
+        }
+      }
+      if let container {
+        let inner = blocks[container].entry
+        let place = inner.source.map { " at \($0)" } ?? ""
+        findings.append(
+          LintFinding(
+            location: block.entry.source ?? SourceLocation(file: "", line: 0),
+            message: "redundant: \"\(inner.text)\"\(place) already blocks every text this entry matches"))
+      }
+    }
+    return findings
+  }
+}

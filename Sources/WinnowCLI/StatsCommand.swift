@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import Winnow
+
+/// Loads list files and directories (their `*.txt`), reporting every bad line with file:line.
+func loadLists(_ paths: [String], origin: WordList.Origin) throws -> [WordList] {
+  var lists: [WordList] = []
+  var errors: [WordListError] = []
+  for path in paths {
+    var isDirectory: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+    do {
+      if exists && isDirectory.boolValue {
+        lists += try WordList.load(directory: path, origin: origin)
+      } else {
+        lists.append(try WordList.load(path: path, origin: origin))
+      }
+    } catch { errors += error.errors }
+  }
+  guard errors.isEmpty else {
+    FileHandle.standardError.write(Data(("winnow: " + errors.map(\.description).joined(separator: "\n") + "\n").utf8))
+    throw CLIError.exitCode
+  }
+  return lists
+}
+
+/// Reads every line of `files` as dump items and calls `body` for each batch, batches processed
+/// `jobs` at a time; the outputs come back in input order.
+func forEachBatch<Output: Sendable>(
+  of files: [String], jobs: Int, _ body: @escaping @Sendable (LineBatch) -> Output
+) -> [Output] {
+  var outputs: [Output] = []
+  for file in files.isEmpty ? ["-"] : files {
+    let reader = LineReader(file: file)
+    while true {
+      var batches: [LineBatch] = []
+      while batches.count < jobs * 2, let batch = reader.nextBatch() { batches.append(batch) }
+      if batches.isEmpty { break }
+      outputs += parallelMap(batches, jobs: jobs, body)
+    }
+  }
+  return outputs
+}
+
+struct StatsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "stats",
+    abstract: "Count entries by category, kind and action; with --corpus, how often each entry fires.",
+    discussion: """
+      With --corpus DUMP (a JSON Lines dump in any format `winnow scan` reads), the lists alone \
+      moderate every item, and the report adds the entries that fire most and every entry that \
+      never fires.
+      """
+  )
+
+  @Argument(help: "List files or directories.")
+  var files: [String]
+
+  @Option(help: "A dump to measure the entries on (repeatable).")
+  var corpus: [String] = []
+
+  @Option(help: "Parallel workers for --corpus (default: the number of cores).")
+  var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+  @Option(help: "How many of the entries that fire most to show.")
+  var top = 20
+
+  func run() throws {
+    let lists = try loadLists(files, origin: .custom)
+    var output = OutputBuffer()
+    var byCategory: [String: Int] = [:]
+    var byKind: [String: Int] = [:]
+    var entries: [Entry] = []
+    for list in lists {
+      for entry in list.entries {
+        entries.append(entry)
+        byCategory[entry.category ?? "(none)", default: 0] += 1
+        let action: String
+        switch entry.action {
+        case .block: action = "block"
+        case .replace: action = "replace"
+        case .allow: action = "allow"
+        }
+        byKind["\(entry.kind.rawValue) \(action)", default: 0] += 1
+      }
+    }
+    output.write("\(entries.count) entries in \(lists.count) list\(lists.count == 1 ? "" : "s")\n")
+    output.write("by category:\n")
+    for (name, count) in byCategory.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
+      output.write("  \(name) \(count)\n")
+    }
+    output.write("by kind:\n")
+    for (name, count) in byKind.sorted(by: { $0.key < $1.key }) { output.write("  \(name) \(count)\n") }
+    if !corpus.isEmpty {
+      let engine: ModerationEngine
+      do { engine = try ModerationEngine(global: [], custom: lists) } catch {
+        FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+        throw CLIError.exitCode
+      }
+      let worker = ScanWorker(engine: engine, writeAll: false)
+      var tally = ScanTally()
+      for output in forEachBatch(
+        of: corpus, jobs: max(1, jobs),
+        { batch in
+          worker.process(batch) { (_, line) throws(ItemError) -> ModerationResult in try engine.screen(line.item) }
+        })
+      {
+        tally.merge(output.tally)
+      }
+      output.write(
+        "corpus: \(tally.read) items, \(tally.blocked) blocked, \(tally.replaced) replaced, \(tally.errors) errors\n")
+      output.write("fire most:\n")
+      let fired = tally.byEntry.sorted { ($1.value, $0.key.place) < ($0.value, $1.key.place) }
+      for (key, count) in fired.prefix(top) { output.write("  \(count) \(jsonString(key.text)) \(key.place)\n") }
+      let firedPlaces = Set(tally.byEntry.keys.map(\.place))
+      let never = entries.filter { entry in
+        entry.action != .allow
+          && !firedPlaces.contains(entry.source.map { "\(ScanTally.shortName($0.file)):\($0.line)" } ?? "")
+      }
+      output.write("never fire: \(never.count) of \(entries.filter { $0.action != .allow }.count)\n")
+      for entry in never {
+        output.write("  \(entry.source.map(\.description) ?? "?"): \(entry.line)\n")
+      }
+    }
+    output.flush()
+  }
+}
+
+/// `body` over `items` on up to `jobs` Dispatch threads; results in item order.
+func parallelMap<Item: Sendable, Output: Sendable>(
+  _ items: [Item], jobs: Int, _ body: @escaping @Sendable (Item) -> Output
+) -> [Output] {
+  let results = ResultSlots<Output>(count: items.count)
+  let next = IndexCounter()
+  DispatchQueue.concurrentPerform(iterations: min(max(jobs, 1), items.count)) { _ in
+    while let index = next.take(below: items.count) { results.set(index, body(items[index])) }
+  }
+  return results.values
+}

@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+
+/// `winnow scan`, `winnow words` and `winnow diff`, run as the built binary.
+@Suite("winnow scan and word-list tools")
+struct ScanTests {
+  /// A directory with a small global list; returns its path.
+  static func globalList() throws -> String {
+    let file = try CLITests.temporaryFile("zh.txt", "[sensitive]\n傻逼\n[profanity]\nfuck\n")
+    return URL(fileURLWithPath: file).deletingLastPathComponent().path
+  }
+
+  static func run(_ arguments: [String], stdin: String = "") async throws -> CLITests.Result {
+    try await CLITests.run(arguments, stdin: stdin)
+  }
+
+  /// Standard error without the timing line, which changes from run to run.
+  static func summary(_ stderr: String) -> [String] {
+    stderr.split(separator: "\n").map(String.init).filter { !$0.contains(" MB in ") }
+  }
+
+  static let lines = [
+    #"{"msgUID":"A1","fromUserId":"u1","targetId":"g1","conversationType":3,"objectName":"RC:TxtMsg","content":{"content":"hello"},"sentTime":1}"#,
+    #"2024/01/02 03:04:05{"appId":"app","fromUserId":"u2","targetId":"u3","targetType":3,"GroupId":"g7","classname":"RC:TxtMsg","content":{"content":"你是傻 逼"},"dateTime":"2024-01-02 03:04:05.678","msgUID":"B2","isSensitiveWord":"true"}"#,
+    #"{"fromUserId":"u4","toUserId":"u5","msgType":"RC:TxtMsg","content":"{\"content\":\"f.u.c.k\"}","channelType":"PERSON","msgTimeStamp":"1700000000000","messageId":"C3"}"#,
+    #"{"msgUID":"D4","content":{"content":"#,
+    #"{"kind":"extension","msgUID":"E5","targetId":"g1","conversationType":10,"channelId":"c1","sentTime":9,"sourceContent":{"mid":"E5","put":{"傻逼":"x"}}}"#,
+  ]
+
+  @Test func scansEveryFormatAndAccountsForEveryLine() async throws {
+    let global = try Self.globalList()
+    let dump = try CLITests.temporaryFile("dump.jsonl", Self.lines.joined(separator: "\n") + "\n")
+    let result = try await Self.run(["scan", "--global", global, "--no-progress", dump])
+    #expect(result.status == 3, "a line could not be read")
+    let records = result.stdout.split(separator: "\n").map(String.init)
+    #expect(records.count == 4)
+    #expect(
+      records[0].hasPrefix(
+        #"{"file":"\#(dump)","line":2,"msgUID":"B2","format":"history-log","sourceType":0,"verdict":"blocked","blockType":1,"sensitiveType":1,"record":{"type":3,"targetId":"g7","channelId":"","blockedMsgUId":"B2","blockType":1,"#
+      ))
+    #expect(records[0].contains(#""sentTime":1704164645678,"sourceType":0,"sourceContent":null}"#))
+    #expect(records[0].hasSuffix(#","platformFlagged":true}"#))
+    #expect(
+      records[1].hasPrefix(
+        #"{"file":"\#(dump)","line":3,"msgUID":"C3","format":"callback","sourceType":0,"verdict":"blocked","blockType":1,"#
+      ))
+    #expect(records[1].contains(#""record":{"type":1,"targetId":"u5","#))
+    #expect(
+      records[2]
+        == #"{"file":"\#(dump)","line":4,"verdict":"error","error":"invalid JSON at byte 36: unexpected end of input, expected a value"}"#
+    )
+    #expect(records[3].contains(#""line":5,"msgUID":"E5","format":"item","sourceType":1,"verdict":"blocked""#))
+    #expect(records[3].contains(#""sourceContent":"{\"mid\":\"E5\",\"put\":{\"傻逼\":\"x\"}}"}"#))
+    #expect(
+      Self.summary(result.stderr) == [
+        "winnow scan: 5 lines read = 1 passed + 0 replaced + 3 blocked + 1 errors",
+        "  blocked by blockType: 1 global 3, 2 custom 0, 3 third-party 0",
+        "  by sourceType (read/flagged): 0 original 3/2, 1 extension 1/1, 2 edit 0/0",
+        "  by format: item 2, history-log 1, callback 1",
+        "  matches by list: zh.txt 3",
+        #"  top entries: "傻逼" zh.txt:2 ×2, "fuck" zh.txt:4 ×1"#,
+      ])
+  }
+
+  @Test func allWritesPassedItemsAndReplacedContent() async throws {
+    let custom = try CLITests.temporaryFile("app.txt", "秒杀 => **\n")
+    let dump =
+      #"{"msgUID":"R1","content":{"content":"限时秒杀","extra":"keep"}}"# + "\n"
+      + #"{"msgUID":"P2","content":{"content":"hi"}}"#
+    let result = try await Self.run(["scan", "--no-global", "--custom", custom, "--all", "-"], stdin: dump)
+    #expect(result.status == 1)
+    #expect(
+      result.stdout == """
+        {"file":"-","line":1,"msgUID":"R1","format":"item","sourceType":0,"verdict":"replaced","blockType":null,\
+        "sensitiveType":2,"content":{"content":"限时**","extra":"keep"},"matches":[{"field":"content","text":"秒杀",\
+        "start":6,"end":12,"entry":"秒杀","kind":"literal","action":"replace","replacement":"**","origin":"custom",\
+        "list":"\(custom)","file":"\(custom)","line":1,"category":null}]}
+        {"file":"-","line":2,"msgUID":"P2","format":"item","sourceType":0,"verdict":"pass","blockType":null,\
+        "sensitiveType":0,"matches":[]}
+
+        """)
+  }
+
+  @Test func emptyFileAndCleanInputExitZero() async throws {
+    let global = try Self.globalList()
+    let empty = try CLITests.temporaryFile("empty.jsonl", "")
+    let result = try await Self.run(["scan", "--global", global, empty])
+    #expect(result.status == 0)
+    #expect(result.stdout.isEmpty)
+    #expect(
+      Self.summary(result.stderr).first == "winnow scan: 0 lines read = 0 passed + 0 replaced + 0 blocked + 0 errors")
+  }
+
+  @Test func readsGzipAndReportsAMissingFile() async throws {
+    let global = try Self.globalList()
+    let plain = try CLITests.temporaryFile("dump.jsonl", Self.lines[1] + "\n")
+    let gzip = Process()
+    gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    gzip.arguments = ["gzip", "-k", plain]
+    try gzip.run()
+    gzip.waitUntilExit()
+    let result = try await Self.run(["scan", "--global", global, plain + ".gz", "/nonexistent/x.jsonl"])
+    #expect(result.status == 3)
+    let records = result.stdout.split(separator: "\n").map(String.init)
+    #expect(records.count == 2)
+    #expect(records[0].hasPrefix(#"{"file":"\#(plain).gz","line":1,"msgUID":"B2","format":"history-log""#))
+    #expect(
+      records[1]
+        == #"{"file":"/nonexistent/x.jsonl","line":0,"verdict":"error","error":"cannot read /nonexistent/x.jsonl"}"#)
+    #expect(
+      Self.summary(result.stderr).first == "winnow scan: 2 lines read = 0 passed + 0 replaced + 1 blocked + 1 errors")
+  }
+
+  @Test func readsATenMegabyteLine() async throws {
+    let global = try Self.globalList()
+    let text = String(repeating: "好", count: 3_500_000) + "傻逼"
+    let line = #"{"msgUID":"L1","content":{"content":"\#(text)"}}"#
+    let dump = try CLITests.temporaryFile("long.jsonl", Self.lines[0] + "\n" + line + "\n" + Self.lines[0])
+    let result = try await Self.run(["scan", "--global", global, "--content-limit", "20000000", dump])
+    #expect(result.status == 1)
+    #expect(result.stdout.hasPrefix(#"{"file":"\#(dump)","line":2,"msgUID":"L1","#))
+    #expect(
+      Self.summary(result.stderr).first == "winnow scan: 3 lines read = 2 passed + 0 replaced + 1 blocked + 0 errors")
+    let limited = try await Self.run(["scan", "--global", global, dump])
+    #expect(
+      limited.stdout.contains(
+        #""line":2,"verdict":"error","error":"content: content of 10500020 bytes is over the limit of 131072 bytes"}"#))
+  }
+
+  @Test func outputIsTheSameWhateverTheJobs() async throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let sample = root.appendingPathComponent("samples/messages.jsonl").path
+    let global = root.appendingPathComponent("wordlists/global").path
+    let output = try CLITests.temporaryFile("out.jsonl", "old contents")
+    let one = try await Self.run(["scan", "--global", global, "--jobs", "1", "--all", sample])
+    let four = try await Self.run(["scan", "--global", global, "--jobs", "4", "--all", "--output", output, sample])
+    #expect(one.status == 1 && four.status == 1)
+    #expect(one.stdout.split(separator: "\n").count == 6421)
+    #expect(try String(contentsOfFile: output, encoding: .utf8) == one.stdout)
+    #expect(Self.summary(one.stderr).dropFirst() == Self.summary(four.stderr).dropFirst())
+    let leftovers = try FileManager.default.contentsOfDirectory(
+      atPath: URL(fileURLWithPath: output).deletingLastPathComponent().path)
+    #expect(leftovers == ["out.jsonl"], "the temporary file was renamed over the output")
+  }
+
+  @Test func wordsLintReportsEachFindingWithFileAndLine() async throws {
+    let list = try CLITests.temporaryFile(
+      "app.txt", "傻逼\n傻逼玩意\nｆｕｃｋ\nfuck\nx\nre:(\n" + String(repeating: "长", count: 33) + "\n")
+    let result = try await Self.run(["words", "lint", list])
+    #expect(result.status == 1)
+    #expect(
+      result.stdout == """
+        \(list):2: redundant: "傻逼" at \(list):1 already blocks every text this entry matches
+        \(list):4: normalizes to the same entry as "ｆｕｃｋ" at \(list):3
+        \(list):5: too short to be safe: a single Latin letter
+        \(list):6: invalid regex at offset 1: missing closing parenthesis
+        \(list):7: longer than the platform's 32-character limit for custom words (33)
+
+        """)
+    #expect(result.stderr == "5 findings\n")
+  }
+
+  @Test func wordsAddRemoveAndSortEditInPlace() async throws {
+    let list = try CLITests.temporaryFile("app.txt", "# ads\r\n[ads]\r\nzeta\r\nalpha\r\n")
+    let add = try await Self.run(["words", "add", list, "beta => **", "alpha"])
+    #expect(add.status == 0)
+    #expect(add.stderr == "already in \(list):4: alpha\nadded 1 entry to \(list)\n")
+    let bad = try await Self.run(["words", "add", list, "re:("])
+    #expect(bad.status == 2)
+    #expect(bad.stderr == "winnow: entry 1 \"re:(\": invalid regex at offset 1: missing closing parenthesis\n")
+    let sort = try await Self.run(["words", "sort", list])
+    #expect(sort.status == 0)
+    #expect(try String(contentsOfFile: list, encoding: .utf8) == "# ads\r\n[ads]\r\nalpha\r\nbeta => **\r\nzeta\r\n")
+    let remove = try await Self.run(["words", "rm", list, "zeta", "gamma"])
+    #expect(remove.status == 1)
+    #expect(remove.stderr == "not in \(list): gamma\nremoved 1 line from \(list)\n")
+    #expect(try String(contentsOfFile: list, encoding: .utf8) == "# ads\r\n[ads]\r\nalpha\r\nbeta => **\r\n")
+  }
+
+  @Test func wordsStatsAndDiffOnACorpus() async throws {
+    let old = try CLITests.temporaryFile("old.txt", "[x]\nhello\nnever\n")
+    let new = try CLITests.temporaryFile("new.txt", "[x]\nnever\n傻逼\n")
+    let dump = try CLITests.temporaryFile("dump.jsonl", Self.lines.joined(separator: "\n") + "\n")
+    let stats = try await Self.run(["words", "stats", old, "--corpus", dump])
+    #expect(
+      stats.stdout == """
+        2 entries in 1 list
+        by category:
+          x 2
+        by kind:
+          literal block 2
+        corpus: 5 items, 1 blocked, 0 replaced, 1 errors
+        fire most:
+          1 "hello" old.txt:2
+        never fire: 1 of 2
+          \(old):3: never
+
+        """)
+    let diff = try await Self.run(["diff", "--old", old, "--new", new, dump])
+    #expect(diff.status == 1)
+    #expect(
+      diff.stdout == """
+        5 items read, 1 unreadable, 3 changed verdict
+        newly blocked: 2
+          2 × 傻逼 new.txt:3
+          e.g. \(dump):2: "你是傻 逼"
+          e.g. \(dump):5: "傻逼 | x"
+        newly passed: 1
+          1 × hello old.txt:2
+          e.g. \(dump):1: "hello"
+        newly replaced: 0
+
+        """)
+  }
+}
