@@ -39,6 +39,7 @@ let package = Package(
         "Winnow",
         "WinnowWebhook",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
+import Logging
 import Winnow
 import WinnowWebhook
 
@@ -61,8 +62,8 @@ struct ModerationOptions: ParsableArguments {
   }
 
   /// The engine configuration, and the HTTP client to shut down after use (when there is a
-  /// reviewer).
-  func configuration() throws -> (ModerationEngine.Configuration, HTTPClient?) {
+  /// reviewer). Reviewer failures are logged on standard error at `logLevel` and above.
+  func configuration(logLevel: Logger.Level = .warning) throws -> (ModerationEngine.Configuration, HTTPClient?) {
     var extractor = ContentExtractor(unknownTypes: unknownTypes, contentLimit: contentLimit)
     for type in messageTypes {
       let parts = type.split(separator: "=", maxSplits: 1)
@@ -76,6 +77,7 @@ struct ModerationOptions: ParsableArguments {
       reviewPolicy: ReviewPolicy(
         timeout: .milliseconds(Int64(timeout * 1000)),
         onFailure: reviewerFailure == .failOpen ? .failOpen : .failClosed, onReview: onReview))
+    configuration.logger.logLevel = logLevel
     guard let reviewerURL else { return (configuration, nil) }
     let client = WebhookReviewer.makeFailFastClient()
     configuration.reviewer = WebhookReviewer(

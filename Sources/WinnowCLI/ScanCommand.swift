@@ -46,7 +46,9 @@ struct ScanCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let (configuration, client) = try moderation.configuration()
+    // A scan can meet thousands of reviewer failures: they are counted in the summary, and only
+    // errors are logged.
+    let (configuration, client) = try moderation.configuration(logLevel: .error)
     let status: Int32
     do {
       status = try await scan(configuration: configuration)
@@ -98,7 +100,14 @@ struct ScanCommand: AsyncParsableCommand {
     try sink.commit()
     let elapsed = (clock.now - start).components
     let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-    FileHandle.standardError.write(Data(tally.summary(seconds: seconds, jobs: jobs).utf8))
+    var summary = tally.summary(seconds: seconds, jobs: jobs)
+    if configuration.reviewer != nil {
+      let counts = engine.reviewerStatistics.counts
+      summary +=
+        "  reviewer: \(counts.calls) calls, \(counts.passed) passed, \(counts.reviewed) review, "
+        + "\(counts.rejected) rejected, \(counts.timeouts) timed out, \(counts.failures) failed\n"
+    }
+    FileHandle.standardError.write(Data(summary.utf8))
     if tally.errors > 0 { return 3 }
     return tally.blocked + tally.replaced > 0 ? 1 : 0
   }

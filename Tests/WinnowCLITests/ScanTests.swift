@@ -213,4 +213,25 @@ struct ScanTests {
 
         """)
   }
+
+  @Test func reviewerFailuresFollowThePolicyInAScan() async throws {
+    let global = try Self.globalList()
+    let dump = try CLITests.temporaryFile("dump.jsonl", Self.lines[0] + "\n" + Self.lines[1] + "\n")
+    // Nothing listens on port 9 of 127.0.0.1: every call is refused at once.
+    let result = try await Self.run([
+      "scan", "--global", global, "--reviewer-url", "http://127.0.0.1:9/review", "--fail-closed", dump,
+    ])
+    #expect(result.status == 1)
+    let records = result.stdout.split(separator: "\n").map(String.init)
+    #expect(records.count == 2)
+    #expect(
+      records[0].contains(#""line":1,"msgUID":"A1","format":"item","sourceType":0,"verdict":"blocked","blockType":3,"#))
+    #expect(records[0].contains(#""review":{"failure":"reviewer unreachable: "#))
+    #expect(
+      records[1].contains(
+        #""line":2,"msgUID":"B2","format":"history-log","sourceType":0,"verdict":"blocked","blockType":1,"#))
+    #expect(Self.summary(result.stderr).contains("  blocked by blockType: 1 global 1, 2 custom 0, 3 third-party 1"))
+    #expect(
+      Self.summary(result.stderr).last == "  reviewer: 1 calls, 0 passed, 0 review, 0 rejected, 0 timed out, 1 failed")
+  }
 }
