@@ -82,3 +82,28 @@ struct JSONTests {
     }
   }
 }
+
+/// The UTF-8 check of the JSON reader against the standard library's.
+@Suite("UTF-8 validation")
+struct UTF8ValidationTests {
+  @Test func agreesWithTheStandardLibrary() async {
+    // Lead and continuation bytes at the edges of the valid ranges, so that valid sequences
+    // and near misses are both common.
+    let interesting: [UInt8] = [
+      0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF,
+    ]
+    let bytes = Gen.int(in: 0...(interesting.count - 1)).map { interesting[$0] }.array(of: 0...8)
+    await propertyCheck(count: 2000, input: bytes) { bytes in
+      let ours = bytes.withUnsafeBufferPointer { JSONParser.isValidUTF8($0) }
+      #expect(ours == (String(validating: bytes, as: UTF8.self) != nil))
+    }
+  }
+
+  @Test(arguments: [
+    [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80], [0xE4, 0xBD], [0xF0, 0x9F, 0x8D, 0x86],
+  ])
+  func edgeCases(bytes: [UInt8]) {
+    let ours = bytes.withUnsafeBufferPointer { JSONParser.isValidUTF8($0) }
+    #expect(ours == (String(validating: bytes, as: UTF8.self) != nil))
+  }
+}
