@@ -142,26 +142,11 @@ struct CheckCommand: AsyncParsableCommand {
   }
 
   static func json(text: String, report: MatchReport) -> String {
-    let matches = report.matches.map { match in
-      let entry = match.entry
-      var fields = [
-        "\"text\":\(jsonString(match.text))", "\"start\":\(match.range.lowerBound)",
-        "\"end\":\(match.range.upperBound)",
-        "\"entry\":\(jsonString(entry.text))", "\"kind\":\"\(entry.kind.rawValue)\"",
-      ]
-      switch entry.action {
-      case .block: fields.append("\"action\":\"block\"")
-      case .replace(let replacement):
-        fields += ["\"action\":\"replace\"", "\"replacement\":\(jsonString(replacement))"]
-      case .allow: fields.append("\"action\":\"allow\"")
-      }
-      fields += ["\"origin\":\"\(match.origin.rawValue)\"", "\"list\":\(jsonString(match.list))"]
-      if let source = entry.source { fields += ["\"file\":\(jsonString(source.file))", "\"line\":\(source.line)"] }
-      fields.append("\"category\":" + (entry.category.map(jsonString) ?? "null"))
-      return "{" + fields.joined(separator: ",") + "}"
-    }
-    let warnings = report.warnings.map { jsonString($0.description) }
-    return "{\"text\":\(jsonString(text)),\"matches\":[\(matches.joined(separator: ","))],"
-      + "\"masked\":\(jsonString(Match.mask(text, matches: report.matches))),\"warnings\":[\(warnings.joined(separator: ","))]}\n"
+    let object: JSONValue = [
+      "text": .string(text), "matches": .array(report.matches.map { .object($0.jsonMembers) }),
+      "masked": .string(Match.mask(text, matches: report.matches)),
+      "warnings": .array(report.warnings.map { .string($0.description) }),
+    ]
+    return object.jsonString + "\n"
   }
 }
