@@ -4,8 +4,15 @@ import Winnow
 
 /// Options that choose the word lists: the built-in global list and any custom lists.
 struct ListOptions: ParsableArguments {
-  @Option(name: .customLong("global"), help: "Read the global list from this directory (default: the built-in one).")
-  var globalDirectory: String?
+  @Option(
+    name: .customLong("global"),
+    help: "Read the global list from this directory (repeatable; default: the built-in one).")
+  var globalDirectories: [String] = []
+
+  @Option(
+    name: .customLong("exclude-category"),
+    help: "Leave out the entries of this category (repeatable), e.g. to switch a category of the global list off.")
+  var excludedCategories: [String] = []
 
   @Flag(name: .customLong("no-global"), help: "Use no global list, only custom lists.")
   var noGlobal = false
@@ -14,7 +21,9 @@ struct ListOptions: ParsableArguments {
   var customFiles: [String] = []
 
   func validate() throws {
-    if noGlobal && globalDirectory != nil { throw ValidationError("--global and --no-global cannot be used together") }
+    if noGlobal && !globalDirectories.isEmpty {
+      throw ValidationError("--global and --no-global cannot be used together")
+    }
     if noGlobal && customFiles.isEmpty { throw ValidationError("--no-global needs at least one --custom list") }
   }
 
@@ -38,17 +47,30 @@ struct ListOptions: ParsableArguments {
     var custom: [WordList] = []
     var errors: [WordListError] = []
     if !noGlobal {
-      guard let directory = globalDirectory ?? GlobalListLocator.builtInDirectory() else {
-        throw CLIError(
-          "cannot find the built-in global list (wordlists/global); pass --global DIR or set WINNOW_GLOBAL")
+      var directories = globalDirectories
+      if directories.isEmpty {
+        guard let builtIn = GlobalListLocator.builtInDirectory() else {
+          throw CLIError(
+            "cannot find the built-in global list (wordlists/global); pass --global DIR or set WINNOW_GLOBAL")
+        }
+        directories = [builtIn]
       }
-      do { lists += try WordList.load(directory: directory, origin: .global) } catch { errors += error.errors }
+      for directory in directories {
+        do { lists += try WordList.load(directory: directory, origin: .global) } catch { errors += error.errors }
+      }
     }
     for path in customFiles {
       do { custom.append(try WordList.load(path: path, origin: .custom)) } catch { errors += error.errors }
     }
     guard errors.isEmpty else { throw CLIError(errors.map(\.description).joined(separator: "\n")) }
-    return (lists, custom)
+    guard !excludedCategories.isEmpty else { return (lists, custom) }
+    let excluded = Set(excludedCategories)
+    func keep(_ list: WordList) -> WordList {
+      var list = list
+      list.entries.removeAll { $0.category.map(excluded.contains) ?? false }
+      return list
+    }
+    return (lists.map(keep), custom.map(keep))
   }
 }
 
