@@ -139,15 +139,24 @@ def evade(word, kind, lang, rng, trad):
 
 
 def insert(message, word, lang, rng):
-    """The message with the word inserted at a word boundary; the word's UTF-8 byte range."""
+    """The message with the word inserted where a writer would put a separate word; the word's
+    UTF-8 byte range. English: between two words, neither of them a single letter (`I`, `a`
+    would join a spelled-out word). Chinese: between two characters, neither of them an ASCII
+    letter or digit (a Latin-edged entry glued into `Dm-crypt` is not a word there)."""
     if lang == "en":
         words = message.split(" ")
-        i = rng.randrange(len(words) + 1)
+        choices = [i for i in range(len(words) + 1)
+                   if (i == 0 or len(words[i - 1]) > 1) and (i == len(words) or len(words[i]) > 1)]
+        i = rng.choice(choices) if choices else len(words)
         before = " ".join(words[:i])
         prefix = before + (" " if before else "")
         text = prefix + word + (" " + " ".join(words[i:]) if i < len(words) else "")
     else:
-        i = rng.randrange(len(message) + 1)
+        def glued(c):
+            return c.isascii() and c.isalnum()
+        choices = [i for i in range(len(message) + 1)
+                   if (i == 0 or not glued(message[i - 1])) and (i == len(message) or not glued(message[i]))]
+        i = rng.choice(choices) if choices else len(message)
         prefix = message[:i]
         text = prefix + word + message[i:]
     start = len(prefix.encode("utf-8"))
@@ -161,6 +170,7 @@ def main():
     parser.add_argument("--per-kind", type=int, default=400)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", help="also write the figures as JSON to this file")
+    parser.add_argument("--misses", type=int, default=0, help="print this many missed injections per kind")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     ordinary, sources = ordinary_messages()
@@ -207,6 +217,7 @@ def main():
     fp_entries = Counter()
     caught = Counter()
     injected = Counter()
+    misses = defaultdict(list)
     for n, (group, lang, kind, info) in enumerate(meta):
         record = results[n]
         matches = [m for m in record.get("matches", []) if m.get("action") == "block"]
@@ -221,6 +232,8 @@ def main():
             injected[(lang, kind)] += 1
             if any(m["start"] < end and start < m["end"] for m in matches):
                 caught[(lang, kind)] += 1
+            else:
+                misses[(lang, kind)].append((info[1], items[n].encode("utf-8")[start:end].decode("utf-8") + "  in  " + items[n][:120]))
 
     print("Ordinary messages: " + ", ".join(f"{name} {count}" for name, count in sources.items()))
     print()
@@ -250,6 +263,9 @@ def main():
     print("Entries behind the most false positives:")
     for (entry, place), count in fp_entries.most_common(15):
         print(f"  {count:4d}  {entry!r}  {place}")
+    for (lang, kind), examples in sorted(misses.items()):
+        for word, text in examples[: args.misses]:
+            print(f"  missed {lang}/{kind}: {word!r} written {text!r}")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 

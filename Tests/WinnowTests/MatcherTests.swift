@@ -37,8 +37,17 @@ struct MatcherTests {
     Case(name: "latin next to CJK", words: "fuck", text: "我fuck你", expected: [("fuck", "fuck")]),
     // Evasions
     Case(name: "dotted", words: "fuck", text: "f.u.c.k you", expected: [("fuck", "f.u.c.k")]),
+    Case(
+      name: "spelled-out phrase", words: "brown shower", text: "see b_r_o_w_n _s_h_o_w_e_r now",
+      expected: [("brown shower", "b_r_o_w_n _s_h_o_w_e_r")]),
+    Case(
+      name: "phrase as written", words: "brown shower", text: "brown  shower",
+      expected: [("brown shower", "brown  shower")]),
     Case(name: "full-width", words: "fuck", text: "ｆｕｃｋ", expected: [("fuck", "ｆｕｃｋ")]),
     Case(name: "repeated letters", words: "fuck", text: "fuuuuck", expected: [("fuck", "fuuuuck")]),
+    Case(name: "repeated CJK", words: "考试机构", text: "找考试试试机构", expected: [("考试机构", "考试试试机构")]),
+    Case(name: "doubled CJK needs two", words: "妈妈的", text: "你妈的", expected: []),
+    Case(name: "doubled CJK with more", words: "妈妈的", text: "妈 妈 妈的", expected: [("妈妈的", "妈 妈 妈的")]),
     Case(name: "leet", words: "shit", text: "sh1t and $hit", expected: [("shit", "sh1t"), ("shit", "$hit")]),
     Case(name: "cyrillic look-alike", words: "fuck", text: "fuсk", expected: [("fuck", "fuсk")]),
     Case(name: "zero-width inside", words: "傻逼", text: "傻\u{200B}逼", expected: [("傻逼", "傻\u{200B}逼")]),

@@ -14,6 +14,8 @@ final class MatcherLayer: Sendable {
   /// The automaton of the literal entries, if any; pattern `i` is entry `patternEntries[i]`.
   private let automaton: AhoCorasick?
   private let patternEntries: [Int32]
+  /// Repeat counts of the patterns that are a variant of their entry (see ``joinedVariant``).
+  private let variantRuns: [Int: [UInt16]]
   /// The regex entries: entry index and program.
   private let regexes: [(entry: Int, program: RegexProgram)]
 
@@ -22,6 +24,7 @@ final class MatcherLayer: Sendable {
     var entries: [CompiledEntry] = []
     var patterns: [[UInt32]] = []
     var patternEntries: [Int32] = []
+    var variantRuns: [Int: [UInt16]] = [:]
     var regexes: [(Int, RegexProgram)] = []
     var errors: [WordListError] = []
     for list in lists {
@@ -35,6 +38,11 @@ final class MatcherLayer: Sendable {
           }
           patterns.append(normalized.scalars)
           patternEntries.append(Int32(entries.count))
+          if rules.contains(.separators), let variant = Self.joinedVariant(of: normalized) {
+            variantRuns[patterns.count] = variant.runs
+            patterns.append(variant.scalars)
+            patternEntries.append(Int32(entries.count))
+          }
           entries.append(CompiledEntry(entry: entry, origin: list.origin, list: list.name, normalized: normalized))
         case .regex:
           do {
@@ -53,7 +61,20 @@ final class MatcherLayer: Sendable {
     // Patterns are never empty here: empty entries were rejected above.
     self.automaton = patterns.isEmpty ? nil : try! AhoCorasick(scalarPatterns: patterns)
     self.patternEntries = patternEntries
+    self.variantRuns = variantRuns
     self.regexes = regexes
+  }
+
+  /// For an entry of several Latin-script words (`brown shower`), the words without their
+  /// spaces: spelled out letter by letter (`b_r_o_w_n _s_h_o_w_e_r`), the text's letters are
+  /// joined into one token, spaces included, so only this form can match it.
+  static func joinedVariant(of normalized: NormalizedEntry) -> (scalars: [UInt32], runs: [UInt16])? {
+    guard normalized.scalars.contains(0x20),
+      normalized.scalars.allSatisfy({ $0 == 0x20 || ScalarClass.of($0).isWordCharacter })
+    else { return nil }
+    let kept = normalized.scalars.indices.filter { normalized.scalars[$0] != 0x20 }
+    let runs = normalized.runs.isEmpty ? [] : kept.map { normalized.runs[$0] }
+    return (kept.map { normalized.scalars[$0] }, runs)
   }
 
   var memoryFootprint: Int {
@@ -96,7 +117,11 @@ final class MatcherLayer: Sendable {
     automaton.forEachMatch(in: scalars) { pattern, end in
       let entryIndex = Int(patternEntries[pattern])
       let start = end - Int(automaton.patternLengths[pattern])
-      guard accepts(entries[entryIndex], from: start, to: end, count: scalars.count, units: units, in: text) else {
+      guard
+        accepts(
+          entries[entryIndex], runs: variantRuns[pattern], from: start, to: end, count: scalars.count, units: units,
+          in: text)
+      else {
         return
       }
       let first = units.map { Int($0[start]) } ?? start
@@ -107,9 +132,10 @@ final class MatcherLayer: Sendable {
   }
 
   /// Whether a literal candidate over walk positions `start..<end` meets its entry's word
-  /// boundaries and repeat counts.
+  /// boundaries and repeat counts (`runs` for a variant pattern, else the entry's).
   private func accepts(
-    _ compiled: CompiledEntry, from start: Int, to end: Int, count: Int, units: [Int32]?, in text: NormalizedText
+    _ compiled: CompiledEntry, runs variant: [UInt16]?, from start: Int, to end: Int, count: Int, units: [Int32]?,
+    in text: NormalizedText
   ) -> Bool {
     guard let normalized = compiled.normalized else { return false }
     @inline(__always) func unit(_ position: Int) -> Int { units.map { Int($0[position]) } ?? position }
@@ -121,7 +147,7 @@ final class MatcherLayer: Sendable {
         return false
       }
     }
-    for (offset, minimum) in normalized.runs.enumerated() where text.runs[unit(start + offset)] < minimum {
+    for (offset, minimum) in (variant ?? normalized.runs).enumerated() where text.runs[unit(start + offset)] < minimum {
       return false
     }
     return true

@@ -148,7 +148,8 @@ struct WordShaper {
   }
 
   /// Writes the final units: separator runs collapse to one space (dropped at the ends and
-  /// next to CJK or optional units), and repeated letters merge into one counted unit.
+  /// next to CJK or optional units), and repeated letters and CJK characters merge into one
+  /// counted unit (`fuuuck`, `考试试试机构`).
   private func emit(into result: inout NormalizedText) {
     let collapses = rules.contains(.separators)
     let merges = rules.contains(.repeatedLetters)
@@ -169,8 +170,9 @@ struct WordShaper {
         }
       }
       pendingSeparators = nil
-      if merges, scalarClass == .letter, !optional[index], let last = result.scalars.indices.last,
-        result.scalars[last] == scalars[index], result.classes[last] == ScalarClass.letter.rawValue
+      if merges, scalarClass == .letter || scalarClass == .unspaced, !optional[index],
+        let last = result.scalars.indices.last,
+        result.scalars[last] == scalars[index], result.classes[last] == scalarClass.rawValue
       {
         result.ends[last] = ends[index]
         if result.runs[last] < .max { result.runs[last] += 1 }
