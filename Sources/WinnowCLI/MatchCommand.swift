@@ -46,7 +46,18 @@ struct MatchCommand: ParsableCommand {
     case json, lines
   }
 
+  @Flag(help: "Print only the number of matches, not each match.")
+  var count = false
+
+  @Flag(
+    name: .customLong("per-line"),
+    help:
+      "Match each line of standard input as its own haystack, as a server checks one message at a time (needs --count)."
+  )
+  var perLine = false
+
   func validate() throws {
+    if perLine && !count { throw ValidationError("--per-line needs --count") }
     if overlapping && semantics != .standard {
       throw ValidationError("--overlapping works with --semantics standard only, not \(semantics.rawValue)")
     }
@@ -55,6 +66,7 @@ struct MatchCommand: ParsableCommand {
   func run() throws {
     let patterns = try readPatterns()
     let haystack = readStandardInput()
+    if perLine { return try runPerLine(patterns: patterns, haystack: haystack) }
     let clock = ContinuousClock()
     var matches: [PatternMatch] = []
     var buildTime = Duration.zero
@@ -91,7 +103,8 @@ struct MatchCommand: ParsableCommand {
       scanTime = clock.now - scanStart
     }
     var output = OutputBuffer()
-    for match in matches {
+    if count { output.write("\(matches.count)\n") }
+    for match in matches where !count {
       output.write(
         json
           ? "{\"pattern\":\(match.pattern),\"start\":\(match.start),\"end\":\(match.end)}\n"
@@ -107,8 +120,60 @@ struct MatchCommand: ParsableCommand {
     if matches.isEmpty { throw ExitCode(1) }
   }
 
+  /// `--per-line --count`: each line a haystack; scan time covers the lines, not splitting them.
+  private func runPerLine(patterns: [String], haystack: Data) throws {
+    let clock = ContinuousClock()
+    let lines = haystack.split(separator: UInt8(ascii: "\n"))
+    var total = 0
+    var buildTime = Duration.zero
+    var scanTime = Duration.zero
+    if normalize {
+      let start = clock.now
+      let matcher = try normalizingMatcher(patterns)
+      buildTime = clock.now - start
+      let texts = lines.map { String(decoding: $0, as: UTF8.self) }
+      let scanStart = clock.now
+      for text in texts {
+        total +=
+          overlapping ? matcher.overlappingMatches(in: text).count : matcher.matches(in: text, kind: semantics).count
+      }
+      scanTime = clock.now - scanStart
+    } else {
+      let start = clock.now
+      let automaton: AhoCorasick
+      do { automaton = try AhoCorasick(patterns: patterns) } catch { throw ValidationError(error.description) }
+      buildTime = clock.now - start
+      let scanStart = clock.now
+      haystack.withUnsafeBytes { raw in
+        let bytes = raw.bindMemory(to: UInt8.self)
+        var lineStart = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "\n") {
+          if index > lineStart {
+            let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<index])
+            total +=
+              overlapping
+              ? automaton.countOverlappingMatches(inUTF8: line) : automaton.matches(inUTF8: line, kind: semantics).count
+          }
+          lineStart = index + 1
+        }
+      }
+      scanTime = clock.now - scanStart
+    }
+    var output = OutputBuffer()
+    output.write("\(total)\n")
+    output.flush()
+    if stats {
+      var errors = OutputBuffer(.standardError)
+      errors.write(
+        "{\"patterns\":\(patterns.count),\"build_seconds\":\(buildTime.seconds),\"scan_seconds\":\(scanTime.seconds),"
+          + "\"bytes\":\(haystack.count),\"messages\":\(lines.count),\"matches\":\(total)}\n")
+    }
+    if total == 0 { throw ExitCode(1) }
+  }
+
   private func readPatterns() throws -> [String] {
-    guard let data = FileManager.default.contents(atPath: patternsFile) else {
+    // A FileHandle, not FileManager.contents: it also reads pipes (`--patterns <(…)`).
+    guard let handle = FileHandle(forReadingAtPath: patternsFile), let data = try? handle.readToEnd() ?? Data() else {
       throw ValidationError("cannot read patterns file \(patternsFile)")
     }
     let patterns: [String]
@@ -122,7 +187,10 @@ struct MatchCommand: ParsableCommand {
       guard let text = String(validating: data, as: UTF8.self) else {
         throw ValidationError("\(patternsFile): not valid UTF-8")
       }
-      var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      // Scalars, not Characters: "\r\n" is one Character. A CRLF file's "\r" is dropped.
+      var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
+        String(String.UnicodeScalarView($0)).trimmingSuffix("\r")
+      }
       if lines.last == "" { lines.removeLast() }
       patterns = lines
     }
@@ -158,6 +226,10 @@ struct MatchCommand: ParsableCommand {
     offsets.append(scalars)
     return offsets
   }
+}
+
+extension String {
+  fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast()) : self }
 }
 
 extension MatchKind: ExpressibleByArgument {}

@@ -198,4 +198,18 @@ struct CLITests {
     #expect(pass.status == 0)
     #expect(pass.stdout == "verdict: pass, sensitiveType 0\n")
   }
+
+  @Test func matchCountsPerLineLikeAServer() async throws {
+    let patterns = try Self.temporaryFile("p.txt", "he\r\nshe\r\nhis\r\nhers\r\n")
+    let arguments = ["match", "--patterns", patterns, "--patterns-format", "lines", "--overlapping", "--count"]
+    let whole = try await Self.run(arguments, stdin: "ushers\nhis\n")
+    #expect(whole.stdout == "4\n", "CRLF pattern files are read line by line")
+    let perLine = try await Self.run(arguments + ["--per-line", "--stats"], stdin: "ushers\nhis\n")
+    #expect(perLine.stdout == "4\n")
+    let stats = try JSONSerialization.jsonObject(with: Data(perLine.stderr.utf8)) as? [String: Any]
+    #expect(stats?["messages"] as? Int == 2)
+    #expect(stats?["matches"] as? Int == 4)
+    let usage = try await Self.run(["match", "--patterns", patterns, "--per-line"], stdin: "x")
+    #expect(usage.status == 64)
+  }
 }

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Runs Winnow and its peers on the same word list and corpus, in one run, checks that the
+match counts agree, and prints one Markdown table.
+
+Usage: compare.py DATA_DIR WINNOW HYPERSCAN_DRIVER   (run by `run`, inside its venv)
+
+Every matcher counts every match of every pattern (overlapping, raw bytes, no normalization)
+over the whole corpus (MB/s), and, where it can be driven one message at a time without an
+interpreter in the loop, over each line on its own (messages/s). Build time is the compile of
+the word list; memory is the peak resident size of the process (list, corpus and all).
+"""
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def peak_rss_of(command, **kwargs):
+    """Runs a command; returns (stdout, stderr, peak RSS MB) using GNU time."""
+    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, capture_output=True, text=True, **kwargs)
+    lines = result.stderr.strip().splitlines()
+    rss = int(lines[-1]) / 1024 if lines and lines[-1].isdigit() else float("nan")
+    return result, "\n".join(lines[:-1]), rss
+
+
+def winnow(data, binary, per_line, normalize=False):
+    args = [binary, "match", "--patterns", str(data / "patterns.txt"), "--patterns-format", "lines", "--overlapping",
+            "--count", "--stats"]
+    if per_line:
+        args.append("--per-line")
+    if normalize:
+        args.append("--normalize")
+    with open(data / "corpus.txt", "rb") as corpus:
+        result, stderr, rss = peak_rss_of(args, stdin=corpus)
+    stats = json.loads(stderr.strip().splitlines()[-1])
+    stats["rss_mb"] = rss
+    return stats
+
+
+def python_peer(data, name):
+    """ahocorasick-rs and pyahocorasick, each in its own process so memory is its own."""
+    code = f"""
+import json, resource, sys, time
+patterns = open(sys.argv[1], encoding="utf-8").read().split("\\n")[:-1]
+corpus = open(sys.argv[2], "rb").read()
+if {name!r} == "ahocorasick-rs":
+    import ahocorasick_rs
+    start = time.perf_counter()
+    automaton = ahocorasick_rs.BytesAhoCorasick([p.encode() for p in patterns])
+    build = time.perf_counter() - start
+    start = time.perf_counter()
+    matches = len(automaton.find_matches_as_indexes(corpus, overlapping=True))
+    scan = time.perf_counter() - start
+else:
+    import ahocorasick
+    start = time.perf_counter()
+    automaton = ahocorasick.Automaton(ahocorasick.STORE_INTS)
+    for index, pattern in enumerate(patterns):
+        automaton.add_word(pattern, index)
+    automaton.make_automaton()
+    build = time.perf_counter() - start
+    text = corpus.decode("utf-8")  # pyahocorasick matches str (same matches, counted by character)
+    start = time.perf_counter()
+    matches = sum(1 for _ in automaton.iter(text))
+    scan = time.perf_counter() - start
+print(json.dumps({{"build_seconds": build, "scan_seconds": scan, "matches": matches,
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+"""
+    result = subprocess.run([sys.executable, "-c", code, str(data / "patterns.txt"), str(data / "corpus.txt")],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(result.stderr)
+    return json.loads(result.stdout)
+
+
+def grep_peer(data, command):
+    start = time.perf_counter()
+    result, _, rss = peak_rss_of(command + ["-F", "-c", "-f", str(data / "patterns.txt"), str(data / "corpus.txt")])
+    return {"scan_seconds": time.perf_counter() - start, "rss_mb": rss, "lines": result.stdout.strip()}
+
+
+def main():
+    data, binary, driver = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+    size = (data / "corpus.txt").stat().st_size
+    mb = size / 1e6
+    rows = []
+    hs_result, _, hs_rss = peak_rss_of([driver, str(data / "patterns.txt"), str(data / "corpus.txt")])
+    hs = json.loads(hs_result.stdout)
+    messages = hs["messages"]
+    whole = winnow(data, binary, per_line=False)
+    lines = winnow(data, binary, per_line=True)
+    normalized = winnow(data, binary, per_line=False, normalize=True)
+    rows.append(("Winnow (raw)", whole["build_seconds"], mb / whole["scan_seconds"],
+                 lines["messages"] / lines["scan_seconds"], whole["matches"], whole["rss_mb"]))
+    rows.append(("Winnow (default normalization)", normalized["build_seconds"], mb / normalized["scan_seconds"], None,
+                 normalized["matches"], normalized["rss_mb"]))
+    rows.append(("Hyperscan 5.4 (C)", hs["build_seconds"], mb / hs["scan_seconds"], messages / hs["line_seconds"],
+                 hs["matches"], hs_rss))
+    for name in ("ahocorasick-rs", "pyahocorasick"):
+        peer = python_peer(data, name)
+        rows.append((f"{name} (Python)", peer["build_seconds"], mb / peer["scan_seconds"], None, peer["matches"],
+                     peer["rss_mb"]))
+    for name, command in (("ripgrep -F -f", ["rg", "--no-config"]), ("GNU grep -F -f", ["grep"])):
+        peer = grep_peer(data, command)
+        rows.append((f"{name} (lines with a match)", None, mb / peer["scan_seconds"], None, None, peer["rss_mb"]))
+
+    raw = rows[0]
+    print(f"Corpus: {messages} messages, {mb:.1f} MB; {whole['patterns']} patterns.\n")
+    print("| matcher | build s | MB/s | messages/s | matches | peak RSS MB | Winnow raw MB/s ÷ this |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, build, rate, per_message, matches, rss in rows:
+        cells = [name, f"{build:.2f}" if build is not None else "–", f"{rate:.1f}",
+                 f"{per_message:,.0f}" if per_message else "–", f"{matches:,}" if matches is not None else "–",
+                 f"{rss:.0f}", f"{raw[2] / rate:.2f}×"]
+        print("| " + " | ".join(cells) + " |")
+    agree = {name: matches for name, _, _, _, matches, _ in rows[2:4]}
+    counts = {whole["matches"], hs["matches"], rows[3][4], rows[4][4]}
+    print()
+    print(f"One message at a time: Winnow {lines['messages'] / lines['scan_seconds']:,.0f} messages/s, "
+          f"Hyperscan {messages / hs['line_seconds']:,.0f} messages/s "
+          f"(ratio {(lines['messages'] / lines['scan_seconds']) / (messages / hs['line_seconds']):.2f}×); "
+          f"per-line match counts {lines['matches']:,} and {hs['line_matches']:,}.")
+    print("Match counts " + ("agree" if len(counts) == 1 else f"DISAGREE: {sorted(counts)}") +
+          " between Winnow (raw), Hyperscan, ahocorasick-rs and pyahocorasick.")
+    _ = agree
+    if len(counts) != 1:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
