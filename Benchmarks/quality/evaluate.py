@@ -170,6 +170,7 @@ def main():
     parser.add_argument("--per-kind", type=int, default=400)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", help="also write the figures as JSON to this file")
+    parser.add_argument("--top-entries", type=int, default=15, help="how many false-positive entries to list")
     parser.add_argument("--misses", type=int, default=0, help="print this many missed injections per kind")
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -261,7 +262,7 @@ def main():
         print(f"| {kind} | {cells[0]} | {cells[1]} |")
     print()
     print("Entries behind the most false positives:")
-    for (entry, place), count in fp_entries.most_common(15):
+    for (entry, place), count in fp_entries.most_common(args.top_entries):
         print(f"  {count:4d}  {entry!r}  {place}")
     for (lang, kind), examples in sorted(misses.items()):
         for word, text in examples[: args.misses]:
