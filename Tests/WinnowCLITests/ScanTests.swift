@@ -219,7 +219,8 @@ struct ScanTests {
     let dump = try CLITests.temporaryFile("dump.jsonl", Self.lines[0] + "\n" + Self.lines[1] + "\n")
     // Nothing listens on port 9 of 127.0.0.1: every call is refused at once.
     let result = try await Self.run([
-      "scan", "--global", global, "--reviewer-url", "http://127.0.0.1:9/review", "--fail-closed", dump,
+      "scan", "--global", global, "--reviewer-url", "http://127.0.0.1:9/review", "--fail-closed", "--timeout", "30",
+      dump,
     ])
     #expect(result.status == 1)
     let records = result.stdout.split(separator: "\n").map(String.init)

@@ -50,6 +50,11 @@ struct MatcherTests {
     Case(name: "doubled CJK with more", words: "妈妈的", text: "妈 妈 妈的", expected: [("妈妈的", "妈 妈 妈的")]),
     Case(name: "leet", words: "shit", text: "sh1t and $hit", expected: [("shit", "sh1t"), ("shit", "$hit")]),
     Case(name: "cyrillic look-alike", words: "fuck", text: "fuсk", expected: [("fuck", "fuсk")]),
+    Case(name: "1 for l", words: "lick\nslut", text: "1ick my s1ut", expected: [("lick", "1ick"), ("slut", "s1ut")]),
+    Case(name: "1 for i and l", words: "dingleberry", text: "ding1eberry", expected: [("dingleberry", "ding1eberry")]),
+    Case(
+      name: "entry written with 1", words: "sh1t", text: "shit sh1t", expected: [("sh1t", "shit"), ("sh1t", "sh1t")]),
+    Case(name: "regex sees 1 as i", words: "re:sh[i]t", text: "sh1t", expected: [("sh[i]t", "sh1t")]),
     Case(name: "zero-width inside", words: "傻逼", text: "傻\u{200B}逼", expected: [("傻逼", "傻\u{200B}逼")]),
     Case(name: "separator between CJK", words: "傻逼", text: "傻*逼", expected: [("傻逼", "傻*逼")]),
     Case(name: "traditional", words: "脑残", text: "你腦殘", expected: [("脑残", "腦殘")]),

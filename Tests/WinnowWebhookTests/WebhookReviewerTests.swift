@@ -10,7 +10,9 @@ import Winnow
 struct WebhookReviewerTests {
   static let custom = try! WordList(name: "app.txt", origin: .custom, parsing: "秒杀 => **\n")
 
-  static func engine(_ reviewer: WebhookReviewer, timeout: Duration = .seconds(3), failClosed: Bool = false) throws
+  /// Tests that are not about timeouts wait long: a busy test machine must not turn an answer
+  /// into a timeout.
+  static func engine(_ reviewer: WebhookReviewer, timeout: Duration = .seconds(60), failClosed: Bool = false) throws
     -> ModerationEngine
   {
     try ModerationEngine(
@@ -127,9 +129,10 @@ struct WebhookReviewerTests {
       let engine = try Self.engine(
         WebhookReviewer(url: server.url, mode: .messageCallback(appKey: "k")), timeout: .milliseconds(300),
         failClosed: failClosed)
-      let start = ContinuousClock.now
       let result = try await engine.moderate(Self.item)
-      #expect(ContinuousClock.now - start < .seconds(5), "far below the server's 10 s")
+      let elapsed = try #require(result.review?.elapsed)
+      #expect(
+        elapsed >= .milliseconds(300) && elapsed < .seconds(3), "decided after \(elapsed), far below the server's 10 s")
       #expect(result.verdict == (failClosed ? .blocked : .replaced))
       #expect(result.review?.failure == "no answer within 0.3 seconds")
       #expect(engine.reviewerStatistics.counts.timeouts == 1)
@@ -143,10 +146,10 @@ struct WebhookReviewerTests {
     let client = WebhookReviewer.makeFailFastClient()
     let engine = try Self.engine(
       WebhookReviewer(url: url, mode: .messageCallback(appKey: "k"), client: client), failClosed: true)
-    let start = ContinuousClock.now
     let result = try await engine.moderate(Self.item)
     try await client.shutdown()
-    #expect(ContinuousClock.now - start < .seconds(2), "a refused connection fails at once, not at the timeout")
+    let elapsed = try #require(result.review?.elapsed)
+    #expect(elapsed < .seconds(10), "a refused connection fails at once, not at the 60 s timeout (\(elapsed))")
     #expect(result.verdict == .blocked && result.blockType == .thirdParty)
     #expect(result.review?.failure?.hasPrefix("reviewer unreachable") == true)
     #expect(engine.reviewerStatistics.counts.failures == 1)

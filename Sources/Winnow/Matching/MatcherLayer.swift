@@ -43,6 +43,12 @@ final class MatcherLayer: Sendable {
             patterns.append(variant.scalars)
             patternEntries.append(Int32(entries.count))
           }
+          if rules.contains(.lookalikes) {
+            for variant in Self.iOrLVariants(of: normalized.scalars) {
+              patterns.append(variant)
+              patternEntries.append(Int32(entries.count))
+            }
+          }
           entries.append(CompiledEntry(entry: entry, origin: list.origin, list: list.name, normalized: normalized))
         case .regex:
           do {
@@ -63,6 +69,27 @@ final class MatcherLayer: Sendable {
     self.patternEntries = patternEntries
     self.variantRuns = variantRuns
     self.regexes = regexes
+  }
+
+  /// The entry with some of its `i` and `l` written as the text's `1` (``UnicodeTables/iOrL``),
+  /// so that `1ick` finds `lick` and `sh1t` finds `shit`: every combination for up to three such
+  /// letters, else each one alone and all of them together.
+  static func iOrLVariants(of scalars: [UInt32]) -> [[UInt32]] {
+    let positions = scalars.indices.filter { scalars[$0] == 0x69 || scalars[$0] == 0x6C }
+    guard !positions.isEmpty else { return [] }
+    let subsets: [[Int]]
+    if positions.count <= 3 {
+      subsets = (1..<(1 << positions.count)).map { mask in
+        positions.indices.filter { mask & (1 << $0) != 0 }.map { positions[$0] }
+      }
+    } else {
+      subsets = positions.map { [$0] } + [positions]
+    }
+    return subsets.map { subset in
+      var variant = scalars
+      for position in subset { variant[position] = UnicodeTables.iOrL }
+      return variant
+    }
   }
 
   /// For an entry of several Latin-script words (`brown shower`), the words without their
@@ -163,7 +190,8 @@ final class MatcherLayer: Sendable {
     subject.reserveCapacity(scalars.count * 2)
     for (position, value) in scalars.enumerated() {
       let before = subject.count
-      UTF8Decoding.append(value, to: &subject)
+      // Regexes read a `1` inside a word as `i`, as entries do.
+      UTF8Decoding.append(value == UnicodeTables.iOrL ? 0x69 : value, to: &subject)
       for _ in before..<subject.count { positionOfByte.append(Int32(position)) }
     }
     var scratch = RegexScratch()

@@ -157,8 +157,10 @@ public final class ModerationEngine: Sendable {
       sensitiveType: result.sensitiveType)
     reviewerStatistics.record { $0.calls += 1 }
     let decision: ReviewDecision
+    let asked = ContinuousClock.now
+    let decided = DecisionTime()
     do {
-      decision = try await withDeadline(policy.timeout) { try await reviewer.review(request) }
+      decision = try await withDeadline(policy.timeout, decided: decided) { try await reviewer.review(request) }
     } catch {
       let isTimeout = error is ReviewTimeoutError
       reviewerStatistics.record {
@@ -171,7 +173,8 @@ public final class ModerationEngine: Sendable {
           "policy": "\(policy.onFailure == .failOpen ? "fail open" : "fail closed")",
         ])
       let blocked = policy.onFailure == .failClosed
-      result.review = ReviewReport(decision: nil, failure: "\(error)", blocked: blocked)
+      result.review = ReviewReport(
+        decision: nil, failure: "\(error)", blocked: blocked, elapsed: (decided.value ?? ContinuousClock.now) - asked)
       if blocked { block(&result, received: item, extra: Self.reviewerExtra(failure: "\(error)")) }
       return result
     }
@@ -183,7 +186,8 @@ public final class ModerationEngine: Sendable {
       }
     }
     let blocked = decision.outcome == .reject || (decision.outcome == .review && policy.onReview == .block)
-    result.review = ReviewReport(decision: decision, failure: nil, blocked: blocked)
+    result.review = ReviewReport(
+      decision: decision, failure: nil, blocked: blocked, elapsed: (decided.value ?? ContinuousClock.now) - asked)
     if blocked {
       block(
         &result, received: item,

@@ -50,6 +50,9 @@ public struct ReviewReport: Sendable, Hashable {
   public var failure: String?
   /// True when the reviewer's answer or failure decided that the item is blocked.
   public var blocked: Bool
+  /// From asking to the answer, failure or timeout (not in ``json``, which stays the same from
+  /// run to run).
+  public var elapsed: Duration
 }
 
 extension ModerationResult {

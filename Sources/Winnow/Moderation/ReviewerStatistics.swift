@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Counters of reviewer calls, shared by every task that uses an engine. Read them for metrics;
@@ -29,20 +30,30 @@ public final class ReviewerStatistics: Sendable {
   }
 }
 
+/// When a deadline-bounded call was decided (answered, failed or timed out), read after the call.
+final class DecisionTime: Sendable {
+  private let instant = Mutex<ContinuousClock.Instant?>(nil)
+
+  func mark() { instant.withLock { if $0 == nil { $0 = ContinuousClock.now } } }
+
+  var value: ContinuousClock.Instant? { instant.withLock { $0 } }
+}
+
 /// Runs `operation` and returns its result, or throws ``ReviewTimeoutError`` once `timeout` has
 /// passed, whether or not the operation honours cancellation (it is cancelled, and its late
-/// result dropped).
+/// result dropped). The timer runs on a Dispatch queue, not in the concurrency pool, so it fires
+/// on time even when the pool's threads are all busy; `decided` records when the outcome was
+/// settled.
 func withDeadline<T: Sendable>(
-  _ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T
+  _ timeout: Duration, decided: DecisionTime, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-  let once = ResumeOnce<T>()
+  let once = ResumeOnce<T>(decided: decided)
   return try await withTaskCancellationHandler {
     try await withCheckedThrowingContinuation { continuation in
       once.start(continuation)
-      let timer = Task {
-        try? await Task.sleep(for: timeout)
-        if !Task.isCancelled { once.resume(with: .failure(ReviewTimeoutError(timeout: timeout))) }
-      }
+      let timer = DispatchWorkItem { once.resume(with: .failure(ReviewTimeoutError(timeout: timeout))) }
+      let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds)), execute: timer)
       let work = Task {
         let result: Result<T, any Error>
         do { result = .success(try await operation()) } catch { result = .failure(error) }
@@ -66,6 +77,9 @@ private final class ResumeOnce<T: Sendable>: Sendable {
   }
 
   private let state = Mutex(State())
+  private let decided: DecisionTime
+
+  init(decided: DecisionTime) { self.decided = decided }
 
   func start(_ continuation: CheckedContinuation<T, any Error>) {
     let early = state.withLock { state -> Result<T, any Error>? in
@@ -90,6 +104,7 @@ private final class ResumeOnce<T: Sendable>: Sendable {
       state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
       guard !state.finished else { return (nil, nil) }
       state.finished = true
+      decided.mark()
       let cleanup = state.cleanup
       state.cleanup = nil
       guard let continuation = state.continuation else {

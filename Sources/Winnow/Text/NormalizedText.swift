@@ -38,7 +38,9 @@ public struct NormalizedText: Sendable {
   public var string: String {
     var result = String.UnicodeScalarView()
     for index in scalars.indices where !isOptional(index) {
-      result.append(Unicode.Scalar(scalars[index]) ?? "\u{FFFD}")
+      // A `1` read as a letter shows as `i`, as entries read it.
+      let value = scalars[index] == UnicodeTables.iOrL ? 0x69 : scalars[index]
+      result.append(Unicode.Scalar(value) ?? "\u{FFFD}")
     }
     return String(result)
   }

@@ -115,7 +115,8 @@ extension Normalizer {
     guard let first = indices.first, let last = indices.last else { return nil }
     let runs = indices.map { normalized.runs[$0] }
     return NormalizedEntry(
-      scalars: indices.map { normalized.scalars[$0] },
+      // An entry's `1` is an `i` (`sh1t` is `shit`); variants give the text's `1` both readings.
+      scalars: indices.map { normalized.scalars[$0] == UnicodeTables.iOrL ? 0x69 : normalized.scalars[$0] },
       runs: runs.allSatisfy { $0 == 1 } ? [] : runs,
       firstClass: normalized.scalarClass(first),
       lastClass: normalized.scalarClass(last)

@@ -35,12 +35,17 @@ enum UnicodeTables {
     return table
   }()
 
+  /// What `1` becomes inside a word: it stands for `i` (`sh1t`) as often as for `l` (`1ick`), so
+  /// it gets a code of its own (a private-use scalar) that entries meet through variants with
+  /// `i` or `l` replaced by it (see `MatcherLayer`). Entries themselves read it as `i`.
+  static let iOrL: UInt32 = 0xE001
+
   /// Digits and symbols that stand for letters inside a word (`sh1t`, `$hit`, `a$$`, `@ss`).
   /// Used only inside a word token that also holds a real letter, so `$100` and `123` stay.
   static func lookalikeLetter(forSymbol scalar: UInt32) -> UInt32? {
     switch scalar {
     case 0x30: return 0x6F  // 0 → o
-    case 0x31: return 0x69  // 1 → i
+    case 0x31: return iOrL  // 1 → i or l
     case 0x33: return 0x65  // 3 → e
     case 0x34: return 0x61  // 4 → a
     case 0x35: return 0x73  // 5 → s
