@@ -72,9 +72,7 @@ struct MatchCommand: ParsableCommand {
     var buildTime = Duration.zero
     var scanTime = Duration.zero
     if normalize {
-      let start = clock.now
-      let matcher = try normalizingMatcher(patterns)
-      buildTime = clock.now - start
+      let matcher = try timed(&buildTime) { try normalizingMatcher(patterns) }
       let text = String(decoding: haystack, as: UTF8.self)
       let scanStart = clock.now
       let found = overlapping ? matcher.overlappingMatches(in: text) : matcher.matches(in: text, kind: semantics)
@@ -89,10 +87,7 @@ struct MatchCommand: ParsableCommand {
         return PatternMatch(pattern: pattern, start: match.range.lowerBound, end: match.range.upperBound)
       }
     } else {
-      let start = clock.now
-      let automaton: AhoCorasick
-      do { automaton = try AhoCorasick(patterns: patterns) } catch { throw ValidationError(error.description) }
-      buildTime = clock.now - start
+      let automaton = try timed(&buildTime) { try rawAutomaton(patterns) }
       let scanStart = clock.now
       matches = haystack.withUnsafeBytes { raw in
         let bytes = raw.bindMemory(to: UInt8.self)
@@ -112,10 +107,8 @@ struct MatchCommand: ParsableCommand {
     }
     output.flush()
     if stats {
-      var errors = OutputBuffer(.standardError)
-      errors.write(
-        "{\"patterns\":\(patterns.count),\"build_seconds\":\(buildTime.seconds),\"scan_seconds\":\(scanTime.seconds),"
-          + "\"bytes\":\(haystack.count),\"matches\":\(matches.count)}\n")
+      printStats(
+        patterns: patterns.count, build: buildTime, scan: scanTime, bytes: haystack.count, matches: matches.count)
     }
     if matches.isEmpty { throw ExitCode(1) }
   }
@@ -128,9 +121,7 @@ struct MatchCommand: ParsableCommand {
     var buildTime = Duration.zero
     var scanTime = Duration.zero
     if normalize {
-      let start = clock.now
-      let matcher = try normalizingMatcher(patterns)
-      buildTime = clock.now - start
+      let matcher = try timed(&buildTime) { try normalizingMatcher(patterns) }
       let texts = lines.map { String(decoding: $0, as: UTF8.self) }
       let scanStart = clock.now
       for text in texts {
@@ -139,10 +130,7 @@ struct MatchCommand: ParsableCommand {
       }
       scanTime = clock.now - scanStart
     } else {
-      let start = clock.now
-      let automaton: AhoCorasick
-      do { automaton = try AhoCorasick(patterns: patterns) } catch { throw ValidationError(error.description) }
-      buildTime = clock.now - start
+      let automaton = try timed(&buildTime) { try rawAutomaton(patterns) }
       let scanStart = clock.now
       haystack.withUnsafeBytes { raw in
         let bytes = raw.bindMemory(to: UInt8.self)
@@ -163,12 +151,34 @@ struct MatchCommand: ParsableCommand {
     output.write("\(total)\n")
     output.flush()
     if stats {
-      var errors = OutputBuffer(.standardError)
-      errors.write(
-        "{\"patterns\":\(patterns.count),\"build_seconds\":\(buildTime.seconds),\"scan_seconds\":\(scanTime.seconds),"
-          + "\"bytes\":\(haystack.count),\"messages\":\(lines.count),\"matches\":\(total)}\n")
+      printStats(
+        patterns: patterns.count, build: buildTime, scan: scanTime, bytes: haystack.count, matches: total,
+        messages: lines.count)
     }
     if total == 0 { throw ExitCode(1) }
+  }
+
+  /// Runs `body`, adding the time it took to `duration`.
+  private func timed<T>(_ duration: inout Duration, _ body: () throws -> T) rethrows -> T {
+    let clock = ContinuousClock()
+    let start = clock.now
+    defer { duration += clock.now - start }
+    return try body()
+  }
+
+  private func rawAutomaton(_ patterns: [String]) throws -> AhoCorasick {
+    do { return try AhoCorasick(patterns: patterns) } catch { throw ValidationError(error.description) }
+  }
+
+  /// The `--stats` object on standard error.
+  private func printStats(
+    patterns: Int, build: Duration, scan: Duration, bytes: Int, matches: Int, messages: Int? = nil
+  ) {
+    var errors = OutputBuffer(.standardError)
+    let perLine = messages.map { "\"messages\":\($0)," } ?? ""
+    errors.write(
+      "{\"patterns\":\(patterns),\"build_seconds\":\(build.seconds),\"scan_seconds\":\(scan.seconds),"
+        + "\"bytes\":\(bytes),\(perLine)\"matches\":\(matches)}\n")
   }
 
   private func readPatterns() throws -> [String] {
