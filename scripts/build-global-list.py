@@ -89,6 +89,46 @@ def is_ascii_token(entry):
     return all(c.isascii() and (c.isalnum() or c == " ") for c in entry)
 
 
+# Categories, so that a deployment can switch one off (`--exclude-category`). An entry takes
+# the first category whose markers it contains; Chinese entries with none stay `sensitive`,
+# English ones `profanity`. Markers are substrings, checked after NFKC + case folding.
+CHINESE_CATEGORIES = [
+    ("politics", ["法轮", "六四", "天安门", "共产", "中共", "台独", "藏独", "疆独", "民运", "达赖", "习近平", "江泽民",
+                  "胡锦涛", "温家宝", "李鹏", "邓小平", "毛泽", "政权", "反共", "民主", "独立", "暴政", "党中央",
+                  "翻墙", "自焚", "上访", "维权", "游行", "示威", "政变", "异见", "大纪元", "新唐人", "轮功", "反党",
+                  "反动", "颠覆", "共匪", "赤匪"]),
+    ("gambling", ["赌", "博彩", "彩票", "六合彩", "百家乐", "老虎机", "时时彩", "庄家", "娱乐城", "棋牌", "下注", "投注"]),
+    ("drugs", ["毒品", "冰毒", "大麻", "海洛因", "摇头丸", "k粉", "吗啡", "可卡因", "鸦片", "麻古", "罂粟", "迷幻",
+               "安眠药", "迷药", "麻醉", "氯胺酮", "白粉", "嗑药", "吸毒", "贩毒"]),
+    ("violence", ["枪", "弹药", "炸药", "炸弹", "雷管", "手雷", "杀", "砍", "爆炸", "恐怖", "暗杀", "血腥", "自杀",
+                  "军火", "刀具", "管制刀"]),
+    ("profanity", ["傻逼", "傻b", "煞笔", "妈的", "你妈", "他妈", "尼玛", "草泥马", "狗日", "贱", "婊", "滚", "去死",
+                   "王八", "混蛋", "白痴", "脑残", "废物", "屎", "逼", "日你", "干你", "杂种", "畜生"]),
+    ("sexual", ["性", "裸", "淫", "色情", "做爱", "屄", "阴", "乳", "av", "成人", "激情", "援交", "一夜情", "妓", "嫖",
+                "操", "肏", "鸡巴", "屌", "奶", "精液", "口交", "肛", "强奸", "乱伦", "情色", "黄色", "三级", "啪啪",
+                "约炮", "小姐", "少妇", "包养", "同城", "胸", "丝袜", "诱惑"]),
+    ("ads", ["代开", "发票", "加微信", "微信", "qq", "办证", "代办", "贷款", "刷单", "兼职", "代考", "枪手", "出售",
+             "批发", "供应", "代理", "招聘", "套现", "信用卡", "网赚", "代孕", "假证", "文凭", "手机号", "电话",
+             "联系", "包过", "考试答案", "作弊器", "窃听器", "定位"]),
+]
+ENGLISH_SEXUAL = ["sex", "porn", "nude", "naked", "cum", "dick", "cock", "pussy", "tit", "boob", "breast", "anal",
+                  "oral", "orgy", "orgasm", "vagina", "penis", "clit", "blow", "jizz", "erotic", "fetish", "bdsm",
+                  "milf", "slut", "whore", "hooker", "escort", "strip", "horny", "nipple", "dildo", "vibrator",
+                  "masturb", "jerk", "wank", "bukkake", "gangbang", "threesome", "camgirl", "xxx", "hentai", "bondage",
+                  "spunk", "semen", "sperm", "genital", "pubic", "hump", "shag"]
+
+
+def categorize(entries, rules, default):
+    """Sections in rule order, then the default: (category, entries)."""
+    sections = {name: [] for name, _ in rules}
+    sections[default] = sections.get(default, [])
+    for entry in entries:
+        folded = key(entry)
+        name = next((name for name, markers in rules if any(m in folded for m in markers)), default)
+        sections[name].append(entry)
+    return [(name, sections[name]) for name in list(dict.fromkeys([n for n, _ in rules] + [default])) if sections[name]]
+
+
 def has_control(entry):
     """Control and private-use characters (`q\\x7f`, `柑\\ue42f`): encoding debris, not words."""
     return any(unicodedata.category(c) in ("Cc", "Co") for c in entry)
@@ -140,7 +180,7 @@ def main():
         "en.txt",
         "English profanity and sexual terms: LDNOOBW (en, CC-BY-4.0) and better-profanity 0.7.0 (MIT).\n"
         "Latin-script entries match whole words (see README). Ordinary words are in ../optional/.",
-        [("profanity", english)],
+        categorize(english, [("sexual", ENGLISH_SEXUAL)], "profanity"),
     )
     optional = {"en": [e for e in english_all if key(e) in ENGLISH_ORDINARY]}
 
@@ -157,7 +197,7 @@ def main():
         "Chinese sensitive words: LDNOOBW (zh, CC-BY-4.0) and houbb/sensitive-word 0.26.2 (Apache-2.0).\n"
         "Single characters, pure-ASCII entries (account ids), entries with control characters and entries\n"
         "with one Latin letter or digit between CJK characters are left out; see SOURCES.md.",
-        [("sensitive", dedupe(chinese))],
+        categorize(dedupe(chinese), CHINESE_CATEGORIES, "sensitive"),
     )
 
     for path in sorted(ldnoobw.iterdir()):

@@ -235,4 +235,18 @@ struct ScanTests {
     #expect(
       Self.summary(result.stderr).last == "  reviewer: 1 calls, 0 passed, 0 review, 0 rejected, 0 timed out, 1 failed")
   }
+
+  @Test func categoriesCanBeSwitchedOffAndListsAdded() async throws {
+    let global = try CLITests.temporaryFile("zh.txt", "[politics]\n反动\n[profanity]\n傻逼\n")
+    let optional = try CLITests.temporaryFile("zh-ordinary.txt", "[ordinary]\n政府\n")
+    let globalDirectory = URL(fileURLWithPath: global).deletingLastPathComponent().path
+    let optionalDirectory = URL(fileURLWithPath: optional).deletingLastPathComponent().path
+    let text = "反动 傻逼 政府"
+    let all = try await Self.run(["check", "--json", "--global", globalDirectory, "--global", optionalDirectory, text])
+    #expect(all.stdout.contains(#""masked":"** ** **""#))
+    let some = try await Self.run([
+      "check", "--json", "--global", globalDirectory, "--exclude-category", "politics", text,
+    ])
+    #expect(some.stdout.contains(#""masked":"反动 ** 政府""#))
+  }
 }
