@@ -26,8 +26,6 @@ final class LineReader {
   private var nextLine = 1
   private var finished = false
   private var openFailure: String?
-  /// Bytes read so far (compressed bytes are not counted; the decompressed ones are).
-  private(set) var bytesRead = 0
 
   static let chunkSize = 1 << 20
 
@@ -74,7 +72,9 @@ final class LineReader {
     carry = []
     var failure: String?
     var atEnd = false
-    while buffer.count < targetBytes || buffer.lastIndex(of: UInt8(ascii: "\n")) == nil {
+    // Only new chunks are searched for a line end, so a very long line costs one pass.
+    var hasLineEnd = buffer.contains(UInt8(ascii: "\n"))
+    while buffer.count < targetBytes || !hasLineEnd {
       let chunk: Data
       do { chunk = try handle?.read(upToCount: Self.chunkSize) ?? Data() } catch {
         failure = "read error in \(file): \(error.localizedDescription)"
@@ -85,7 +85,7 @@ final class LineReader {
         atEnd = true
         break
       }
-      bytesRead += chunk.count
+      if !hasLineEnd { hasLineEnd = chunk.contains(UInt8(ascii: "\n")) }
       buffer.append(contentsOf: chunk)
     }
     if atEnd {
@@ -108,6 +108,13 @@ final class LineReader {
     nextLine += lines.count
     if lines.isEmpty && failure == nil { return nil }
     return batch
+  }
+
+  /// Up to `count` next batches: the work of one round of `count` parallel workers.
+  func nextBatches(_ count: Int) -> [LineBatch] {
+    var batches: [LineBatch] = []
+    while batches.count < count, let batch = nextBatch() { batches.append(batch) }
+    return batches
   }
 
   /// Waits for gzip and describes its failure, if it failed.

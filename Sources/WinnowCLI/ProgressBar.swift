@@ -43,7 +43,7 @@ final class ProgressBar: Sendable {
 
   private func render(items: Int, bytes: Int, now: ContinuousClock.Instant) -> String {
     let elapsed = now - start
-    let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 0.001)
+    let seconds = max(elapsed.seconds, 0.001)
     let rate = Double(bytes) / 1_000_000 / seconds
     var text = "\r\u{1B}[2K\(items) items  \(String(format: "%.1f", rate)) MB/s"
     if let totalBytes, totalBytes > 0 {

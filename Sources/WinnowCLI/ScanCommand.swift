@@ -82,10 +82,7 @@ struct ScanCommand: AsyncParsableCommand {
     let worker = ScanWorker(engine: engine, writeAll: all)
     for file in inputs {
       let reader = LineReader(file: file)
-      while true {
-        var batches: [LineBatch] = []
-        while batches.count < jobs * 2, let batch = reader.nextBatch() { batches.append(batch) }
-        if batches.isEmpty { break }
+      while case let batches = reader.nextBatches(jobs * 2), !batches.isEmpty {
         let outputs =
           configuration.reviewer == nil
           ? worker.processInParallel(batches, jobs: jobs) : await worker.processWithReviewer(batches)
@@ -98,9 +95,7 @@ struct ScanCommand: AsyncParsableCommand {
     }
     progress.finish()
     try sink.commit()
-    let elapsed = (clock.now - start).components
-    let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-    var summary = tally.summary(seconds: seconds, jobs: jobs)
+    var summary = tally.summary(seconds: (clock.now - start).seconds, jobs: jobs)
     if configuration.reviewer != nil {
       let counts = engine.reviewerStatistics.counts
       summary +=
@@ -170,7 +165,9 @@ struct ScanWorker: Sendable {
   /// Word lists only, `jobs` batches at a time on Dispatch threads; outputs in batch order.
   func processInParallel(_ batches: [LineBatch], jobs: Int) -> [BatchOutput] {
     parallelMap(batches, jobs: jobs) { batch in
-      process(batch) { (_, line) throws(ItemError) -> ModerationResult in try engine.screen(line.item) }
+      process(batch, lines: Self.read(batch)) { (_, line) throws(ItemError) -> ModerationResult in
+        try engine.screen(line.item)
+      }
     }
   }
 
@@ -178,16 +175,9 @@ struct ScanWorker: Sendable {
   func processWithReviewer(_ batches: [LineBatch]) async -> [BatchOutput] {
     var outputs: [BatchOutput] = []
     for batch in batches {
-      var parsed: [Int: Result<DumpLine, ItemError>] = [:]
-      batch.bytes.withUnsafeBufferPointer { bytes in
-        for (index, range) in batch.lines.enumerated() {
-          parsed[index] = Result { () throws(ItemError) in
-            try DumpLine(utf8: UnsafeBufferPointer(rebasing: bytes[range]))
-          }
-        }
-      }
+      let lines = Self.read(batch)
       let results = await withTaskGroup(of: (Int, Result<ModerationResult, ItemError>).self) { group in
-        for (index, line) in parsed {
+        for (index, line) in lines.enumerated() {
           guard case .success(let line) = line else { continue }
           group.addTask {
             do throws(ItemError) { return (index, .success(try await engine.moderate(line.item))) } catch {
@@ -200,29 +190,42 @@ struct ScanWorker: Sendable {
         return results
       }
       outputs.append(
-        process(batch) { (offset, _) throws(ItemError) -> ModerationResult in try results[offset]!.get() })
+        process(batch, lines: lines) { (offset, _) throws(ItemError) -> ModerationResult in
+          try results[offset]!.get()
+        })
     }
     return outputs
   }
 
-  /// Reads each line of a batch and writes its result; `moderate` gives a line's verdict.
-  func process(_ batch: LineBatch, moderate: (Int, DumpLine) throws(ItemError) -> ModerationResult) -> BatchOutput {
+  /// Each line of a batch read as a dump item, or the reason it cannot be.
+  static func read(_ batch: LineBatch) -> [Result<DumpLine, ItemError>] {
+    batch.bytes.withUnsafeBufferPointer { bytes in
+      batch.lines.map { range in
+        Result { () throws(ItemError) in try DumpLine(utf8: UnsafeBufferPointer(rebasing: bytes[range])) }
+      }
+    }
+  }
+
+  /// Writes the result of each line of a batch (`lines`: the batch read by ``read(_:)``);
+  /// `moderate` gives a line's verdict from its offset in the batch and its item.
+  func process(
+    _ batch: LineBatch, lines: [Result<DumpLine, ItemError>],
+    moderate: (Int, DumpLine) throws(ItemError) -> ModerationResult
+  ) -> BatchOutput {
     var output = BatchOutput()
     output.tally.bytes = batch.bytes.count
-    batch.bytes.withUnsafeBufferPointer { bytes in
-      for (offset, range) in batch.lines.enumerated() {
-        let number = batch.firstLine + offset
-        do throws(ItemError) {
-          let line = try DumpLine(utf8: UnsafeBufferPointer(rebasing: bytes[range]))
-          let result = try moderate(offset, line)
-          output.tally.add(line, result)
-          if writeAll || result.verdict != .pass {
-            write(result, of: line, file: batch.file, number: number, to: &output.bytes)
-          }
-        } catch {
-          output.tally.addError()
-          writeError(error.description, file: batch.file, number: number, to: &output.bytes)
+    for (offset, line) in lines.enumerated() {
+      let number = batch.firstLine + offset
+      do throws(ItemError) {
+        let line = try line.get()
+        let result = try moderate(offset, line)
+        output.tally.add(line, result)
+        if writeAll || result.verdict != .pass {
+          write(result, of: line, file: batch.file, number: number, to: &output.bytes)
         }
+      } catch {
+        output.tally.addError()
+        writeError(error.description, file: batch.file, number: number, to: &output.bytes)
       }
     }
     if let failure = batch.failure {

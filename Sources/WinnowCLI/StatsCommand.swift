@@ -32,10 +32,7 @@ func forEachBatch<Output: Sendable>(
   var outputs: [Output] = []
   for file in files.isEmpty ? ["-"] : files {
     let reader = LineReader(file: file)
-    while true {
-      var batches: [LineBatch] = []
-      while batches.count < jobs * 2, let batch = reader.nextBatch() { batches.append(batch) }
-      if batches.isEmpty { break }
+    while case let batches = reader.nextBatches(jobs * 2), !batches.isEmpty {
       outputs += parallelMap(batches, jobs: jobs, body)
     }
   }
@@ -102,7 +99,9 @@ struct StatsCommand: ParsableCommand {
       for output in forEachBatch(
         of: corpus, jobs: max(1, jobs),
         { batch in
-          worker.process(batch) { (_, line) throws(ItemError) -> ModerationResult in try engine.screen(line.item) }
+          worker.process(batch, lines: ScanWorker.read(batch)) { (_, line) throws(ItemError) -> ModerationResult in
+            try engine.screen(line.item)
+          }
         })
       {
         tally.merge(output.tally)

@@ -54,8 +54,7 @@ public final class WebhookReviewer: ContentReviewer {
     self.mode = mode
     self.client = client
     self.limiter = ConcurrencyLimiter(limit: max(1, maximumConcurrentRequests))
-    self.requestTimeout = .nanoseconds(
-      requestTimeout.components.seconds * 1_000_000_000 + requestTimeout.components.attoseconds / 1_000_000_000)
+    self.requestTimeout = TimeAmount(requestTimeout)
   }
 
   /// A client for reviewers that should fail fast: a refused connection fails the call at once

@@ -112,7 +112,13 @@ public final class ModerationEngine: Sendable {
   /// and for callers that ask their reviewer themselves.
   /// - Throws: ``ItemError`` when the item's content is over the size limit or malformed.
   public func screen(_ item: MessageItem) throws(ItemError) -> ModerationResult {
-    let fields = try configuration.extractor.fields(of: item)
+    try screenFields(item).result
+  }
+
+  /// ``screen(_:)``, and the item's text fields as delivered (replacements applied), which the
+  /// reviewer is shown.
+  private func screenFields(_ item: MessageItem) throws(ItemError) -> (result: ModerationResult, fields: [TextField]) {
+    var fields = try configuration.extractor.fields(of: item)
     let matcher = matcher(for: item)
     var matches: [FieldMatch] = []
     var warnings: [MatchWarning] = []
@@ -136,25 +142,24 @@ public final class ModerationEngine: Sendable {
     } else if !matches.isEmpty {
       result.verdict = .replaced
       result.sensitiveType = .replaceWord
-      for field in fields {
-        let inField = matches.filter { $0.field == field.location }.map(\.match)
+      for index in fields.indices {
+        let inField = matches.filter { $0.field == fields[index].location }.map(\.match)
         guard !inField.isEmpty else { continue }
-        result.item.content.replaceText(at: field.location, with: Match.mask(field.text, matches: inField))
+        fields[index].text = Match.mask(fields[index].text, matches: inField)
+        result.item.content.replaceText(at: fields[index].location, with: fields[index].text)
       }
     }
-    return result
+    return (result, fields)
   }
 
   /// Moderates an item: the word lists, then the reviewer (if configured) for items they did not
   /// block.
   /// - Throws: ``ItemError`` when the item's content is over the size limit or malformed.
   public func moderate(_ item: MessageItem) async throws(ItemError) -> ModerationResult {
-    var result = try screen(item)
+    var (result, fields) = try screenFields(item)
     guard result.verdict != .blocked, let reviewer = configuration.reviewer else { return result }
     let policy = configuration.reviewPolicy
-    let request = ReviewRequest(
-      item: result.item, fields: (try? configuration.extractor.fields(of: result.item)) ?? [],
-      sensitiveType: result.sensitiveType)
+    let request = ReviewRequest(item: result.item, fields: fields, sensitiveType: result.sensitiveType)
     reviewerStatistics.record { $0.calls += 1 }
     let decision: ReviewDecision
     let asked = ContinuousClock.now
@@ -162,6 +167,7 @@ public final class ModerationEngine: Sendable {
     do {
       decision = try await withDeadline(policy.timeout, decided: decided) { try await reviewer.review(request) }
     } catch {
+      let elapsed = (decided.value ?? ContinuousClock.now) - asked
       let isTimeout = error is ReviewTimeoutError
       reviewerStatistics.record {
         if isTimeout { $0.timeouts += 1 } else { $0.failures += 1 }
@@ -173,8 +179,7 @@ public final class ModerationEngine: Sendable {
           "policy": "\(policy.onFailure == .failOpen ? "fail open" : "fail closed")",
         ])
       let blocked = policy.onFailure == .failClosed
-      result.review = ReviewReport(
-        decision: nil, failure: "\(error)", blocked: blocked, elapsed: (decided.value ?? ContinuousClock.now) - asked)
+      result.review = ReviewReport(decision: nil, failure: "\(error)", blocked: blocked, elapsed: elapsed)
       if blocked { block(&result, received: item, extra: Self.reviewerExtra(failure: "\(error)")) }
       return result
     }
@@ -213,6 +218,7 @@ public final class ModerationEngine: Sendable {
   static func extra(for matches: [FieldMatch]) -> String {
     var seen = Set<Entry>()
     var words: [String] = []
+    var length = "{\"matches\":[]}".count
     for match in matches.map(\.match) where seen.insert(match.entry).inserted {
       let list = match.list.split(separator: "/").last.map(String.init) ?? match.list
       let word: JSONValue = [
@@ -220,7 +226,7 @@ public final class ModerationEngine: Sendable {
         "list": .string(list), "category": match.entry.category.map(JSONValue.string) ?? .null,
       ]
       let text = word.jsonString
-      let length = words.reduce(14) { $0 + $1.count + 1 } + text.count
+      length += text.count + (words.isEmpty ? 0 : 1)
       if length > BlockedMessageInfo.maximumExtraLength { break }
       words.append(text)
     }

@@ -1,0 +1,95 @@
+import Dispatch
+import Synchronization
+
+/// When a deadline-bounded call was decided (answered, failed or timed out), read after the call.
+final class DecisionTime: Sendable {
+  private let instant = Mutex<ContinuousClock.Instant?>(nil)
+
+  func mark() { instant.withLock { if $0 == nil { $0 = ContinuousClock.now } } }
+
+  var value: ContinuousClock.Instant? { instant.withLock { $0 } }
+}
+
+/// Runs `operation` and returns its result, or throws ``ReviewTimeoutError`` once `timeout` has
+/// passed, whether or not the operation honours cancellation (it is cancelled, and its late
+/// result dropped). The timer runs on a Dispatch queue, not in the concurrency pool, so it fires
+/// on time even when the pool's threads are all busy; `decided` records when the outcome was
+/// settled.
+func withDeadline<T: Sendable>(
+  _ timeout: Duration, decided: DecisionTime, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+  let once = ResumeOnce<T>(decided: decided)
+  return try await withTaskCancellationHandler {
+    try await withCheckedThrowingContinuation { continuation in
+      once.start(continuation)
+      let timer = DispatchWorkItem { once.resume(with: .failure(ReviewTimeoutError(timeout: timeout))) }
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.nanoseconds)), execute: timer)
+      let work = Task {
+        let result: Result<T, any Error>
+        do { result = .success(try await operation()) } catch { result = .failure(error) }
+        timer.cancel()
+        once.resume(with: result)
+      }
+      once.onFinish { work.cancel() }
+    }
+  } onCancel: {
+    once.resume(with: .failure(CancellationError()))
+  }
+}
+
+/// A continuation resumed by whichever of several tasks finishes first.
+private final class ResumeOnce<T: Sendable>: Sendable {
+  private struct State {
+    var continuation: CheckedContinuation<T, any Error>?
+    var pending: Result<T, any Error>?
+    var finished = false
+    var cleanup: (@Sendable () -> Void)?
+  }
+
+  private let state = Mutex(State())
+  private let decided: DecisionTime
+
+  init(decided: DecisionTime) { self.decided = decided }
+
+  func start(_ continuation: CheckedContinuation<T, any Error>) {
+    let early = state.withLock { state -> Result<T, any Error>? in
+      if let pending = state.pending { return pending }
+      state.continuation = continuation
+      return nil
+    }
+    if let early { continuation.resume(with: early) }
+  }
+
+  func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
+    let runNow = state.withLock { state -> Bool in
+      if state.finished { return true }
+      state.cleanup = cleanup
+      return false
+    }
+    if runNow { cleanup() }
+  }
+
+  func resume(with result: Result<T, any Error>) {
+    let (continuation, cleanup) = state.withLock {
+      state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
+      guard !state.finished else { return (nil, nil) }
+      state.finished = true
+      decided.mark()
+      let cleanup = state.cleanup
+      state.cleanup = nil
+      guard let continuation = state.continuation else {
+        state.pending = result
+        return (nil, cleanup)
+      }
+      state.continuation = nil
+      return (continuation, cleanup)
+    }
+    continuation?.resume(with: result)
+    cleanup?()
+  }
+}
+
+extension Duration {
+  /// The duration in whole nanoseconds (rounded down).
+  var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
+}
