@@ -14,8 +14,9 @@ final class MatcherLayer: Sendable {
   /// The automaton of the literal entries, if any; pattern `i` is entry `patternEntries[i]`.
   private let automaton: AhoCorasick?
   private let patternEntries: [Int32]
-  /// Repeat counts of the patterns that are a variant of their entry (see ``joinedVariant``).
-  private let variantRuns: [Int: [UInt16]]
+  /// By pattern: the repeat counts of a pattern that is a joined variant of its entry (see
+  /// ``joinedVariant``), nil for the others. An array, as it is read on every automaton hit.
+  private let variantRuns: [[UInt16]?]
   /// The regex entries: entry index and program.
   private let regexes: [(entry: Int, program: RegexProgram)]
 
@@ -67,7 +68,7 @@ final class MatcherLayer: Sendable {
     // Patterns are never empty here: empty entries were rejected above.
     self.automaton = patterns.isEmpty ? nil : try! AhoCorasick(scalarPatterns: patterns)
     self.patternEntries = patternEntries
-    self.variantRuns = variantRuns
+    self.variantRuns = patterns.indices.map { variantRuns[$0] }
     self.regexes = regexes
   }
 
@@ -108,7 +109,8 @@ final class MatcherLayer: Sendable {
     let entryBytes = entries.reduce(0) { total, compiled in
       total + 96 + compiled.entry.text.utf8.count + (compiled.normalized?.scalars.count ?? 0) * 6
     }
-    return (automaton?.memoryFootprint ?? 0) + patternEntries.capacity * 4 + entryBytes + regexes.count * 512
+    return (automaton?.memoryFootprint ?? 0) + patternEntries.capacity * 4 + variantRuns.capacity * 8 + entryBytes
+      + regexes.count * 512
   }
 
   /// Adds this layer's candidate matches in `text` to `candidates`.
@@ -191,7 +193,7 @@ final class MatcherLayer: Sendable {
     for (position, value) in scalars.enumerated() {
       let before = subject.count
       // Regexes read a `1` inside a word as `i`, as entries do.
-      UTF8Decoding.append(value == UnicodeTables.iOrL ? 0x69 : value, to: &subject)
+      UTF8Decoding.append(UnicodeTables.plainLetter(value), to: &subject)
       for _ in before..<subject.count { positionOfByte.append(Int32(position)) }
     }
     var scratch = RegexScratch()

@@ -39,7 +39,7 @@ public struct NormalizedText: Sendable {
     var result = String.UnicodeScalarView()
     for index in scalars.indices where !isOptional(index) {
       // A `1` read as a letter shows as `i`, as entries read it.
-      let value = scalars[index] == UnicodeTables.iOrL ? 0x69 : scalars[index]
+      let value = UnicodeTables.plainLetter(scalars[index])
       result.append(Unicode.Scalar(value) ?? "\u{FFFD}")
     }
     return String(result)

@@ -116,7 +116,7 @@ extension Normalizer {
     let runs = indices.map { normalized.runs[$0] }
     return NormalizedEntry(
       // An entry's `1` is an `i` (`sh1t` is `shit`); variants give the text's `1` both readings.
-      scalars: indices.map { normalized.scalars[$0] == UnicodeTables.iOrL ? 0x69 : normalized.scalars[$0] },
+      scalars: indices.map { UnicodeTables.plainLetter(normalized.scalars[$0]) },
       runs: runs.allSatisfy { $0 == 1 } ? [] : runs,
       firstClass: normalized.scalarClass(first),
       lastClass: normalized.scalarClass(last)

@@ -40,6 +40,9 @@ enum UnicodeTables {
   /// `i` or `l` replaced by it (see `MatcherLayer`). Entries themselves read it as `i`.
   static let iOrL: UInt32 = 0xE001
 
+  /// A normalized scalar as entries, regexes and people read it: ``iOrL`` as `i`.
+  @inline(__always) static func plainLetter(_ scalar: UInt32) -> UInt32 { scalar == iOrL ? 0x69 : scalar }
+
   /// Digits and symbols that stand for letters inside a word (`sh1t`, `$hit`, `a$$`, `@ss`).
   /// Used only inside a word token that also holds a real letter, so `$100` and `123` stay.
   static func lookalikeLetter(forSymbol scalar: UInt32) -> UInt32? {
