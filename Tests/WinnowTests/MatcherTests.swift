@@ -43,6 +43,17 @@ struct MatcherTests {
     Case(
       name: "phrase as written", words: "brown shower", text: "brown  shower",
       expected: [("brown shower", "brown  shower")]),
+    Case(
+      name: "spelled-out phrase with a doubled letter", words: "leather restraint",
+      text: "l e a t h e r   r e s t r a i n t", expected: [("leather restraint", "l e a t h e r   r e s t r a i n t")]),
+    Case(
+      name: "spelled out after a stray letter", words: "bitch", text: "g b i t c h",
+      expected: [("bitch", "b i t c h")]),
+    Case(
+      name: "spelled out before initials", words: "cums", text: "c u m s J.R.R. Tolkien",
+      expected: [("cums", "c u m s")]),
+    Case(name: "a word is not spelled out", words: "bitch", text: "g gbitch", expected: []),
+    Case(name: "written word keeps its boundary", words: "ass", text: "a s s class", expected: [("ass", "a s s")]),
     Case(name: "full-width", words: "fuck", text: "ｆｕｃｋ", expected: [("fuck", "ｆｕｃｋ")]),
     Case(name: "repeated letters", words: "fuck", text: "fuuuuck", expected: [("fuck", "fuuuuck")]),
     Case(name: "repeated CJK", words: "考试机构", text: "找考试试试机构", expected: [("考试机构", "考试试试机构")]),
@@ -59,6 +70,11 @@ struct MatcherTests {
     Case(name: "separator between CJK", words: "傻逼", text: "傻*逼", expected: [("傻逼", "傻*逼")]),
     Case(name: "traditional", words: "脑残", text: "你腦殘", expected: [("脑残", "腦殘")]),
     Case(name: "letter between CJK", words: "反动", text: "反v动", expected: [("反动", "反v动")]),
+    Case(name: "digit for a letter after CJK", words: "操b", text: "操8", expected: [("操b", "操8")]),
+    Case(name: "digits for doubled letters", words: "操bb", text: "就操88吧", expected: [("操bb", "操88")]),
+    Case(name: "digits before CJK", words: "tt现金娱乐", text: "77现金娱乐", expected: [("tt现金娱乐", "77现金娱乐")]),
+    Case(name: "a count is not a letter", words: "a片", text: "买了4片面包", expected: []),
+    Case(name: "digit variant keeps boundaries", words: "木村茜bt", text: "木村茜871", expected: []),
     Case(name: "letter entry between CJK", words: "k粉", text: "出售k粉", expected: [("k粉", "k粉")]),
     Case(name: "upper case", words: "fuck", text: "FUCK", expected: [("fuck", "FUCK")]),
     Case(name: "entry written with evasion", words: "f.u.c.k", text: "fuck", expected: [("f.u.c.k", "fuck")]),
@@ -66,6 +82,7 @@ struct MatcherTests {
     // Leftmost-longest
     Case(name: "longest entry wins", words: "傻逼\n傻逼玩意", text: "傻逼玩意儿", expected: [("傻逼玩意", "傻逼玩意")]),
     // Allow entries
+    Case(name: "allow an ordinary container", words: "妈的\nallow:妈妈的", text: "妈妈的书，他妈的", expected: [("妈的", "妈的")]),
     Case(name: "allow suppresses inside", words: "sub:cunt\nallow:scunthorpe", text: "Scunthorpe united", expected: []),
     Case(
       name: "allow leaves others", words: "sub:cunt\nallow:scunthorpe", text: "cunt in Scunthorpe",

@@ -49,6 +49,11 @@ final class MatcherLayer: Sendable {
               patterns.append(variant)
               patternEntries.append(Int32(entries.count))
             }
+            if let variant = Self.digitVariant(of: normalized) {
+              variantRuns[patterns.count] = variant.runs
+              patterns.append(variant.scalars)
+              patternEntries.append(Int32(entries.count))
+            }
           }
           entries.append(CompiledEntry(entry: entry, origin: list.origin, list: list.name, normalized: normalized))
         case .regex:
@@ -93,6 +98,37 @@ final class MatcherLayer: Sendable {
     }
   }
 
+  /// For an entry that mixes CJK characters and Latin letters (`操b`, `木村茜bt`), the entry
+  /// with every letter written as the digit that imitates it (`操8`, `木村茜87`): next to CJK
+  /// characters a digit token has no letter to be read by, so it stays a digit in the text.
+  /// Nil unless the entry has both scripts and every letter has such a digit, and nil for one
+  /// CJK character after letters (`a片`): a digit there is a count (`4片`, four slices).
+  static func digitVariant(of normalized: NormalizedEntry) -> (scalars: [UInt32], runs: [UInt16])? {
+    let scalars = normalized.scalars
+    let cjk = scalars.indices.filter { ScalarClass.of(scalars[$0]) == .unspaced }
+    guard let firstCJK = cjk.first else { return nil }
+    let letterBeforeCJK = scalars[..<firstCJK].contains { ScalarClass.of($0) == .letter }
+    guard cjk.count >= 2 || !letterBeforeCJK else { return nil }
+    // Repeated letters merge in the text and digits do not: `bb` (one unit, counted twice)
+    // becomes `8`, `8`.
+    var variant: [UInt32] = []
+    var runs: [UInt16] = []
+    var replaced = false
+    for (index, scalar) in scalars.enumerated() {
+      let run = normalized.runs.isEmpty ? 1 : normalized.runs[index]
+      guard ScalarClass.of(scalar) == .letter else {
+        variant.append(scalar)
+        runs.append(run)
+        continue
+      }
+      guard let digit = UnicodeTables.lookalikeDigit(forLetter: scalar) else { return nil }
+      variant += repeatElement(digit, count: Int(run))
+      runs += repeatElement(1, count: Int(run))
+      replaced = true
+    }
+    return replaced ? (variant, runs.allSatisfy { $0 == 1 } ? [] : runs) : nil
+  }
+
   /// For an entry of several Latin-script words (`brown shower`), the words without their
   /// spaces: spelled out letter by letter (`b_r_o_w_n _s_h_o_w_e_r`), the text's letters are
   /// joined into one token, spaces included, so only this form can match it.
@@ -100,9 +136,21 @@ final class MatcherLayer: Sendable {
     guard normalized.scalars.contains(0x20),
       normalized.scalars.allSatisfy({ $0 == 0x20 || ScalarClass.of($0).isWordCharacter })
     else { return nil }
-    let kept = normalized.scalars.indices.filter { normalized.scalars[$0] != 0x20 }
-    let runs = normalized.runs.isEmpty ? [] : kept.map { normalized.runs[$0] }
-    return (kept.map { normalized.scalars[$0] }, runs)
+    // Letters that meet once the spaces go merge, as the text's repeated letters do
+    // (`leather restraint` → `leathe` `r`×2 `estraint`).
+    var scalars: [UInt32] = []
+    var runs: [UInt16] = []
+    for index in normalized.scalars.indices where normalized.scalars[index] != 0x20 {
+      let scalar = normalized.scalars[index]
+      let run = normalized.runs.isEmpty ? 1 : normalized.runs[index]
+      if scalar == scalars.last, ScalarClass.of(scalar) == .letter {
+        runs[runs.count - 1] = runs[runs.count - 1] &+ run
+      } else {
+        scalars.append(scalar)
+        runs.append(run)
+      }
+    }
+    return (scalars, runs.allSatisfy { $0 == 1 } ? [] : runs)
   }
 
   var memoryFootprint: Int {
@@ -169,10 +217,15 @@ final class MatcherLayer: Sendable {
     guard let normalized = compiled.normalized else { return false }
     @inline(__always) func unit(_ position: Int) -> Int { units.map { Int($0[position]) } ?? position }
     if compiled.entry.boundary == .word {
-      if normalized.firstClass.isWordCharacter, start > 0, text.scalarClass(unit(start - 1)).isWordCharacter {
+      // Between two letters spelled one by one (`g b i t c h`) any position may be a boundary.
+      if normalized.firstClass.isWordCharacter, start > 0, text.scalarClass(unit(start - 1)).isWordCharacter,
+        !(text.isSpelled(unit(start - 1)) && text.isSpelled(unit(start)))
+      {
         return false
       }
-      if normalized.lastClass.isWordCharacter, end < count, text.scalarClass(unit(end)).isWordCharacter {
+      if normalized.lastClass.isWordCharacter, end < count, text.scalarClass(unit(end)).isWordCharacter,
+        !(text.isSpelled(unit(end - 1)) && text.isSpelled(unit(end)))
+      {
         return false
       }
     }

@@ -15,7 +15,8 @@
 public struct NormalizedText: Sendable {
   /// Folded scalars, one per unit.
   var scalars: [UInt32] = []
-  /// ``ScalarClass`` raw values, with ``optionalFlag`` set on optional units.
+  /// ``ScalarClass`` raw values, with ``optionalFlag`` set on optional units and
+  /// ``spelledFlag`` on letters that were spelled one by one (`f u c k`).
   var classes: [UInt8] = []
   /// Original UTF-8 byte offset where each unit starts.
   var starts: [Int32] = []
@@ -27,6 +28,10 @@ public struct NormalizedText: Sendable {
   var hasOptionalUnits = false
 
   static let optionalFlag: UInt8 = 0x80
+  /// A unit that was a token of one character joined with its neighbours (`f.u.c.k`). Between
+  /// two such units the text's own word boundaries are lost, so any position may be one.
+  static let spelledFlag: UInt8 = 0x40
+  private static let classMask: UInt8 = 0x3F
 
   /// Creates an empty value, to pass to ``Normalizer/normalize(_:into:)``.
   public init() {}
@@ -52,8 +57,9 @@ public struct NormalizedText: Sendable {
   }
 
   @inline(__always) func isOptional(_ index: Int) -> Bool { classes[index] & Self.optionalFlag != 0 }
+  @inline(__always) func isSpelled(_ index: Int) -> Bool { classes[index] & Self.spelledFlag != 0 }
   @inline(__always) func scalarClass(_ index: Int) -> ScalarClass {
-    ScalarClass(rawValue: classes[index] & ~Self.optionalFlag)!
+    ScalarClass(rawValue: classes[index] & Self.classMask)!
   }
 
   mutating func removeAll() {

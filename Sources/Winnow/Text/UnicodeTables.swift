@@ -61,6 +61,15 @@ enum UnicodeTables {
     }
   }
 
+  /// The digit that imitates a Latin letter (`8` for `b`, `0` for `o`): the inverse of
+  /// ``lookalikeLetter(forSymbol:)`` over digits, with `1` for both `i` and `l`.
+  static func lookalikeDigit(forLetter letter: UInt32) -> UInt32? {
+    switch letter {
+    case 0x69, 0x6C: return 0x31
+    default: return (0x30...0x39).first { lookalikeLetter(forSymbol: $0) == letter }
+    }
+  }
+
   private static func parseRows(_ rows: String) -> [UInt32: [UInt32]] {
     var table: [UInt32: [UInt32]] = [:]
     table.reserveCapacity(8192)

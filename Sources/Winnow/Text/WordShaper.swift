@@ -8,6 +8,8 @@ struct WordShaper {
   private var classes: [ScalarClass] = []
   private var dropped: [Bool] = []
   private var optional: [Bool] = []
+  /// Units of letters spelled one by one that were joined into a longer token.
+  private var spelled: [Bool] = []
   private var starts: [Int32] = []
   private var ends: [Int32] = []
 
@@ -33,6 +35,7 @@ struct WordShaper {
   mutating func shape(into result: inout NormalizedText) {
     dropped = Array(repeating: false, count: scalars.count)
     optional = dropped
+    spelled = dropped
     resolveApostrophes()
     resolveExclamationMarks()
     let tokens = joinedTokens()
@@ -95,6 +98,8 @@ struct WordShaper {
         && gap.allSatisfy { classes[$0] == .separator || dropped[$0] }
       if joinable {
         for index in gap { dropped[index] = true }
+        for index in previous.range where !dropped[index] { spelled[index] = true }
+        for index in current.range where !dropped[index] { spelled[index] = true }
         joined[joined.count - 1] = joined[joined.count - 1].lowerBound..<current.range.upperBound
       } else {
         joined.append(current.range)
@@ -172,13 +177,13 @@ struct WordShaper {
       pendingSeparators = nil
       if merges, scalarClass == .letter || scalarClass == .unspaced, !optional[index],
         let last = result.scalars.indices.last,
-        result.scalars[last] == scalars[index], result.classes[last] == scalarClass.rawValue
+        result.scalars[last] == scalars[index], result.scalarClass(last) == scalarClass, !result.isOptional(last)
       {
         result.ends[last] = ends[index]
         if result.runs[last] < .max { result.runs[last] += 1 }
         continue
       }
-      let flag = optional[index] ? NormalizedText.optionalFlag : 0
+      let flag = (optional[index] ? NormalizedText.optionalFlag : 0) | (spelled[index] ? NormalizedText.spelledFlag : 0)
       result.append(scalars[index], scalarClass.rawValue | flag, start: starts[index], end: ends[index])
       if optional[index] { result.hasOptionalUnits = true }
     }
