@@ -11,14 +11,16 @@ final class MatcherLayer: Sendable {
 
   let normalizer: Normalizer
   let entries: [CompiledEntry]
-  /// The automaton of the literal entries, if any; pattern `i` is entry `patternEntries[i]`.
+  /// The automaton of the literal entries, if any; pattern `i` is entry `patternEntries[i]`,
+  /// or, when that is negative, the required literal of regex `-patternEntries[i] - 1`.
   private let automaton: AhoCorasick?
   private let patternEntries: [Int32]
   /// By pattern: the repeat counts of a pattern that is a joined variant of its entry (see
   /// ``joinedVariant``), nil for the others. An array, as it is read on every automaton hit.
   private let variantRuns: [[UInt16]?]
-  /// The regex entries: entry index and program.
-  private let regexes: [(entry: Int, program: RegexProgram)]
+  /// The regex entries: entry index, program, and whether the automaton holds a literal that
+  /// every match requires (then the regex runs only where the walk found it).
+  private let regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)]
 
   init(lists: [WordList], rules: Normalization) throws(WordListErrors) {
     let normalizer = Normalizer(rules: rules)
@@ -26,7 +28,7 @@ final class MatcherLayer: Sendable {
     var patterns: [[UInt32]] = []
     var patternEntries: [Int32] = []
     var variantRuns: [Int: [UInt16]] = [:]
-    var regexes: [(Int, RegexProgram)] = []
+    var regexes: [(Int, RegexProgram, Bool)] = []
     var errors: [WordListError] = []
     for list in lists {
       for (position, entry) in list.entries.enumerated() {
@@ -59,7 +61,13 @@ final class MatcherLayer: Sendable {
         case .regex:
           do {
             let program = try RegexProgram(pattern: entry.text, caseless: rules.contains(.caseFolding))
-            regexes.append((entries.count, program))
+            let trigger = -Int32(regexes.count) - 1
+            let literals = Self.prefilterLiterals(for: entry.text, normalizer: normalizer)
+            for literal in literals {
+              patterns.append(literal)
+              patternEntries.append(trigger)
+            }
+            regexes.append((entries.count, program, !literals.isEmpty))
             entries.append(CompiledEntry(entry: entry, origin: list.origin, list: list.name, normalized: nil))
           } catch {
             errors.append(WordListError(error.kind, at: location))
@@ -75,6 +83,20 @@ final class MatcherLayer: Sendable {
     self.patternEntries = patternEntries
     self.variantRuns = patterns.indices.map { variantRuns[$0] }
     self.regexes = regexes
+  }
+
+  /// The automaton patterns that stand for a regex's required literal (see
+  /// ``RegexProgram/requiredLiteral(of:)``): the literal and its `1`-for-`i` variants. Empty
+  /// (no prefilter: the regex runs on every text) unless normalizing the literal leaves it as
+  /// it is, so that the walk sees exactly the scalars the regex's subject holds.
+  static func prefilterLiterals(for pattern: String, normalizer: Normalizer) -> [[UInt32]] {
+    guard let literal = RegexProgram.requiredLiteral(of: pattern) else { return [] }
+    let written = normalizer.rules.contains(.caseFolding) ? literal.lowercased() : literal
+    guard let normalized = normalizer.normalizeEntry(written),
+      normalized.scalars == written.unicodeScalars.map(\.value), normalized.runs.isEmpty
+    else { return [] }
+    // The regex reads a text's `1` inside a word as `i`; the walk sees the `1`-for-`i` code.
+    return [normalized.scalars] + iOrLVariants(of: normalized.scalars)
   }
 
   /// The entry with some of its `i` and `l` written as the text's `1` (``UnicodeTables/iOrL``),
@@ -164,11 +186,14 @@ final class MatcherLayer: Sendable {
   /// Adds this layer's candidate matches in `text` to `candidates`.
   func collect(in text: NormalizedText, layer: Int, into candidates: inout [Candidate], warnings: inout [MatchWarning])
   {
+    // Regexes whose required literal the (primary) walk found; the others need no run.
+    var triggered = [Bool](repeating: false, count: regexes.count)
     if !text.hasOptionalUnits {
       text.scalars.withUnsafeBufferPointer { scalars in
-        walk(scalars, units: nil, in: text, layer: layer, into: &candidates)
+        walk(scalars, units: nil, in: text, layer: layer, into: &candidates, triggered: &triggered)
         if !regexes.isEmpty {
-          matchRegexes(scalars, units: nil, in: text, layer: layer, into: &candidates, warnings: &warnings)
+          matchRegexes(
+            scalars, units: nil, in: text, layer: layer, triggered: triggered, into: &candidates, warnings: &warnings)
         }
       }
       return
@@ -177,22 +202,32 @@ final class MatcherLayer: Sendable {
     let primaryUnits = text.scalars.indices.filter { !text.isOptional($0) }.map { Int32($0) }
     let primary = primaryUnits.map { text.scalars[Int($0)] }
     primary.withUnsafeBufferPointer { scalars in
-      walk(scalars, units: primaryUnits, in: text, layer: layer, into: &candidates)
+      walk(scalars, units: primaryUnits, in: text, layer: layer, into: &candidates, triggered: &triggered)
       if !regexes.isEmpty {
-        matchRegexes(scalars, units: primaryUnits, in: text, layer: layer, into: &candidates, warnings: &warnings)
+        matchRegexes(
+          scalars, units: primaryUnits, in: text, layer: layer, triggered: triggered, into: &candidates,
+          warnings: &warnings)
       }
     }
-    text.scalars.withUnsafeBufferPointer { walk($0, units: nil, in: text, layer: layer, into: &candidates) }
+    var secondWalk: [Bool] = []  // regexes ran on the primary walk; their triggers here are moot
+    text.scalars.withUnsafeBufferPointer {
+      walk($0, units: nil, in: text, layer: layer, into: &candidates, triggered: &secondWalk)
+    }
   }
 
-  /// Runs the automaton over `scalars` (units `units[k]` of `text`, or unit `k` when nil).
+  /// Runs the automaton over `scalars` (units `units[k]` of `text`, or unit `k` when nil),
+  /// marking in `triggered` (when it is not empty) the regexes whose literal it finds.
   private func walk(
     _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedText, layer: Int,
-    into candidates: inout [Candidate]
+    into candidates: inout [Candidate], triggered: inout [Bool]
   ) {
     guard let automaton else { return }
     automaton.forEachMatch(in: scalars) { pattern, end in
       let entryIndex = Int(patternEntries[pattern])
+      if entryIndex < 0 {
+        if !triggered.isEmpty { triggered[-entryIndex - 1] = true }
+        return
+      }
       let start = end - Int(automaton.patternLengths[pattern])
       guard
         accepts(
@@ -235,11 +270,13 @@ final class MatcherLayer: Sendable {
     return true
   }
 
-  /// Runs every regex over the UTF-8 form of `scalars` and maps byte ranges back to units.
+  /// Runs the regexes that need to run (no prefilter, or `triggered`) over the UTF-8 form of
+  /// `scalars` and maps byte ranges back to units.
   private func matchRegexes(
     _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedText, layer: Int,
-    into candidates: inout [Candidate], warnings: inout [MatchWarning]
+    triggered: [Bool], into candidates: inout [Candidate], warnings: inout [MatchWarning]
   ) {
+    guard regexes.indices.contains(where: { !regexes[$0].prefiltered || triggered[$0] }) else { return }
     var subject: [UInt8] = []
     var positionOfByte: [Int32] = []
     subject.reserveCapacity(scalars.count * 2)
@@ -251,7 +288,7 @@ final class MatcherLayer: Sendable {
     }
     var scratch = RegexScratch()
     subject.withUnsafeBufferPointer { subject in
-      for (entryIndex, program) in regexes {
+      for (index, (entryIndex, program, prefiltered)) in regexes.enumerated() where !prefiltered || triggered[index] {
         let outcome = program.forEachMatch(in: subject, scratch: &scratch) { range in
           let first = Int(positionOfByte[range.lowerBound])
           let last = Int(positionOfByte[range.upperBound - 1])

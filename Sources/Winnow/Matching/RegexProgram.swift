@@ -146,3 +146,110 @@ struct RegexScratch: ~Copyable {
     pcre2_match_data_free_8(matchData)
   }
 }
+
+extension RegexProgram {
+  /// The longest run of literal characters that every match of `pattern` must contain, or
+  /// nil when none can be told for sure. The scan runs a regex only where its automaton has
+  /// found this literal (a prefilter), so it must be a true requirement: the reading is
+  /// deliberately simple and gives up on anything it does not understand.
+  ///
+  /// Understood: plain characters, `\` + punctuation (a literal), `.`, classes `[…]`, groups
+  /// `(…)` (skipped as a whole: they may be optional or alternatives), anchors, `\` + letter
+  /// (`\d`, `\b`: not literals), and quantifiers (`?`, `*`, `{…}` make the character before
+  /// them optional; `+` keeps it but ends the run). A top-level `|`, `(?` options and `\Q`
+  /// give up. `傻.{0,2}逼` → `傻`; `fu+ck` → `fu`; `a|b` → nil.
+  static func requiredLiteral(of pattern: String) -> String? {
+    let characters = Array(pattern.unicodeScalars)
+    if pattern.contains("(?") || pattern.contains("\\Q") { return nil }
+    var runs: [[Unicode.Scalar]] = []
+    var run: [Unicode.Scalar] = []
+    func endRun() {
+      if !run.isEmpty { runs.append(run) }
+      run = []
+    }
+    var index = 0
+    while index < characters.count {
+      let character = characters[index]
+      var literal: Unicode.Scalar? = nil
+      var next = index + 1
+      switch character {
+      case "|":
+        return nil
+      case "\\":
+        guard next < characters.count else { return nil }
+        let escaped = characters[next]
+        next += 1
+        if escaped.properties.isAlphabetic || ("0"..."9").contains(escaped) {
+          endRun()  // \d, \w, \b, back references: not a literal we can name
+          if ["x", "p", "P", "N", "g", "k", "o", "c"].contains(escaped) {
+            return nil  // forms with arguments (`\x{…}`, `\p{…}`): too much to read safely
+          }
+        } else {
+          literal = escaped
+        }
+      case "[":
+        endRun()
+        guard let close = Self.endOfClass(characters, from: next) else { return nil }
+        next = close + 1
+      case "(":
+        endRun()
+        var depth = 1
+        var cursor = next
+        while cursor < characters.count, depth > 0 {
+          switch characters[cursor] {
+          case "\\": cursor += 1
+          case "(": depth += 1
+          case ")": depth -= 1
+          case "[":
+            // A `)` inside a class does not close the group.
+            guard let close = Self.endOfClass(characters, from: cursor + 1) else { return nil }
+            cursor = close
+          default: break
+          }
+          cursor += 1
+        }
+        guard depth == 0 else { return nil }
+        next = cursor
+      case ".", "^", "$", ")":
+        endRun()
+      case "?", "*", "+", "{":
+        return nil  // a quantifier with nothing before it is not what we read
+      default:
+        literal = character
+      }
+      // A quantifier after the atom.
+      if next < characters.count, ["?", "*", "+", "{"].contains(characters[next]) {
+        let quantifier = characters[next]
+        if quantifier == "{" {
+          guard let close = characters[next...].firstIndex(of: "}") else { return nil }
+          next = close + 1
+        } else {
+          next += 1
+        }
+        if next < characters.count, characters[next] == "?" || characters[next] == "+" { next += 1 }
+        if quantifier == "+", let literal { run.append(literal) }
+        endRun()
+      } else if let literal {
+        run.append(literal)
+      }
+      index = next
+    }
+    endRun()
+    guard let longest = runs.max(by: { $0.count < $1.count }) else { return nil }
+    var result = String.UnicodeScalarView()
+    result.append(contentsOf: longest)
+    return String(result)
+  }
+
+  /// The index of the `]` that closes a class whose body starts at `start` (just after `[`):
+  /// a `]` first (or after `^`) is a member, `\` escapes one character. Nil when unclosed.
+  private static func endOfClass(_ characters: [Unicode.Scalar], from start: Int) -> Int? {
+    var cursor = start
+    if cursor < characters.count, characters[cursor] == "^" { cursor += 1 }
+    if cursor < characters.count, characters[cursor] == "]" { cursor += 1 }
+    while cursor < characters.count, characters[cursor] != "]" {
+      cursor += characters[cursor] == "\\" ? 2 : 1
+    }
+    return cursor < characters.count ? cursor : nil
+  }
+}

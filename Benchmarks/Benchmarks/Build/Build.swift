@@ -1,0 +1,29 @@
+// Building the global list: the raw automaton and the full matcher (normalization, variants),
+// for a quarter, half and all of the list's literal entries. Wall clock and peak resident
+// memory per build.
+import Benchmark
+import Winnow
+import WinnowBenchmarkSupport
+
+let benchmarks: @Sendable () -> Void = {
+  Benchmark.defaultConfiguration = .init(
+    metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal], maxDuration: .seconds(10), maxIterations: 10)
+  let patterns = BenchmarkData.literalPatterns
+  let entries = BenchmarkData.globalLists.flatMap(\.entries).filter { $0.kind == .literal }
+  for share in [4, 2, 1] {
+    let subset = Array(patterns.prefix(patterns.count / share))
+    let subsetEntries = Array(entries.prefix(entries.count / share))
+    Benchmark("raw automaton, \(subset.count) patterns") { benchmark in
+      let automaton = try AhoCorasick(patterns: subset)
+      check(automaton.patternCount == subset.count, "built \(automaton.patternCount) of \(subset.count) patterns")
+      blackHole(automaton)
+    }
+    let list = WordList(name: "global-\(subsetEntries.count)", origin: .global, entries: subsetEntries)
+    Benchmark("matcher (normalized), \(subsetEntries.count) entries") { benchmark in
+      let matcher = try Matcher(lists: [list])
+      check(
+        matcher.entryCount == subsetEntries.count, "compiled \(matcher.entryCount) of \(subsetEntries.count) entries")
+      blackHole(matcher)
+    }
+  }
+}

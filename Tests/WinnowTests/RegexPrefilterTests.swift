@@ -1,0 +1,57 @@
+import PropertyBased
+import Testing
+
+@testable import Winnow
+
+/// The regex prefilter: which literal a regex requires, and that running a regex only where
+/// its literal was found changes no result.
+@Suite("Regex prefilter")
+struct RegexPrefilterTests {
+  @Test(
+    arguments: [
+      ("傻.{0,2}逼", "傻"),
+      ("fu+ck", "fu"),
+      ("b[a4]d\\s*word", "word"),
+      ("sh[i1!]t", "sh"),
+      ("colou?r", "colo"),
+      ("(foo|bar)baz", "baz"),
+      ("\\bsex\\b", "sex"),
+      ("a\\.b", "a.b"),
+      ("x*y?z{2}", nil),
+      ("abc|def", nil),
+      ("(?i)abc", nil),
+      ("\\x{50}ay", nil),
+      ("[)]abc", "abc"),
+      ("(a[)]b)cd", "cd"),
+    ] as [(String, String?)])
+  func requiredLiteral(pattern: String, expected: String?) {
+    #expect(RegexProgram.requiredLiteral(of: pattern) == expected)
+  }
+
+  @Test func literalThatNormalizationChangesIsNoPrefilter() {
+    let normalizer = Normalizer()
+    #expect(!MatcherLayer.prefilterLiterals(for: "word.*", normalizer: normalizer).isEmpty)
+    // `ss` merges into one counted unit and `腦` folds to `脑`: the walk would not see them.
+    #expect(MatcherLayer.prefilterLiterals(for: "ass.*", normalizer: normalizer).isEmpty)
+    #expect(MatcherLayer.prefilterLiterals(for: "腦.*殘", normalizer: normalizer).isEmpty)
+  }
+
+  static let atoms = ["a", "b", "s", "i", "傻", "逼", ".", "\\s", "[ab]", "(a|傻)", "\\."]
+  static let quantifiers = ["", "", "", "?", "*", "+", "{0,2}"]
+  static let regexGen = zip(Gen.int(in: 0...(atoms.count - 1)), Gen.int(in: 0...(quantifiers.count - 1)))
+    .map { atoms[$0.0] + quantifiers[$0.1] }.array(of: 1...5).map { $0.joined() }
+  static let textAlphabet = ["a", "b", "s", "S", "1", "i", " ", ".", "傻", "逼", "_", "ｓ"]
+  static let textGen = Gen.int(in: 0...(textAlphabet.count - 1)).map { textAlphabet[$0] }.array(of: 0...30)
+    .map { $0.joined() }
+
+  /// Reference: the same regex wrapped in `(?:…)`, which the prefilter does not read, so it
+  /// runs on every text.
+  @Test func prefilteredRegexFindsWhatAnUnfilteredOneFinds() async {
+    await propertyCheck(count: 500, input: Self.regexGen, Self.textGen) { pattern, text in
+      let filtered = try? Matcher(lists: [WordList(name: "f", origin: .custom, parsing: "re:" + pattern)])
+      let reference = try? Matcher(lists: [WordList(name: "r", origin: .custom, parsing: "re:(?:" + pattern + ")")])
+      guard let filtered, let reference else { return }  // matches the empty string: refused alike
+      #expect(filtered.overlappingMatches(in: text).map(\.range) == reference.overlappingMatches(in: text).map(\.range))
+    }
+  }
+}
