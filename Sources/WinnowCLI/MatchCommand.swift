@@ -69,6 +69,7 @@ struct MatchCommand: ParsableCommand {
     if perLine { return try runPerLine(patterns: patterns, haystack: haystack) }
     let clock = ContinuousClock()
     var matches: [PatternMatch] = []
+    var countedMatches: Int? = nil
     var buildTime = Duration.zero
     var scanTime = Duration.zero
     if normalize {
@@ -89,16 +90,22 @@ struct MatchCommand: ParsableCommand {
     } else {
       let automaton = try timed(&buildTime) { try rawAutomaton(patterns) }
       let scanStart = clock.now
-      matches = haystack.withUnsafeBytes { raw in
+      haystack.withUnsafeBytes { raw in
         let bytes = raw.bindMemory(to: UInt8.self)
-        return overlapping
-          ? automaton.overlappingMatches(inUTF8: bytes, offsets: offsets)
-          : automaton.matches(inUTF8: bytes, kind: semantics, offsets: offsets)
+        if count && overlapping {
+          countedMatches = automaton.countOverlappingMatches(inUTF8: bytes)  // nothing stored
+        } else {
+          matches =
+            overlapping
+            ? automaton.overlappingMatches(inUTF8: bytes, offsets: offsets)
+            : automaton.matches(inUTF8: bytes, kind: semantics, offsets: offsets)
+        }
       }
       scanTime = clock.now - scanStart
     }
+    let matchCount = countedMatches ?? matches.count
     var output = OutputBuffer()
-    if count { output.write("\(matches.count)\n") }
+    if count { output.write("\(matchCount)\n") }
     for match in matches where !count {
       output.write(
         json
@@ -108,9 +115,9 @@ struct MatchCommand: ParsableCommand {
     output.flush()
     if stats {
       printStats(
-        patterns: patterns.count, build: buildTime, scan: scanTime, bytes: haystack.count, matches: matches.count)
+        patterns: patterns.count, build: buildTime, scan: scanTime, bytes: haystack.count, matches: matchCount)
     }
-    if matches.isEmpty { throw ExitCode(1) }
+    if matchCount == 0 { throw ExitCode(1) }
   }
 
   /// `--per-line --count`: each line a haystack; scan time covers the lines, not splitting them.

@@ -118,6 +118,29 @@ struct AhoCorasickTests {
     }
   }
 
+  /// A wide alphabet and many short patterns: states with more than 12 children, whose rows
+  /// are hashed rather than searched (a CJK character that starts hundreds of words).
+  static let wideAlphabet: [Character] = (0..<40).map { Character(Unicode.Scalar(0x4E00 + $0 * 7)!) }
+  static let wideCharacterGen = Gen.int(in: 0...(wideAlphabet.count - 1)).map { wideAlphabet[$0] }
+  /// Patterns start with one of three characters, so each of those has up to 40 children.
+  static let widePatternGen = zip(Gen.int(in: 0...2), wideCharacterGen.string(of: 0...2))
+    .map { String(wideAlphabet[$0.0]) + $0.1 }.array(of: 50...300)
+  static let wideTextGen = wideCharacterGen.string(of: 0...200)
+
+  @Test func wideRowsMatchLikeNaive() async {
+    await propertyCheck(count: 100, input: Self.widePatternGen, Self.wideTextGen) { patterns, text in
+      let automaton = try! AhoCorasick(patterns: patterns)
+      let found = automaton.overlappingMatches(in: text, offsets: .scalars).map {
+        [$0.pattern.rawValue, $0.start, $0.end]
+      }
+      let expected = Self.naiveMatches(patterns.map { Array($0.unicodeScalars) }, Array(text.unicodeScalars))
+      #expect(found.count == expected.count)
+      #expect(Set(found) == expected)
+      var bytes = text
+      #expect(bytes.withUTF8 { automaton.countOverlappingMatches(inUTF8: $0) } == expected.count)
+    }
+  }
+
   @Test func leftmostLongestEqualsNaiveGreedy() async {
     await propertyCheck(count: 300, input: Self.patternGen, Self.textGen) { patterns, text in
       let automaton = try! AhoCorasick(patterns: patterns)

@@ -80,11 +80,15 @@ public final class AhoCorasick: Sendable {
   /// `end` (an exclusive index; the match starts at `end - patternLengths[pattern]`).
   func forEachMatch(in scalars: UnsafeBufferPointer<UInt32>, _ body: (Int, Int) -> Void) {
     layout.program.withUnsafeBufferPointer { program in
-      var state: UInt32 = 0
-      for index in 0..<scalars.count {
-        state = AutomatonLayout.next(program, state, code(of: scalars[index]))
-        if program[Int(state) + AutomatonLayout.slotOffset] != 0 {
-          layout.forEachPattern(program, at: state) { body($0, index + 1) }
+      bmpCodes.withUnsafeBufferPointer { bmpCodes in
+        var state: UInt32 = 0
+        for index in 0..<scalars.count {
+          let scalar = scalars[index]
+          let code = scalar < 0x10000 ? bmpCodes[Int(scalar)] : supplementaryCodes[scalar] ?? 0
+          state = AutomatonLayout.next(program, state, code)
+          if program[Int(state) + AutomatonLayout.slotOffset] != 0 {
+            layout.forEachPattern(program, at: state) { body($0, index + 1) }
+          }
         }
       }
     }
@@ -94,16 +98,20 @@ public final class AhoCorasick: Sendable {
   /// `bytes` (invalid bytes match nothing), in order of end. Ends are exclusive.
   func forEachMatch(inUTF8 bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Int) -> Void) {
     layout.program.withUnsafeBufferPointer { program in
-      var state: UInt32 = 0
-      var index = 0
-      var scalarIndex = 0
-      while index < bytes.count {
-        let (value, length) = UTF8Decoding.decode(bytes, at: index)
-        index += length
-        scalarIndex += 1
-        state = AutomatonLayout.next(program, state, code(of: value))
-        if program[Int(state) + AutomatonLayout.slotOffset] != 0 {
-          layout.forEachPattern(program, at: state) { body($0, index, scalarIndex) }
+      bmpCodes.withUnsafeBufferPointer { bmpCodes in
+        var state: UInt32 = 0
+        var index = 0
+        var scalarIndex = 0
+        while index < bytes.count {
+          let (value, length) = UTF8Decoding.decode(bytes, at: index)
+          index += length
+          scalarIndex += 1
+          // The table read without a bounds check: `value` < 0x10000 and the table has 0x10000.
+          let code = value < 0x10000 ? bmpCodes[Int(value)] : supplementaryCodes[value] ?? 0
+          state = AutomatonLayout.next(program, state, code)
+          if program[Int(state) + AutomatonLayout.slotOffset] != 0 {
+            layout.forEachPattern(program, at: state) { body($0, index, scalarIndex) }
+          }
         }
       }
     }

@@ -3,16 +3,23 @@
 /// A state is identified by its offset in `program`. Each state is a record:
 ///
 /// ```
-/// [fail] [header] [slot] [codes…] [targets…]     sparse: header = n, codes sorted
+/// [fail] [header] [slot] [codes…] [targets…]     sparse: header = n ≤ 12, codes sorted
+/// [fail] [header] [slot] [code, target]×2^b      hashed: header = hashedFlag | b (wide rows)
 /// [fail] [header] [slot] [target for code 0, 1, …, alphabetSize-1]   dense: header = denseFlag
 /// ```
 ///
-/// The root (offset 0) is dense, so a scalar outside every pattern costs one read. `slot` is 0
+/// The root (offset 0) is dense, so a scalar outside every pattern costs one read. A state
+/// with more than ``sparseLimit`` children (a CJK character that starts hundreds of words) keeps
+/// them in an open-addressing table at most half full, found in one or two probes rather than
+/// a binary search's eight dependent reads; an empty slot has code 0, which no child has. `slot` is 0
 /// when no pattern ends at the state or at any state its failure chain reaches; otherwise it
 /// indexes `slots`, which lists the patterns that end there and the next slot down the chain
 /// (the "dictionary suffix link"). Invariant: a state's failure target is strictly shallower.
 struct AutomatonLayout: Sendable {
   static let denseFlag: UInt32 = 0x8000_0000
+  static let hashedFlag: UInt32 = 0x4000_0000
+  /// Rows with more children than this are hashed.
+  static let sparseLimit = 12
   static let failOffset = 0
   static let headerOffset = 1
   static let slotOffset = 2
@@ -36,31 +43,44 @@ struct AutomatonLayout: Sendable {
       if header & denseFlag != 0 {
         return program[row + Int(code)]
       }
-      let count = Int(header)
-      if let position = find(code, in: program, from: row, count: count) {
-        return program[row + count + position]
+      if header & hashedFlag != 0 {
+        let bits = header & 0x1F
+        let mask = (1 << Int(bits)) - 1
+        var slot = hashSlot(code, bits: bits)
+        while true {
+          let candidate = program[row + 2 * slot]
+          if candidate == code { return program[row + 2 * slot + 1] }
+          if candidate == 0 { break }
+          slot = (slot + 1) & mask
+        }
+      } else {
+        let count = Int(header)
+        for position in 0..<count {
+          let candidate = program[row + position]
+          if candidate == code { return program[row + count + position] }
+          if candidate > code { break }
+        }
       }
       state = Int(program[state + failOffset])
     }
   }
 
+  /// The first slot of `code` in a hashed row of `2^bits` slots (Fibonacci hashing).
   @inline(__always)
-  private static func find(_ code: UInt32, in program: UnsafeBufferPointer<UInt32>, from row: Int, count: Int) -> Int? {
-    if count <= 12 {
-      for position in 0..<count {
-        let candidate = program[row + position]
-        if candidate == code { return position }
-        if candidate > code { return nil }
-      }
-      return nil
-    }
-    var low = 0
-    var high = count
-    while low < high {
-      let middle = (low + high) >> 1
-      if program[row + middle] < code { low = middle + 1 } else { high = middle }
-    }
-    return low < count && program[row + low] == code ? low : nil
+  static func hashSlot(_ code: UInt32, bits: UInt32) -> Int {
+    Int((code &* 0x9E37_79B1) >> (32 - bits))
+  }
+
+  /// The number of slots (a power of two, as bits) of a hashed row for `children`.
+  static func hashBits(children: Int) -> UInt32 {
+    var bits: UInt32 = 1
+    while (1 << bits) < 2 * children { bits += 1 }
+    return bits
+  }
+
+  /// Words of a row for a state with `children` children.
+  static func rowWords(children: Int) -> Int {
+    children > sparseLimit ? 2 << hashBits(children: children) : 2 * children
   }
 
   /// Calls `body` with every pattern that ends at `state` (its own, then down the chain).
@@ -87,7 +107,7 @@ struct AutomatonLayout: Sendable {
     var size = Self.rowOffset + alphabetSize
     for node in order.dropFirst() {
       offsets[Int(node)] = UInt32(size)
-      size += Self.rowOffset + 2 * trie.childCount(of: node)
+      size += Self.rowOffset + Self.rowWords(children: trie.childCount(of: node))
     }
     var program = [UInt32](repeating: 0, count: size)
     program[Self.headerOffset] = Self.denseFlag
@@ -98,6 +118,19 @@ struct AutomatonLayout: Sendable {
         continue
       }
       let count = trie.childCount(of: node)
+      if count > Self.sparseLimit {
+        let bits = Self.hashBits(children: count)
+        let mask = (1 << Int(bits)) - 1
+        program[row - Self.rowOffset + Self.headerOffset] = Self.hashedFlag | bits
+        trie.forEachChild(of: node) { child in
+          let code = trie.code[Int(child)]
+          var slot = Self.hashSlot(code, bits: bits)
+          while program[row + 2 * slot] != 0 { slot = (slot + 1) & mask }
+          program[row + 2 * slot] = code
+          program[row + 2 * slot + 1] = offsets[Int(child)]
+        }
+        continue
+      }
       program[row - Self.rowOffset + Self.headerOffset] = UInt32(count)
       var position = 0
       trie.forEachChild(of: node) { child in
