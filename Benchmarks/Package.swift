@@ -25,7 +25,9 @@ let package = Package(
   targets: [
     .target(
       name: "WinnowBenchmarkSupport",
-      dependencies: [.product(name: "Winnow", package: winnowPackage)],
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"), .product(name: "Winnow", package: winnowPackage),
+      ],
       path: "Support"
     )
   ]

@@ -1,3 +1,4 @@
+import Benchmark
 import Foundation
 import Winnow
 
@@ -73,3 +74,9 @@ public func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     exit(1)
   }
 }
+
+/// Throughput of one iteration in megabytes (10^6 bytes) per second.
+public let megabytesPerSecond = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
+/// Throughput of one iteration in messages (or items, or dump lines) per second.
+public let messagesPerSecond = BenchmarkMetric.custom(
+  "messages/s", polarity: .prefersLarger, useScalingFactor: false)

@@ -236,18 +236,14 @@ def main():
     for n, (group, lang, kind, info) in enumerate(meta):
         record = results[n]
         matches = [m for m in record.get("matches", []) if m.get("action") == "block"]
-        if group == "held-out":
-            held_totals[lang] += 1
+        if group in ("held-out", "ordinary"):
+            counts, flags, entries_seen = ((held_totals, held_flagged, held_entries) if group == "held-out"
+                                           else (totals, flagged, fp_entries))
+            counts[lang] += 1
             if record["verdict"] == "blocked":
-                held_flagged[lang] += 1
+                flags[lang] += 1
                 for m in matches:
-                    held_entries[(m["entry"], f'{Path(m.get("file", "?")).name}:{m.get("line", "?")}')] += 1
-        elif group == "ordinary":
-            totals[lang] += 1
-            if record["verdict"] == "blocked":
-                flagged[lang] += 1
-                for m in matches:
-                    fp_entries[(m["entry"], f'{Path(m.get("file", "?")).name}:{m.get("line", "?")}')] += 1
+                    entries_seen[(m["entry"], f'{Path(m.get("file", "?")).name}:{m.get("line", "?")}')] += 1
         else:
             (start, end), _ = info
             injected[(lang, kind)] += 1

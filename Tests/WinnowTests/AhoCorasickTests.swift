@@ -105,16 +105,23 @@ struct AhoCorasickTests {
   static let patternGen = characterGen.string(of: 1...4).array(of: 1...12)
   static let textGen = characterGen.string(of: 0...60)
 
+  /// Every overlapping match, in order of end, is the naive set; the count agrees.
+  static func expectOverlappingLikeNaive(_ patterns: [String], _ text: String) {
+    let automaton = try! AhoCorasick(patterns: patterns)
+    let found = automaton.overlappingMatches(in: text, offsets: .scalars).map {
+      [$0.pattern.rawValue, $0.start, $0.end]
+    }
+    let expected = naiveMatches(patterns.map { Array($0.unicodeScalars) }, Array(text.unicodeScalars))
+    #expect(found.count == expected.count)
+    #expect(Set(found) == expected)
+    #expect(found.map { $0[2] } == found.map { $0[2] }.sorted())
+    var text = text
+    #expect(text.withUTF8 { automaton.countOverlappingMatches(inUTF8: $0) } == expected.count)
+  }
+
   @Test func overlappingMatchesEqualNaive() async {
     await propertyCheck(count: 300, input: Self.patternGen, Self.textGen) { patterns, text in
-      let automaton = try! AhoCorasick(patterns: patterns)
-      let found = automaton.overlappingMatches(in: text, offsets: .scalars).map {
-        [$0.pattern.rawValue, $0.start, $0.end]
-      }
-      let expected = Self.naiveMatches(patterns.map { Array($0.unicodeScalars) }, Array(text.unicodeScalars))
-      #expect(found.count == expected.count)
-      #expect(Set(found) == expected)
-      #expect(found.map { $0[2] } == found.map { $0[2] }.sorted())
+      Self.expectOverlappingLikeNaive(patterns, text)
     }
   }
 
@@ -129,15 +136,7 @@ struct AhoCorasickTests {
 
   @Test func wideRowsMatchLikeNaive() async {
     await propertyCheck(count: 100, input: Self.widePatternGen, Self.wideTextGen) { patterns, text in
-      let automaton = try! AhoCorasick(patterns: patterns)
-      let found = automaton.overlappingMatches(in: text, offsets: .scalars).map {
-        [$0.pattern.rawValue, $0.start, $0.end]
-      }
-      let expected = Self.naiveMatches(patterns.map { Array($0.unicodeScalars) }, Array(text.unicodeScalars))
-      #expect(found.count == expected.count)
-      #expect(Set(found) == expected)
-      var bytes = text
-      #expect(bytes.withUTF8 { automaton.countOverlappingMatches(inUTF8: $0) } == expected.count)
+      Self.expectOverlappingLikeNaive(patterns, text)
     }
   }
 

@@ -4,8 +4,6 @@ import Benchmark
 import Winnow
 import WinnowBenchmarkSupport
 
-let messagesPerSecond = BenchmarkMetric.custom("messages/s", polarity: .prefersLarger, useScalingFactor: false)
-
 let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = .init(
     metrics: [.wallClock, messagesPerSecond, .mallocCountTotal], maxDuration: .seconds(5), maxIterations: 20)

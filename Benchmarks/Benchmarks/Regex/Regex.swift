@@ -5,8 +5,6 @@ import Benchmark
 import Winnow
 import WinnowBenchmarkSupport
 
-let messagesPerSecond = BenchmarkMetric.custom("messages/s", polarity: .prefersLarger, useScalingFactor: false)
-
 /// 200 regex entries made from list words of three characters or more, evenly spread.
 func regexEntries() -> [Entry] {
   let words = BenchmarkData.literalPatterns.filter { $0.count >= 3 && $0.allSatisfy { $0.isLetter } }

@@ -5,9 +5,6 @@ import Benchmark
 import Winnow
 import WinnowBenchmarkSupport
 
-let megabytesPerSecond = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
-let messagesPerSecond = BenchmarkMetric.custom("messages/s", polarity: .prefersLarger, useScalingFactor: false)
-
 let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = .init(
     metrics: [.wallClock, megabytesPerSecond, messagesPerSecond], maxDuration: .seconds(5), maxIterations: 20)
