@@ -70,9 +70,11 @@ public final class AhoCorasick: Sendable {
     layout.memoryFootprint + patternLengths.capacity * 8 + bmpCodes.capacity * 4 + supplementaryCodes.count * 16
   }
 
-  /// The alphabet code of a scalar (0 for a scalar no pattern contains).
+  /// The alphabet code of a scalar (0 for a scalar no pattern contains), read from the BMP
+  /// table (`bmpCodes`, borrowed for the whole scan) without a bounds check: a BMP scalar is
+  /// < 0x10000 and the table has 0x10000 entries.
   @inline(__always)
-  func code(of scalar: UInt32) -> UInt32 {
+  private func code(of scalar: UInt32, in bmpCodes: UnsafeBufferPointer<UInt32>) -> UInt32 {
     scalar < 0x10000 ? bmpCodes[Int(scalar)] : supplementaryCodes[scalar] ?? 0
   }
 
@@ -83,9 +85,7 @@ public final class AhoCorasick: Sendable {
       bmpCodes.withUnsafeBufferPointer { bmpCodes in
         var state: UInt32 = 0
         for index in 0..<scalars.count {
-          let scalar = scalars[index]
-          let code = scalar < 0x10000 ? bmpCodes[Int(scalar)] : supplementaryCodes[scalar] ?? 0
-          state = AutomatonLayout.next(program, state, code)
+          state = AutomatonLayout.next(program, state, code(of: scalars[index], in: bmpCodes))
           if program[Int(state) + AutomatonLayout.slotOffset] != 0 {
             layout.forEachPattern(program, at: state) { body($0, index + 1) }
           }
@@ -106,9 +106,7 @@ public final class AhoCorasick: Sendable {
           let (value, length) = UTF8Decoding.decode(bytes, at: index)
           index += length
           scalarIndex += 1
-          // The table read without a bounds check: `value` < 0x10000 and the table has 0x10000.
-          let code = value < 0x10000 ? bmpCodes[Int(value)] : supplementaryCodes[value] ?? 0
-          state = AutomatonLayout.next(program, state, code)
+          state = AutomatonLayout.next(program, state, code(of: value, in: bmpCodes))
           if program[Int(state) + AutomatonLayout.slotOffset] != 0 {
             layout.forEachPattern(program, at: state) { body($0, index, scalarIndex) }
           }
