@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The compiled form of a set of word lists: finds their entries in text, whatever evasions
 /// the normalization rules undo, and reports every match on the original characters.
 ///
@@ -21,6 +23,10 @@
 /// a new one to change lists. Errors in the lists surface when it is built; a scan never fails.
 public final class Matcher: Sendable {
   let layers: [MatcherLayer]
+  /// Normalized-text buffers of finished scans, for the next scans to reuse: a scan then
+  /// allocates no normalization storage. At most ``keptWorkspaces`` are kept.
+  private let workspaces = Mutex<[ScanWorkspace]>([])
+  private static let keptWorkspaces = 16
 
   /// Compiles word lists.
   /// - Throws: ``WordListErrors`` listing every entry that cannot be compiled (empty after
@@ -77,18 +83,25 @@ public final class Matcher: Sendable {
   }
 
   private func scan(utf8 bytes: UnsafeBufferPointer<UInt8>, kind: MatchKind?) -> MatchReport {
-    var normalized: [(rules: Normalization, text: NormalizedText)] = []
+    var workspace = workspaces.withLock { $0.popLast() } ?? ScanWorkspace()
+    defer {
+      let kept = workspace
+      workspaces.withLock { if $0.count < Self.keptWorkspaces { $0.append(kept) } }
+    }
     var candidates: [Candidate] = []
     var warnings: [MatchWarning] = []
+    var normalized = 0  // texts of `workspace` filled by this scan
     for (layerIndex, layer) in layers.enumerated() {
       let rules = layer.normalizer.rules
-      if !normalized.contains(where: { $0.rules == rules }) {
-        var text = NormalizedText()
-        layer.normalizer.normalize(utf8: bytes, into: &text)
-        normalized.append((rules, text))
+      var slot = workspace.texts[..<normalized].firstIndex { $0.rules == rules }
+      if slot == nil {
+        if normalized == workspace.texts.count { workspace.texts.append((rules, NormalizedText())) }
+        workspace.texts[normalized].rules = rules
+        layer.normalizer.normalize(utf8: bytes, into: &workspace.texts[normalized].text)
+        slot = normalized
+        normalized += 1
       }
-      let text = normalized.first { $0.rules == rules }!.text
-      layer.collect(in: text, layer: layerIndex, into: &candidates, warnings: &warnings)
+      layer.collect(in: workspace.texts[slot!].text, layer: layerIndex, into: &candidates, warnings: &warnings)
     }
     let allowed = candidates.filter { layers[$0.layer].entries[$0.entry].entry.action == .allow }
     var reported = Set<Candidate>()
@@ -116,8 +129,13 @@ public final class Matcher: Sendable {
   }
 }
 
+/// The reusable buffers of one scan: a normalized text per distinct rule set.
+struct ScanWorkspace: Sendable {
+  var texts: [(rules: Normalization, text: NormalizedText)] = []
+}
+
 /// A match before allow-filtering and selection: an entry of a layer over original bytes.
-struct Candidate: Hashable {
+struct Candidate: Hashable, Sendable {
   var layer: Int
   var entry: Int
   var start: Int

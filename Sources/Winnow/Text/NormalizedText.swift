@@ -26,6 +26,8 @@ public struct NormalizedText: Sendable {
   var runs: [UInt16] = []
   /// Whether any unit is optional, so that a second walk is needed.
   var hasOptionalUnits = false
+  /// The normalizer's workspace, kept with the value so that reusing it reuses the workspace.
+  var shaper = WordShaper()
 
   static let optionalFlag: UInt8 = 0x80
   /// A unit that was a token of one character joined with its neighbours (`f.u.c.k`). Between
@@ -77,6 +79,14 @@ public struct NormalizedText: Sendable {
     starts.reserveCapacity(capacity)
     ends.reserveCapacity(capacity)
     runs.reserveCapacity(capacity)
+  }
+
+  /// Extends the last unit over one more repeated character ending at `end`.
+  @inline(__always)
+  mutating func extendLast(to end: Int32) {
+    let last = count - 1
+    ends[last] = end
+    if runs[last] < .max { runs[last] += 1 }
   }
 
   @inline(__always)

@@ -62,11 +62,15 @@ public struct Normalizer: Sendable {
       }
       return
     }
-    var units = WordShaper(rules: rules, capacity: bytes.count)
+    // The workspace moves out of `result` while it writes into `result`, and back after.
+    var shaper = result.shaper
+    result.shaper = WordShaper()
+    shaper.reset(capacity: bytes.count)
     fold(bytes) { scalar, scalarClass, start, end in
-      units.append(scalar, scalarClass, start: start, end: end)
+      shaper.append(scalar, scalarClass, start: start, end: end)
     }
-    units.shape(into: &result)
+    shaper.shape(rules: rules, into: &result)
+    result.shaper = shaper
   }
 
   /// The folded scalars of `bytes`, each with its class and original byte range.
