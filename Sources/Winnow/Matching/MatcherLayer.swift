@@ -15,9 +15,14 @@ final class MatcherLayer: Sendable {
   /// or, when that is negative, the required literal of regex `-patternEntries[i] - 1`.
   private let automaton: AhoCorasick?
   private let patternEntries: [Int32]
-  /// By pattern: the repeat counts of a pattern that is a joined variant of its entry (see
-  /// ``joinedVariant``), nil for the others. An array, as it is read on every automaton hit.
-  private let variantRuns: [[UInt16]?]
+  /// By pattern: the word boundaries a candidate must meet (``checksStart``, ``checksEnd``),
+  /// read on every automaton hit, so kept apart from the entries.
+  private let patternChecks: [UInt8]
+  /// By pattern: the minimum repeat count of each scalar (a variant's own, see
+  /// ``joinedVariant``, or its entry's), empty when every count is 1.
+  private let patternRuns: [[UInt16]]
+  private static let checksStart: UInt8 = 1
+  private static let checksEnd: UInt8 = 2
   /// The regex entries: entry index, program, and whether the automaton holds a literal that
   /// every match requires (then the regex runs only where the walk found it).
   private let regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)]
@@ -81,7 +86,20 @@ final class MatcherLayer: Sendable {
     // Patterns are never empty here: empty entries were rejected above.
     self.automaton = patterns.isEmpty ? nil : try! AhoCorasick(scalarPatterns: patterns)
     self.patternEntries = patternEntries
-    self.variantRuns = patterns.indices.map { variantRuns[$0] }
+    var patternChecks = [UInt8](repeating: 0, count: patterns.count)
+    var patternRuns = [[UInt16]](repeating: [], count: patterns.count)
+    for (pattern, entryIndex) in patternEntries.enumerated() where entryIndex >= 0 {
+      let compiled = entries[Int(entryIndex)]
+      guard let normalized = compiled.normalized else { continue }
+      if compiled.entry.boundary == .word {
+        // Between two letters spelled one by one (`g b i t c h`) any position may be a boundary.
+        if normalized.firstClass.isWordCharacter { patternChecks[pattern] |= Self.checksStart }
+        if normalized.lastClass.isWordCharacter { patternChecks[pattern] |= Self.checksEnd }
+      }
+      patternRuns[pattern] = variantRuns[pattern] ?? normalized.runs
+    }
+    self.patternChecks = patternChecks
+    self.patternRuns = patternRuns
     self.regexes = regexes
   }
 
@@ -179,7 +197,7 @@ final class MatcherLayer: Sendable {
     let entryBytes = entries.reduce(0) { total, compiled in
       total + 96 + compiled.entry.text.utf8.count + (compiled.normalized?.scalars.count ?? 0) * 6
     }
-    return (automaton?.memoryFootprint ?? 0) + patternEntries.capacity * 4 + variantRuns.capacity * 8 + entryBytes
+    return (automaton?.memoryFootprint ?? 0) + patternEntries.capacity * 5 + patternRuns.capacity * 8 + entryBytes
       + regexes.count * 512
   }
 
@@ -229,11 +247,7 @@ final class MatcherLayer: Sendable {
         return
       }
       let start = end - Int(automaton.patternLengths[pattern])
-      guard
-        accepts(
-          entries[entryIndex], runs: variantRuns[pattern], from: start, to: end, count: scalars.count, units: units,
-          in: text)
-      else {
+      guard accepts(pattern: pattern, from: start, to: end, count: scalars.count, units: units, in: text) else {
         return
       }
       let first = units.map { Int($0[start]) } ?? start
@@ -243,30 +257,27 @@ final class MatcherLayer: Sendable {
     }
   }
 
-  /// Whether a literal candidate over walk positions `start..<end` meets its entry's word
-  /// boundaries and repeat counts (`runs` for a variant pattern, else the entry's).
+  /// Whether a candidate of a literal's `pattern` over walk positions `start..<end` meets its
+  /// entry's word boundaries and repeat counts.
+  @inline(__always)
   private func accepts(
-    _ compiled: CompiledEntry, runs variant: [UInt16]?, from start: Int, to end: Int, count: Int, units: [Int32]?,
-    in text: NormalizedText
+    pattern: Int, from start: Int, to end: Int, count: Int, units: [Int32]?, in text: NormalizedText
   ) -> Bool {
-    guard let normalized = compiled.normalized else { return false }
     @inline(__always) func unit(_ position: Int) -> Int { units.map { Int($0[position]) } ?? position }
-    if compiled.entry.boundary == .word {
-      // Between two letters spelled one by one (`g b i t c h`) any position may be a boundary.
-      if normalized.firstClass.isWordCharacter, start > 0, text.scalarClass(unit(start - 1)).isWordCharacter,
-        !(text.isSpelled(unit(start - 1)) && text.isSpelled(unit(start)))
-      {
-        return false
-      }
-      if normalized.lastClass.isWordCharacter, end < count, text.scalarClass(unit(end)).isWordCharacter,
-        !(text.isSpelled(unit(end - 1)) && text.isSpelled(unit(end)))
-      {
-        return false
-      }
-    }
-    for (offset, minimum) in (variant ?? normalized.runs).enumerated() where text.runs[unit(start + offset)] < minimum {
+    let checks = patternChecks[pattern]
+    // Between two letters spelled one by one (`g b i t c h`) any position may be a boundary.
+    if checks & Self.checksStart != 0, start > 0, text.scalarClass(unit(start - 1)).isWordCharacter,
+      !(text.isSpelled(unit(start - 1)) && text.isSpelled(unit(start)))
+    {
       return false
     }
+    if checks & Self.checksEnd != 0, end < count, text.scalarClass(unit(end)).isWordCharacter,
+      !(text.isSpelled(unit(end - 1)) && text.isSpelled(unit(end)))
+    {
+      return false
+    }
+    let runs = patternRuns[pattern]
+    for offset in runs.indices where text.runs[unit(start + offset)] < runs[offset] { return false }
     return true
   }
 
