@@ -253,7 +253,7 @@ final class MatcherLayer: Sendable {
       let first = units.map { Int($0[start]) } ?? start
       let last = units.map { Int($0[end - 1]) } ?? end - 1
       candidates.append(
-        Candidate(layer: layer, entry: entryIndex, start: Int(text.starts[first]), end: Int(text.ends[last])))
+        Candidate(layer: layer, entry: entryIndex, start: Int(text.start(first)), end: Int(text.end(last))))
     }
   }
 
@@ -277,7 +277,7 @@ final class MatcherLayer: Sendable {
       return false
     }
     let runs = patternRuns[pattern]
-    for offset in runs.indices where text.runs[unit(start + offset)] < runs[offset] { return false }
+    for offset in runs.indices where text.run(unit(start + offset)) < runs[offset] { return false }
     return true
   }
 
@@ -307,7 +307,7 @@ final class MatcherLayer: Sendable {
           let lastUnit = units.map { Int($0[last]) } ?? last
           candidates.append(
             Candidate(
-              layer: layer, entry: entryIndex, start: Int(text.starts[firstUnit]), end: Int(text.ends[lastUnit])))
+              layer: layer, entry: entryIndex, start: Int(text.start(firstUnit)), end: Int(text.end(lastUnit))))
         }
         if case .limitExceeded(let code) = outcome {
           warnings.append(MatchWarning(entry: entries[entryIndex].entry, message: RegexProgram.describeLimit(code)))

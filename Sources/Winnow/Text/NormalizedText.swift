@@ -13,22 +13,30 @@
 /// and kept by a second one. `NormalizedText` is `Sendable`; a value can be reused across calls
 /// to ``Normalizer/normalize(_:into:)`` to keep its storage.
 public struct NormalizedText: Sendable {
-  /// Folded scalars, one per unit.
+  /// What a unit keeps besides its scalar: where it came from, how many repeated letters it
+  /// stands for, and its class with flags. One record per unit, so that writing a unit is
+  /// two appends rather than one per field.
+  struct UnitInfo: Sendable, Equatable {
+    /// Original UTF-8 byte offset where the unit starts.
+    var start: Int32
+    /// Original UTF-8 byte offset where the unit ends.
+    var end: Int32
+    /// How many repeated letters the unit stands for (1 unless ``Normalization/repeatedLetters``).
+    var run: UInt16
+    /// ``ScalarClass`` raw value, with ``optionalFlag`` and ``spelledFlag``.
+    var flags: UInt8
+  }
+
+  /// Folded scalars, one per unit: what the automaton walks.
   var scalars: [UInt32] = []
-  /// ``ScalarClass`` raw values, with ``optionalFlag`` set on optional units and
-  /// ``spelledFlag`` on letters that were spelled one by one (`f u c k`).
-  var classes: [UInt8] = []
-  /// Original UTF-8 byte offset where each unit starts.
-  var starts: [Int32] = []
-  /// Original UTF-8 byte offset where each unit ends.
-  var ends: [Int32] = []
-  /// How many repeated letters each unit stands for (1 unless ``Normalization/repeatedLetters``).
-  var runs: [UInt16] = []
+  /// The rest of each unit, in step with `scalars`.
+  var units: [UnitInfo] = []
   /// Whether any unit is optional, so that a second walk is needed.
   var hasOptionalUnits = false
   /// The normalizer's workspace, kept with the value so that reusing it reuses the workspace.
   var shaper = WordShaper()
 
+  /// Set on optional units (a single letter between CJK characters, see ``Normalization/interleavedLetters``).
   static let optionalFlag: UInt8 = 0x80
   /// A unit that was a token of one character joined with its neighbours (`f.u.c.k`). Between
   /// two such units the text's own word boundaries are lost, so any position may be one.
@@ -55,46 +63,45 @@ public struct NormalizedText: Sendable {
   /// The UTF-8 byte range of the original text that a range of units came from.
   public func originalRange(ofUnits units: Range<Int>) -> Range<Int> {
     precondition(!units.isEmpty && units.upperBound <= count, "unit range out of bounds")
-    return Int(starts[units.lowerBound])..<Int(ends[units.upperBound - 1])
+    return Int(self.units[units.lowerBound].start)..<Int(self.units[units.upperBound - 1].end)
   }
 
-  @inline(__always) func isOptional(_ index: Int) -> Bool { classes[index] & Self.optionalFlag != 0 }
-  @inline(__always) func isSpelled(_ index: Int) -> Bool { classes[index] & Self.spelledFlag != 0 }
+  /// Original UTF-8 byte offset where each unit starts.
+  var starts: [Int32] { units.map(\.start) }
+  /// How many repeated letters each unit stands for.
+  var runs: [UInt16] { units.map(\.run) }
+
+  @inline(__always) func start(_ index: Int) -> Int32 { units[index].start }
+  @inline(__always) func end(_ index: Int) -> Int32 { units[index].end }
+  @inline(__always) func run(_ index: Int) -> UInt16 { units[index].run }
+  @inline(__always) func isOptional(_ index: Int) -> Bool { units[index].flags & Self.optionalFlag != 0 }
+  @inline(__always) func isSpelled(_ index: Int) -> Bool { units[index].flags & Self.spelledFlag != 0 }
   @inline(__always) func scalarClass(_ index: Int) -> ScalarClass {
-    ScalarClass(rawValue: classes[index] & Self.classMask)!
+    ScalarClass(rawValue: units[index].flags & Self.classMask)!
   }
 
   mutating func removeAll() {
     scalars.removeAll(keepingCapacity: true)
-    classes.removeAll(keepingCapacity: true)
-    starts.removeAll(keepingCapacity: true)
-    ends.removeAll(keepingCapacity: true)
-    runs.removeAll(keepingCapacity: true)
+    units.removeAll(keepingCapacity: true)
     hasOptionalUnits = false
   }
 
   mutating func reserveCapacity(_ capacity: Int) {
     scalars.reserveCapacity(capacity)
-    classes.reserveCapacity(capacity)
-    starts.reserveCapacity(capacity)
-    ends.reserveCapacity(capacity)
-    runs.reserveCapacity(capacity)
+    units.reserveCapacity(capacity)
   }
 
   /// Extends the last unit over one more repeated character ending at `end`.
   @inline(__always)
   mutating func extendLast(to end: Int32) {
     let last = count - 1
-    ends[last] = end
-    if runs[last] < .max { runs[last] += 1 }
+    units[last].end = end
+    if units[last].run < .max { units[last].run += 1 }
   }
 
   @inline(__always)
   mutating func append(_ scalar: UInt32, _ scalarClass: UInt8, start: Int32, end: Int32) {
     scalars.append(scalar)
-    classes.append(scalarClass)
-    starts.append(start)
-    ends.append(end)
-    runs.append(1)
+    units.append(UnitInfo(start: start, end: end, run: 1, flags: scalarClass))
   }
 }

@@ -117,7 +117,7 @@ extension Normalizer {
       while let last = indices.last, normalized.scalarClass(last) == .separator { indices.removeLast() }
     }
     guard let first = indices.first, let last = indices.last else { return nil }
-    let runs = indices.map { normalized.runs[$0] }
+    let runs = indices.map { normalized.run($0) }
     return NormalizedEntry(
       // An entry's `1` is an `i` (`sh1t` is `shit`); variants give the text's `1` both readings.
       scalars: indices.map { UnicodeTables.plainLetter(normalized.scalars[$0]) },
