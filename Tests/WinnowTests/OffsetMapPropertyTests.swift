@@ -30,6 +30,21 @@ struct OffsetMapPropertyTests {
     }
   }
 
+  /// A value normalized into again (as `Matcher` reuses its buffers between scans) holds
+  /// exactly what a fresh value would: nothing of the previous text leaks into the next.
+  @Test func reusedTextNormalizesLikeAFreshOne() async {
+    await propertyCheck(count: 300, input: Self.textGen, Self.textGen) { first, second in
+      let normalizer = Normalizer()
+      var reused = NormalizedText()
+      normalizer.normalize(first, into: &reused)
+      normalizer.normalize(second, into: &reused)
+      let fresh = normalizer.normalize(second)
+      #expect(reused.scalars == fresh.scalars)
+      #expect(reused.units == fresh.units)
+      #expect(reused.hasOptionalUnits == fresh.hasOptionalUnits)
+    }
+  }
+
   @Test func withoutRulesUnitsAreTheScalars() async {
     await propertyCheck(count: 200, input: Self.textGen) { text in
       let normalized = Normalizer(rules: .none).normalize(text)

@@ -24,7 +24,8 @@ import Synchronization
 public final class Matcher: Sendable {
   let layers: [MatcherLayer]
   /// Normalized-text buffers of finished scans, for the next scans to reuse: a scan then
-  /// allocates no normalization storage. At most ``keptWorkspaces`` are kept.
+  /// allocates no normalization storage. At most ``keptWorkspaces`` are kept, none of them for
+  /// a text of more than ``WordShaper/keptCapacity`` units (64K, about 1 MiB of buffers).
   private let workspaces = Mutex<[ScanWorkspace]>([])
   private static let keptWorkspaces = 16
 
@@ -86,7 +87,9 @@ public final class Matcher: Sendable {
     var workspace = workspaces.withLock { $0.popLast() } ?? ScanWorkspace()
     defer {
       let kept = workspace
-      workspaces.withLock { if $0.count < Self.keptWorkspaces { $0.append(kept) } }
+      if kept.texts.allSatisfy(\.text.isWorthKeeping) {
+        workspaces.withLock { if $0.count < Self.keptWorkspaces { $0.append(kept) } }
+      }
     }
     var candidates: [Candidate] = []
     var warnings: [MatchWarning] = []

@@ -80,6 +80,9 @@ public struct NormalizedText: Sendable {
     ScalarClass(rawValue: units[index].flags & Self.classMask)!
   }
 
+  /// Whether the storage is small enough to keep for reuse (see ``WordShaper/keptCapacity``).
+  var isWorthKeeping: Bool { scalars.capacity <= WordShaper.keptCapacity }
+
   mutating func removeAll() {
     scalars.removeAll(keepingCapacity: true)
     units.removeAll(keepingCapacity: true)

@@ -70,7 +70,7 @@ public struct Normalizer: Sendable {
       shaper.append(scalar, scalarClass, start: start, end: end)
     }
     shaper.shape(rules: rules, into: &result)
-    result.shaper = shaper
+    if shaper.isWorthKeeping { result.shaper = shaper }
   }
 
   /// The folded scalars of `bytes`, each with its class and original byte range.

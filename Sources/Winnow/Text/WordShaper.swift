@@ -39,6 +39,13 @@ struct WordShaper: Sendable {
   private var units: [Unit] = []
   private var tokens: [Token] = []
 
+  /// Workspaces for texts of more units than this are not kept for reuse: one huge text must
+  /// not pin its buffers (16 bytes a unit) for the life of a long-running scanner.
+  static let keptCapacity = 1 << 16
+
+  /// Whether the storage is small enough to keep for the next text (see ``keptCapacity``).
+  var isWorthKeeping: Bool { units.capacity <= Self.keptCapacity }
+
   /// Empties the workspace, keeping its storage, for a text of about `capacity` units.
   mutating func reset(capacity: Int) {
     units.removeAll(keepingCapacity: true)
