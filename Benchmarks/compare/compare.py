@@ -91,10 +91,13 @@ def main():
     messages = hs["messages"]
     whole = winnow(data, binary, per_line=False)
     lines = winnow(data, binary, per_line=True)
-    normalized = winnow(data, binary, per_line=False, normalize=True)
+    # Normalized, one message at a time, as servers moderate (one text of 67 MB would measure
+    # bookkeeping no deployment has).
+    normalized = winnow(data, binary, per_line=True, normalize=True)
     rows.append(("Winnow (raw)", whole["build_seconds"], mb / whole["scan_seconds"],
                  lines["messages"] / lines["scan_seconds"], whole["matches"], whole["rss_mb"]))
-    rows.append(("Winnow (default normalization)", normalized["build_seconds"], mb / normalized["scan_seconds"], None,
+    rows.append(("Winnow (default normalization, per message)", normalized["build_seconds"],
+                 mb / normalized["scan_seconds"], normalized["messages"] / normalized["scan_seconds"],
                  normalized["matches"], normalized["rss_mb"]))
     rows.append(("Hyperscan 5.4 (C)", hs["build_seconds"], mb / hs["scan_seconds"], messages / hs["line_seconds"],
                  hs["matches"], hs_rss))
@@ -115,7 +118,6 @@ def main():
                  f"{per_message:,.0f}" if per_message else "–", f"{matches:,}" if matches is not None else "–",
                  f"{rss:.0f}", f"{raw[2] / rate:.2f}×"]
         print("| " + " | ".join(cells) + " |")
-    agree = {name: matches for name, _, _, _, matches, _ in rows[2:4]}
     counts = {whole["matches"], hs["matches"], rows[3][4], rows[4][4]}
     print()
     print(f"One message at a time: Winnow {lines['messages'] / lines['scan_seconds']:,.0f} messages/s, "
@@ -124,7 +126,6 @@ def main():
           f"per-line match counts {lines['matches']:,} and {hs['line_matches']:,}.")
     print("Match counts " + ("agree" if len(counts) == 1 else f"DISAGREE: {sorted(counts)}") +
           " between Winnow (raw), Hyperscan, ahocorasick-rs and pyahocorasick.")
-    _ = agree
     if len(counts) != 1:
         sys.exit(1)
 

@@ -31,16 +31,23 @@ struct RegexPrefilterTests {
   @Test func literalThatNormalizationChangesIsNoPrefilter() {
     let normalizer = Normalizer()
     #expect(!MatcherLayer.prefilterLiterals(for: "word.*", normalizer: normalizer).isEmpty)
-    // `ss` merges into one counted unit and `腦` folds to `脑`: the walk would not see them.
-    #expect(MatcherLayer.prefilterLiterals(for: "ass.*", normalizer: normalizer).isEmpty)
+    // `腦` folds to `脑`: the walk would not see it.
     #expect(MatcherLayer.prefilterLiterals(for: "腦.*殘", normalizer: normalizer).isEmpty)
+    // `ss` merges into one counted unit: the longest piece without a doubled letter stands in.
+    #expect(
+      MatcherLayer.prefilterLiterals(for: "ass.*", normalizer: normalizer) == [Array("as".unicodeScalars.map(\.value))])
+    #expect(
+      MatcherLayer.prefilterLiterals(for: "x.{0,2}售qq", normalizer: normalizer) == [
+        Array("售q".unicodeScalars.map(\.value))
+      ])
   }
 
-  static let atoms = ["a", "b", "s", "i", "傻", "逼", ".", "\\s", "[ab]", "(a|傻)", "\\."]
+  // `7`: a digit, which repeats do not merge (`77` stays two units).
+  static let atoms = ["a", "b", "s", "i", "7", "傻", "逼", ".", "\\s", "[ab]", "(a|傻)", "\\."]
   static let quantifiers = ["", "", "", "?", "*", "+", "{0,2}"]
   static let regexGen = zip(Gen.int(in: 0...(atoms.count - 1)), Gen.int(in: 0...(quantifiers.count - 1)))
     .map { atoms[$0.0] + quantifiers[$0.1] }.array(of: 1...5).map { $0.joined() }
-  static let textAlphabet = ["a", "b", "s", "S", "1", "i", " ", ".", "傻", "逼", "_", "ｓ"]
+  static let textAlphabet = ["a", "b", "s", "S", "1", "i", "7", " ", ".", "傻", "逼", "_", "ｓ"]
   static let textGen = Gen.int(in: 0...(textAlphabet.count - 1)).map { textAlphabet[$0] }.array(of: 0...30)
     .map { $0.joined() }
 

@@ -26,6 +26,9 @@ final class MatcherLayer: Sendable {
   /// The regex entries: entry index, program, and whether the automaton holds a literal that
   /// every match requires (then the regex runs only where the walk found it).
   private let regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)]
+  /// Indices in `regexes` of the regexes without a prefilter, which run on every text. A scan
+  /// visits these and the triggered ones only, not all regexes.
+  private let unfilteredRegexes: [Int32]
 
   init(lists: [WordList], rules: Normalization) throws(WordListErrors) {
     let normalizer = Normalizer(rules: rules)
@@ -101,20 +104,38 @@ final class MatcherLayer: Sendable {
     self.patternChecks = patternChecks
     self.patternRuns = patternRuns
     self.regexes = regexes
+    self.unfilteredRegexes = regexes.indices.filter { !regexes[$0].2 }.map { Int32($0) }
   }
 
   /// The automaton patterns that stand for a regex's required literal (see
   /// ``RegexProgram/requiredLiteral(of:)``): the literal and its `1`-for-`i` variants. Empty
   /// (no prefilter: the regex runs on every text) unless normalizing the literal leaves it as
   /// it is, so that the walk sees exactly the scalars the regex's subject holds.
+  ///
+  /// Repeated letters merge in the text (`qq` is one unit), so a literal with a doubled
+  /// character is looked for by its longest piece without one (`售qq` → `售q`): every piece of a
+  /// required literal is required too.
   static func prefilterLiterals(for pattern: String, normalizer: Normalizer) -> [[UInt32]] {
     guard let literal = RegexProgram.requiredLiteral(of: pattern) else { return [] }
-    let written = normalizer.rules.contains(.caseFolding) ? literal.lowercased() : literal
-    guard let normalized = normalizer.normalizeEntry(written),
-      normalized.scalars == written.unicodeScalars.map(\.value), normalized.runs.isEmpty
-    else { return [] }
-    // The regex reads a text's `1` inside a word as `i`; the walk sees the `1`-for-`i` code.
-    return [normalized.scalars] + iOrLVariants(of: normalized.scalars)
+    let written = (normalizer.rules.contains(.caseFolding) ? literal.lowercased() : literal).unicodeScalars.map(\.value)
+    var pieces: [ArraySlice<UInt32>] = []
+    var pieceStart = 0
+    let merges = normalizer.rules.contains(.repeatedLetters)
+    for index in written.indices.dropFirst() where merges && written[index] == written[index - 1] {
+      pieces.append(written[pieceStart..<index])
+      pieceStart = index
+    }
+    pieces.append(written[pieceStart...])
+    for piece in pieces.sorted(by: { $0.count > $1.count }) {
+      var text = String.UnicodeScalarView()
+      for value in piece { text.append(Unicode.Scalar(value)!) }
+      guard let normalized = normalizer.normalizeEntry(String(text)),
+        normalized.scalars.elementsEqual(piece), normalized.runs.isEmpty
+      else { continue }
+      // The regex reads a text's `1` inside a word as `i`; the walk sees the `1`-for-`i` code.
+      return [normalized.scalars] + iOrLVariants(of: normalized.scalars)
+    }
+    return []
   }
 
   /// The entry with some of its `i` and `l` written as the text's `1` (``UnicodeTables/iOrL``),
@@ -205,13 +226,14 @@ final class MatcherLayer: Sendable {
   func collect(in text: NormalizedText, layer: Int, into candidates: inout [Candidate], warnings: inout [MatchWarning])
   {
     // Regexes whose required literal the (primary) walk found; the others need no run.
-    var triggered = [Bool](repeating: false, count: regexes.count)
+    var triggered: [Int32]? = []  // allocates only when a literal is found
     if !text.hasOptionalUnits {
       text.scalars.withUnsafeBufferPointer { scalars in
         walk(scalars, units: nil, in: text, layer: layer, into: &candidates, triggered: &triggered)
         if !regexes.isEmpty {
           matchRegexes(
-            scalars, units: nil, in: text, layer: layer, triggered: triggered, into: &candidates, warnings: &warnings)
+            scalars, units: nil, in: text, layer: layer, triggered: triggered ?? [], into: &candidates,
+            warnings: &warnings)
         }
       }
       return
@@ -223,27 +245,27 @@ final class MatcherLayer: Sendable {
       walk(scalars, units: primaryUnits, in: text, layer: layer, into: &candidates, triggered: &triggered)
       if !regexes.isEmpty {
         matchRegexes(
-          scalars, units: primaryUnits, in: text, layer: layer, triggered: triggered, into: &candidates,
+          scalars, units: primaryUnits, in: text, layer: layer, triggered: triggered ?? [], into: &candidates,
           warnings: &warnings)
       }
     }
-    var secondWalk: [Bool] = []  // regexes ran on the primary walk; their triggers here are moot
+    var secondWalk: [Int32]? = nil  // regexes ran on the primary walk; their triggers here are moot
     text.scalars.withUnsafeBufferPointer {
       walk($0, units: nil, in: text, layer: layer, into: &candidates, triggered: &secondWalk)
     }
   }
 
   /// Runs the automaton over `scalars` (units `units[k]` of `text`, or unit `k` when nil),
-  /// marking in `triggered` (when it is not empty) the regexes whose literal it finds.
+  /// adding to `triggered` (unless it is nil) the regexes whose literal it finds.
   private func walk(
     _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedText, layer: Int,
-    into candidates: inout [Candidate], triggered: inout [Bool]
+    into candidates: inout [Candidate], triggered: inout [Int32]?
   ) {
     guard let automaton else { return }
     automaton.forEachMatch(in: scalars) { pattern, end in
       let entryIndex = Int(patternEntries[pattern])
       if entryIndex < 0 {
-        if !triggered.isEmpty { triggered[-entryIndex - 1] = true }
+        triggered?.append(Int32(-entryIndex - 1))
         return
       }
       let start = end - Int(automaton.patternLengths[pattern])
@@ -281,13 +303,19 @@ final class MatcherLayer: Sendable {
     return true
   }
 
-  /// Runs the regexes that need to run (no prefilter, or `triggered`) over the UTF-8 form of
+  /// Runs the regexes that need to run (no prefilter, or in `triggered`) over the UTF-8 form of
   /// `scalars` and maps byte ranges back to units.
   private func matchRegexes(
     _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedText, layer: Int,
-    triggered: [Bool], into candidates: inout [Candidate], warnings: inout [MatchWarning]
+    triggered: [Int32], into candidates: inout [Candidate], warnings: inout [MatchWarning]
   ) {
-    guard regexes.indices.contains(where: { !regexes[$0].prefiltered || triggered[$0] }) else { return }
+    guard !unfilteredRegexes.isEmpty || !triggered.isEmpty else { return }
+    // In list order, each once (a literal may be found several times).
+    var toRun = triggered.isEmpty ? unfilteredRegexes : unfilteredRegexes + triggered
+    if !triggered.isEmpty {
+      toRun.sort()
+      toRun = toRun.enumerated().filter { $0.offset == 0 || toRun[$0.offset - 1] != $0.element }.map(\.element)
+    }
     var subject: [UInt8] = []
     var positionOfByte: [Int32] = []
     subject.reserveCapacity(scalars.count * 2)
@@ -299,7 +327,8 @@ final class MatcherLayer: Sendable {
     }
     var scratch = RegexScratch()
     subject.withUnsafeBufferPointer { subject in
-      for (index, (entryIndex, program, prefiltered)) in regexes.enumerated() where !prefiltered || triggered[index] {
+      for index in toRun {
+        let (entryIndex, program, _) = regexes[Int(index)]
         let outcome = program.forEachMatch(in: subject, scratch: &scratch) { range in
           let first = Int(positionOfByte[range.lowerBound])
           let last = Int(positionOfByte[range.upperBound - 1])
