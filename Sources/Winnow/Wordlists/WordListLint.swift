@@ -12,6 +12,8 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
 ///
 /// Findings, each as `file:line: message`:
 /// - lines that do not parse, and regexes that PCRE2 rejects (their message);
+/// - regexes that can never match normalized text (they require `腦` or a doubled letter, see
+///   ``regexNeverMatches(_:normalizer:)``);
 /// - duplicates: an entry that is written the same as an earlier one, or normalizes to the
 ///   same text (`ｆｕｃｋ` and `fuck`, `腦殘` and `脑残`);
 /// - redundant entries: a block entry that always contains another block entry where that one
@@ -70,7 +72,9 @@ public enum WordListLint {
             continue
           }
           first[key] = (place, entry.text)
-          if let problem = regexProblem(entry, normalization: normalization) {
+          if let problem = regexProblem(entry, normalization: normalization)
+            ?? regexNeverMatches(entry, normalizer: normalizer)
+          {
             findings.append(LintFinding(location: place, message: problem))
           }
           if let normalized, normalized.scalars.count == 1,
@@ -108,6 +112,30 @@ public enum WordListLint {
     guard entry.kind == .regex else { return nil }
     do { _ = try RegexProgram(pattern: entry.text, caseless: normalization.contains(.caseFolding)) } catch {
       return WordListError(error.kind, at: SourceLocation(file: "", line: 0)).cause
+    }
+    return nil
+  }
+
+  /// Why a regex entry can never match, or nil. Regexes run on normalized text, and every
+  /// match contains the regex's required literal (``RegexProgram/requiredLiteral(of:)``); but
+  /// normalized text never holds a word character that normalization changes (`腦` is always
+  /// `脑` there, `ｓ` is `s`), nor, under ``Normalization/repeatedLetters``, the same letter
+  /// twice in a row (`ss` is one unit). A regex requiring either is dead.
+  static func regexNeverMatches(_ entry: Entry, normalizer: Normalizer) -> String? {
+    guard entry.kind == .regex, let literal = RegexProgram.requiredLiteral(of: entry.text) else { return nil }
+    let written = normalizer.rules.contains(.caseFolding) ? literal.lowercased() : literal
+    let scalars = Array(written.unicodeScalars)
+    for (index, scalar) in scalars.enumerated() {
+      let scalarClass = ScalarClass.of(scalar.value)
+      guard scalarClass == .letter || scalarClass == .unspaced || scalarClass == .other else { continue }
+      let folded = normalizer.normalize(String(scalar)).string
+      if folded != String(scalar) {
+        return "regex never matches: it requires \"\(scalar)\", which normalized text always writes \"\(folded)\""
+      }
+      if normalizer.rules.contains(.repeatedLetters), scalarClass == .letter, index > 0, scalars[index - 1] == scalar {
+        return
+          "regex never matches: it requires \"\(scalar)\(scalar)\", and repeated letters are one letter in normalized text (write \"\(scalar)+\")"
+      }
     }
     return nil
   }
