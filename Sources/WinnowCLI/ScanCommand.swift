@@ -82,14 +82,18 @@ struct ScanCommand: AsyncParsableCommand {
     let worker = ScanWorker(engine: engine, writeAll: all)
     for file in inputs {
       let reader = LineReader(file: file)
-      while case let batches = reader.nextBatches(jobs * 2), !batches.isEmpty {
-        let outputs =
-          configuration.reviewer == nil
-          ? worker.processInParallel(batches, jobs: jobs) : await worker.processWithReviewer(batches)
+      func consume(_ outputs: [BatchOutput]) throws {
         for output in outputs {
           try sink.write(output.bytes)
           tally.merge(output.tally)
           progress.update(items: tally.read, bytes: tally.bytes)
+        }
+      }
+      if configuration.reviewer == nil {
+        try pipelineBatches(of: reader, jobs: jobs, map: worker.process(_:), consume: consume)
+      } else {
+        while case let batches = reader.nextBatches(jobs * 2), !batches.isEmpty {
+          try consume(await worker.processWithReviewer(batches))
         }
       }
     }
@@ -162,12 +166,10 @@ struct ScanWorker: Sendable {
   let engine: ModerationEngine
   let writeAll: Bool
 
-  /// Word lists only, `jobs` batches at a time on Dispatch threads; outputs in batch order.
-  func processInParallel(_ batches: [LineBatch], jobs: Int) -> [BatchOutput] {
-    parallelMap(batches, jobs: jobs) { batch in
-      process(batch, lines: Self.read(batch)) { (_, line) throws(ItemError) -> ModerationResult in
-        try engine.screen(line.item)
-      }
+  /// Word lists only: one batch, on the calling thread (``pipelineBatches`` runs several).
+  @Sendable func process(_ batch: LineBatch) -> BatchOutput {
+    process(batch, lines: Self.read(batch)) { (_, line) throws(ItemError) -> ModerationResult in
+      try engine.screen(line.item)
     }
   }
 

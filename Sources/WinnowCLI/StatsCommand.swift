@@ -31,10 +31,7 @@ func forEachBatch<Output: Sendable>(
 ) -> [Output] {
   var outputs: [Output] = []
   for file in files.isEmpty ? ["-"] : files {
-    let reader = LineReader(file: file)
-    while case let batches = reader.nextBatches(jobs * 2), !batches.isEmpty {
-      outputs += parallelMap(batches, jobs: jobs, body)
-    }
+    pipelineBatches(of: LineReader(file: file), jobs: jobs, map: body) { outputs += $0 }
   }
   return outputs
 }
