@@ -64,6 +64,10 @@ struct MatcherTests {
     Case(name: "1 for l", words: "lick\nslut", text: "1ick my s1ut", expected: [("lick", "1ick"), ("slut", "s1ut")]),
     Case(name: "1 for i and l", words: "dingleberry", text: "ding1eberry", expected: [("dingleberry", "ding1eberry")]),
     Case(
+      name: "doubled l written half as 1", words: "ballsack\nkill", text: "ba1ls@ck, ki1l, kil1, kii1",
+      expected: [("ballsack", "ba1ls@ck"), ("kill", "ki1l"), ("kill", "kil1")]),
+    Case(name: "half-written double still needs two", words: "kill", text: "ki1 kil", expected: []),
+    Case(
       name: "entry written with 1", words: "sh1t", text: "shit sh1t", expected: [("sh1t", "shit"), ("sh1t", "sh1t")]),
     Case(name: "regex sees 1 as i", words: "re:sh[i]t", text: "sh1t", expected: [("sh[i]t", "sh1t")]),
     Case(name: "zero-width inside", words: "傻逼", text: "傻\u{200B}逼", expected: [("傻逼", "傻\u{200B}逼")]),

@@ -59,6 +59,11 @@ final class MatcherLayer: Sendable {
               patterns.append(variant)
               patternEntries.append(Int32(entries.count))
             }
+            for variant in Self.halfWrittenDoubles(of: normalized) {
+              variantRuns[patterns.count] = variant.runs
+              patterns.append(variant.scalars)
+              patternEntries.append(Int32(entries.count))
+            }
             if let variant = Self.digitVariant(of: normalized) {
               variantRuns[patterns.count] = variant.runs
               patterns.append(variant.scalars)
@@ -157,6 +162,26 @@ final class MatcherLayer: Sendable {
       for position in subset { variant[position] = UnicodeTables.iOrL }
       return variant
     }
+  }
+
+  /// For an entry with a doubled `i` or `l` (`ballsack`, `kill`: one unit counted twice), the
+  /// entry with that double written half as the text's `1` (``UnicodeTables/iOrL``), which does
+  /// not merge with the letter: `ba1ls@ck`, `ki1l`, `kil1`. One variant per side per double.
+  static func halfWrittenDoubles(of normalized: NormalizedEntry) -> [(scalars: [UInt32], runs: [UInt16])] {
+    guard !normalized.runs.isEmpty else { return [] }
+    var variants: [(scalars: [UInt32], runs: [UInt16])] = []
+    for (index, scalar) in normalized.scalars.enumerated()
+    where (scalar == 0x69 || scalar == 0x6C) && normalized.runs[index] >= 2 {
+      let rest = normalized.runs[index] - 1
+      for (pair, runs) in [([UnicodeTables.iOrL, scalar], [1, rest]), ([scalar, UnicodeTables.iOrL], [rest, 1])] {
+        var scalars = normalized.scalars
+        var allRuns = normalized.runs
+        scalars.replaceSubrange(index...index, with: pair)
+        allRuns.replaceSubrange(index...index, with: runs)
+        variants.append((scalars, allRuns))
+      }
+    }
+    return variants
   }
 
   /// For an entry that mixes CJK characters and Latin letters (`操b`, `木村茜bt`), the entry
