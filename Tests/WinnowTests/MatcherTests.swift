@@ -59,6 +59,7 @@ struct MatcherTests {
     Case(name: "repeated CJK", words: "考试机构", text: "找考试试试机构", expected: [("考试机构", "考试试试机构")]),
     Case(name: "doubled CJK needs two", words: "妈妈的", text: "你妈的", expected: []),
     Case(name: "doubled CJK with more", words: "妈妈的", text: "妈 妈 妈的", expected: [("妈妈的", "妈 妈 妈的")]),
+    Case(name: "doubled CJK split by a letter", words: "幼幼极品", text: "幼0幼极品", expected: [("幼幼极品", "幼0幼极品")]),
     Case(name: "leet", words: "shit", text: "sh1t and $hit", expected: [("shit", "sh1t"), ("shit", "$hit")]),
     Case(name: "cyrillic look-alike", words: "fuck", text: "fuсk", expected: [("fuck", "fuсk")]),
     Case(name: "1 for l", words: "lick\nslut", text: "1ick my s1ut", expected: [("lick", "1ick"), ("slut", "s1ut")]),

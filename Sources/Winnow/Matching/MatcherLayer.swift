@@ -54,6 +54,13 @@ final class MatcherLayer: Sendable {
             patterns.append(variant.scalars)
             patternEntries.append(Int32(entries.count))
           }
+          if rules.contains(.interleavedLetters) {
+            for variant in Self.unmergedDoubles(of: normalized) {
+              variantRuns[patterns.count] = variant.runs
+              patterns.append(variant.scalars)
+              patternEntries.append(Int32(entries.count))
+            }
+          }
           if rules.contains(.lookalikes) {
             for variant in Self.iOrLVariants(of: normalized.scalars) {
               patterns.append(variant)
@@ -162,6 +169,24 @@ final class MatcherLayer: Sendable {
       for position in subset { variant[position] = UnicodeTables.iOrL }
       return variant
     }
+  }
+
+  /// For an entry with a doubled CJK character (`幼幼极品`: one unit counted twice), the entry
+  /// with that double as separate characters: a letter between them (`幼0幼极品`) is optional
+  /// and left out of the walk, but it kept the two from merging into one unit.
+  static func unmergedDoubles(of normalized: NormalizedEntry) -> [(scalars: [UInt32], runs: [UInt16])] {
+    guard !normalized.runs.isEmpty else { return [] }
+    var variants: [(scalars: [UInt32], runs: [UInt16])] = []
+    for (index, scalar) in normalized.scalars.enumerated()
+    where normalized.runs[index] >= 2 && ScalarClass.of(scalar) == .unspaced {
+      let count = Int(normalized.runs[index])
+      var scalars = normalized.scalars
+      var runs = normalized.runs
+      scalars.replaceSubrange(index...index, with: repeatElement(scalar, count: count))
+      runs.replaceSubrange(index...index, with: repeatElement(1, count: count))
+      variants.append((scalars, runs.allSatisfy { $0 == 1 } ? [] : runs))
+    }
+    return variants
   }
 
   /// For an entry with a doubled `i` or `l` (`ballsack`, `kill`: one unit counted twice), the
