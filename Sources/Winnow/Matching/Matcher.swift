@@ -106,6 +106,8 @@ public final class Matcher: Sendable {
       }
       layer.collect(in: workspace.texts[slot!].text, layer: layerIndex, into: &candidates, warnings: &warnings)
     }
+    // Most texts hold nothing: no filtering, sorting or hashing for them.
+    if candidates.isEmpty { return MatchReport(matches: [], warnings: warnings) }
     let allowed = candidates.filter { layers[$0.layer].entries[$0.entry].entry.action == .allow }
     var reported = Set<Candidate>()
     var kept: [Candidate] = []
