@@ -254,7 +254,7 @@ def main():
             if record["verdict"] == "blocked":
                 flags[lang] += 1
                 for m in matches:
-                    entries_seen[(m["entry"], f'{Path(m.get("file", "?")).name}:{m.get("line", "?")}')] += 1
+                    entries_seen[(lang, m["entry"], f'{Path(m.get("file", "?")).name}:{m.get("line", "?")}')] += 1
         else:
             (start, end), _ = info
             injected[(lang, kind)] += 1
@@ -294,14 +294,15 @@ def main():
             cells.append(f"{share:.1f}% of {total}")
         print(f"| {kind} | {cells[0]} | {cells[1]} |")
     print()
-    print("Entries behind the most false positives:")
-    for (entry, place), count in fp_entries.most_common(args.top_entries):
-        print(f"  {count:4d}  {entry!r}  {place}")
-    if held_entries:
-        print()
-        print("Entries behind the most held-out flags:")
-        for (entry, place), count in held_entries.most_common(args.top_entries):
-            print(f"  {count:4d}  {entry!r}  {place}")
+    for title, seen in (("false positives", fp_entries), ("held-out flags", held_entries)):
+        for lang in ("en", "zh"):
+            top = Counter({(entry, place): count for (language, entry, place), count in seen.items() if language == lang})
+            if not top:
+                continue
+            print(f"Entries behind the most {title}, {lang}:")
+            for (entry, place), count in top.most_common(args.top_entries):
+                print(f"  {count:4d}  {entry!r}  {place}")
+            print()
     for (lang, kind), examples in sorted(misses.items()):
         for word, text in examples[: args.misses]:
             print(f"  missed {lang}/{kind}: {word!r} written {text!r}")

@@ -157,8 +157,10 @@ struct AutomatonLayout: Sendable {
           program[state + Self.slotOffset] = chain
         } else {
           program[state + Self.slotOffset] = UInt32(slots.count / 3)
-          slots += [UInt32(slotPatterns.count), UInt32(slotPatterns.count + own.count), chain]
-          slotPatterns += own.map { UInt32($0) }
+          slots.append(UInt32(slotPatterns.count))
+          slots.append(UInt32(slotPatterns.count + own.count))
+          slots.append(chain)
+          slotPatterns += own
         }
       }
     }
@@ -180,8 +182,12 @@ struct Trie {
   private(set) var nextSibling: [Int32] = [-1]
   private(set) var code: [UInt32] = [0]
   private var childCounts: [Int32] = [0]
-  /// (node, pattern) pairs, grouped by node because equal patterns are adjacent once sorted.
-  private var terminals: [Int32: [Int]] = [:]
+  /// Per node, where its patterns start in `terminalPatterns` and how many there are: equal
+  /// patterns are adjacent once sorted, so a node's patterns are one run (flat arrays rather
+  /// than a dictionary, whose lookups per node were a twentieth of a build).
+  private var terminalStarts: [Int32] = [0]
+  private var terminalCounts: [Int32] = [0]
+  private var terminalPatterns: [UInt32] = []
 
   var nodeCount: Int { code.count }
 
@@ -201,18 +207,26 @@ struct Trie {
         nextSibling.append(-1)
         code.append(symbol)
         childCounts.append(0)
+        terminalStarts.append(0)
+        terminalCounts.append(0)
         if last >= 0 { nextSibling[Int(last)] = child } else { firstChild[Int(node)] = child }
         lastChild[Int(node)] = child
         childCounts[Int(node)] += 1
         node = child
       }
-      terminals[node, default: []].append(index)
+      if terminalCounts[Int(node)] == 0 { terminalStarts[Int(node)] = Int32(terminalPatterns.count) }
+      terminalCounts[Int(node)] += 1
+      terminalPatterns.append(UInt32(index))
     }
   }
 
   func childCount(of node: Int32) -> Int { Int(childCounts[Int(node)]) }
 
-  func patterns(endingAt node: Int32) -> [Int] { terminals[node] ?? [] }
+  /// The patterns that end at `node`, in insertion order.
+  func patterns(endingAt node: Int32) -> ArraySlice<UInt32> {
+    let start = Int(terminalStarts[Int(node)])
+    return terminalPatterns[start..<start + Int(terminalCounts[Int(node)])]
+  }
 
   func forEachChild(of node: Int32, _ body: (Int32) -> Void) {
     var child = firstChild[Int(node)]
