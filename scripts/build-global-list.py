@@ -58,6 +58,15 @@ CHINESE_ALLOWED = ["妈妈的", "你妈妈", "他妈妈", "她妈妈"]
 # to the opt-in list. Named categories (politics, violence, profanity, …) are kept whole: a
 # deployment that does not want one switches it off.
 ORDINARY_ZIPF = {"sensitive": 3.0, "ads": 3.0}
+
+# Rule 12: the lexicon (`zh-lexicon.txt`) is jieba's dictionary words of two or three CJK
+# characters at least this frequent (Zipf scale, from jieba's own counts; 3.0, once per million
+# words, is rule 10's cut too). A two-character entry
+# of the catch-all `sensitive` or of `ads` that is not a word of jieba's dictionary is written
+# `word:`, so it does not match where its first character ends a lexicon word or its last one
+# begins one (`日入` in 18日入住, check in on the 18th; `错比` in 不错比起, better than).
+LEXICON_ZIPF = 3.0
+GUARDED_CATEGORIES = ("sensitive", "ads")
 PREFIXES = ("#", "[", "\\", "allow:", "re:", "sub:", "word:")
 
 
@@ -104,11 +113,11 @@ def escape(entry):
     return "\\" + entry if entry.startswith(PREFIXES) else entry
 
 
-def write(name, header, sections, raw=()):
-    return write_to(OUT / name, header, sections, raw)
+def write(name, header, sections, raw=(), words=frozenset()):
+    return write_to(OUT / name, header, sections, raw, words)
 
 
-def write_to(path, header, sections, raw=()):
+def write_to(path, header, sections, raw=(), words=frozenset()):
     """Writes sections of entries; entries of the sections named in `raw` are list syntax
     (`allow:…`), written as they are."""
     lines = [f"# {line}".rstrip() for line in header.splitlines()]
@@ -116,7 +125,7 @@ def write_to(path, header, sections, raw=()):
     for category, entries in sections:
         lines.append("")
         lines.append(f"[{category}]")
-        lines.extend(e if category in raw else escape(e) for e in entries if " => " not in e)
+        lines.extend(e if category in raw else f"word:{e}" if e in words else escape(e) for e in entries if " => " not in e)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return sum(len(entries) for _, entries in sections)
 
@@ -212,6 +221,34 @@ def ordinary_chinese(sections):
     return ordinary
 
 
+def jieba_words():
+    """jieba 0.42.1's dictionary: word → Zipf frequency (log10 of occurrences per billion words)."""
+    import logging
+    import math
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    total = jieba.dt.total
+    return {word: math.log10(count / total * 1e9) for word, count in jieba.dt.FREQ.items() if count > 0}
+
+
+def lexicon_and_guarded(sections):
+    """Rule 12: the lexicon words, and the entries to write `word:`."""
+    words = jieba_words()
+    # A doubled character is one unit of normalized text (一个个 reads as 一个): such words are left out.
+    lexicon = sorted(
+        w for w, zipf in words.items()
+        if zipf >= LEXICON_ZIPF and len(w) in (2, 3) and all(map(is_cjk, w)) and all(a != b for a, b in zip(w, w[1:]))
+    )
+    guarded = {
+        e for name, entries in sections if name in GUARDED_CATEGORIES
+        for e in entries if len(e) == 2 and all(map(is_cjk, e)) and e not in words
+    }
+    return lexicon, guarded
+
+
 def english_vocabulary():
     from wordfreq import top_n_list
 
@@ -253,6 +290,16 @@ def main():
     frequent = ordinary_chinese(sections) - curated
     optional["zh"] = dedupe(e for e in chinese if e in CHINESE_ORDINARY or e in frequent)
     sections = [(name, [e for e in entries if e not in frequent]) for name, entries in sections]
+    lexicon, guarded = lexicon_and_guarded(sections)
+    counts["zh-lexicon.txt"] = write(
+        "zh-lexicon.txt",
+        "Chinese words of two and three characters from jieba 0.42.1's dictionary (MIT,\n"
+        f"LICENSES/jieba-MIT.txt) at Zipf {LEXICON_ZIPF} or more (once per million words). They match nothing:\n"
+        "they tell where words end, so that the short `word:` entries of zh.txt do not match across\n"
+        "two neighbouring words (rule 12 of SOURCES.md). `--exclude-category lexicon` turns that off.",
+        [("lexicon", [f"lexicon:{w}" for w in lexicon])],
+        raw={"lexicon"},
+    )
     counts["zh.txt"] = write(
         "zh.txt",
         "Chinese sensitive words: LDNOOBW (zh, CC-BY-4.0) and houbb/sensitive-word 0.26.2 (Apache-2.0).\n"
@@ -261,6 +308,7 @@ def main():
         "see SOURCES.md. The allow entries keep ordinary words that contain an entry from matching.",
         [("allowed", [f"allow:{e}" for e in CHINESE_ALLOWED])] + [(n, e) for n, e in sections if e],
         raw={"allowed"},
+        words=guarded,
     )
 
     for path in sorted(ldnoobw.iterdir()):

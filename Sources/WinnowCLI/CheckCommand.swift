@@ -122,6 +122,7 @@ struct CheckCommand: AsyncParsableCommand {
     case .block: action = "block"
     case .replace(let replacement): action = "replace with \(jsonString(replacement))"
     case .allow: action = "allow"
+    case .lexicon: action = "lexicon"
     }
     return "\(jsonString(match.text)) bytes \(match.range.lowerBound)..<\(match.range.upperBound): "
       + "\(entry.kind == .regex ? "re:" : "")\(entry.text) (\(action)) \(match.origin.rawValue) \(place)\(category)"

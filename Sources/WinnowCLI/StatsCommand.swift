@@ -74,6 +74,7 @@ struct StatsCommand: ParsableCommand {
         case .block: action = "block"
         case .replace: action = "replace"
         case .allow: action = "allow"
+        case .lexicon: action = "lexicon"
         }
         byKind["\(entry.kind.rawValue) \(action)", default: 0] += 1
       }
@@ -110,10 +111,10 @@ struct StatsCommand: ParsableCommand {
       for (key, count) in fired.prefix(top) { output.write("  \(count) \(jsonString(key.text)) \(key.place)\n") }
       let firedPlaces = Set(tally.byEntry.keys.map(\.place))
       let never = entries.filter { entry in
-        entry.action != .allow
+        entry.action != .allow && entry.action != .lexicon
           && !firedPlaces.contains(entry.source.map { "\(ScanTally.shortName($0.file)):\($0.line)" } ?? "")
       }
-      output.write("never fire: \(never.count) of \(entries.filter { $0.action != .allow }.count)\n")
+      output.write("never fire: \(never.count) of \(entries.filter { $0.action != .allow && $0.action != .lexicon }.count)\n")
       for entry in never {
         output.write("  \(entry.source.map(\.description) ?? "?"): \(entry.line)\n")
       }

@@ -53,8 +53,15 @@ public final class Matcher: Sendable {
     }
     var layers = base
     var errors: [WordListError] = []
+    // Lexicon words of any list serve `word:` entries of every list, base lists included.
+    var lexiconWords = base.last?.lexiconWords ?? []
+    for list in lists {
+      lexiconWords += list.entries.lazy.filter { $0.action == .lexicon }.map(\.text)
+    }
     for group in groups {
-      do { layers.append(try MatcherLayer(lists: group.lists, rules: group.rules)) } catch { errors += error.errors }
+      do {
+        layers.append(try MatcherLayer(lists: group.lists, rules: group.rules, lexiconWords: lexiconWords))
+      } catch { errors += error.errors }
     }
     guard errors.isEmpty else { throw WordListErrors(errors) }
     self.layers = layers

@@ -23,6 +23,14 @@ final class MatcherLayer: Sendable {
   private let patternRuns: [[UInt16]]
   private static let checksStart: UInt8 = 1
   private static let checksEnd: UInt8 = 2
+  /// The candidate must not make a lexicon word with the scalars beside it (`word:` entries).
+  private static let checksLexicon: UInt8 = 4
+  /// The lexicon words of the layer's lists and of the lists compiled with or under it, as
+  /// written (see ``Entry/Action/lexicon``).
+  let lexiconWords: [String]
+  /// The lexicon words of two and three scalars, normalized, as ``lexiconKey(_:_:)`` and
+  /// ``lexiconKey(_:_:_:)`` pack them.
+  private let lexicon: Set<UInt64>
   /// The regex entries: entry index, program, and whether the automaton holds a literal that
   /// every match requires (then the regex runs only where the walk found it).
   private let regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)]
@@ -30,7 +38,9 @@ final class MatcherLayer: Sendable {
   /// visits these and the triggered ones only, not all regexes.
   private let unfilteredRegexes: [Int32]
 
-  init(lists: [WordList], rules: Normalization) throws(WordListErrors) {
+  /// Compiles `lists`; `lexiconWords` are the lexicon words of every list the matcher holds
+  /// (lexicon words of any list serve the `word:` entries of every list, as allow entries do).
+  init(lists: [WordList], rules: Normalization, lexiconWords: [String] = []) throws(WordListErrors) {
     let normalizer = Normalizer(rules: rules)
     var entries: [CompiledEntry] = []
     var patterns: [[UInt32]] = []
@@ -41,6 +51,7 @@ final class MatcherLayer: Sendable {
     for list in lists {
       for (position, entry) in list.entries.enumerated() {
         let location = entry.source ?? SourceLocation(file: list.name, line: position + 1)
+        if entry.action == .lexicon { continue }  // gathered by the matcher into `lexiconWords`
         switch entry.kind {
         case .literal:
           guard let normalized = normalizer.normalizeEntry(entry.text) else {
@@ -106,15 +117,26 @@ final class MatcherLayer: Sendable {
     for (pattern, entryIndex) in patternEntries.enumerated() where entryIndex >= 0 {
       let compiled = entries[Int(entryIndex)]
       guard let normalized = compiled.normalized else { continue }
-      if compiled.entry.boundary == .word {
+      if compiled.entry.boundary != .substring {
         // Between two letters spelled one by one (`g b i t c h`) any position may be a boundary.
         if normalized.firstClass.isWordCharacter { patternChecks[pattern] |= Self.checksStart }
         if normalized.lastClass.isWordCharacter { patternChecks[pattern] |= Self.checksEnd }
+      }
+      if compiled.entry.boundary == .dictionaryWord && compiled.entry.action != .allow {
+        patternChecks[pattern] |= Self.checksLexicon
       }
       patternRuns[pattern] = variantRuns[pattern] ?? normalized.runs
     }
     self.patternChecks = patternChecks
     self.patternRuns = patternRuns
+    var lexicon = Set<UInt64>()
+    for word in lexiconWords {
+      guard let scalars = normalizer.normalizeEntry(word)?.scalars else { continue }
+      if scalars.count == 2 { lexicon.insert(Self.lexiconKey(scalars[0], scalars[1])) }
+      if scalars.count == 3 { lexicon.insert(Self.lexiconKey(scalars[0], scalars[1], scalars[2])) }
+    }
+    self.lexiconWords = lexiconWords
+    self.lexicon = lexicon
     self.regexes = regexes
     self.unfilteredRegexes = regexes.indices.filter { !regexes[$0].2 }.map { Int32($0) }
   }
@@ -269,7 +291,7 @@ final class MatcherLayer: Sendable {
       total + 96 + compiled.entry.text.utf8.count + (compiled.normalized?.scalars.count ?? 0) * 6
     }
     return (automaton?.memoryFootprint ?? 0) + patternEntries.capacity * 5 + patternRuns.capacity * 8 + entryBytes
-      + regexes.count * 512
+      + regexes.count * 512 + lexicon.capacity * 9
   }
 
   /// Adds this layer's candidate matches in `text` to `candidates`.
@@ -319,7 +341,7 @@ final class MatcherLayer: Sendable {
         return
       }
       let start = end - Int(automaton.patternLengths[pattern])
-      guard accepts(pattern: pattern, from: start, to: end, count: scalars.count, units: units, in: text) else {
+      guard accepts(pattern: pattern, from: start, to: end, scalars: scalars, units: units, in: text) else {
         return
       }
       let first = units.map { Int($0[start]) } ?? start
@@ -333,10 +355,13 @@ final class MatcherLayer: Sendable {
   /// entry's word boundaries and repeat counts.
   @inline(__always)
   private func accepts(
-    pattern: Int, from start: Int, to end: Int, count: Int, units: [Int32]?, in text: NormalizedText
+    pattern: Int, from start: Int, to end: Int, scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?,
+    in text: NormalizedText
   ) -> Bool {
     @inline(__always) func unit(_ position: Int) -> Int { units.map { Int($0[position]) } ?? position }
+    let count = scalars.count
     let checks = patternChecks[pattern]
+    if checks & Self.checksLexicon != 0, !lexicon.isEmpty, straddlesLexiconWord(start, end, scalars) { return false }
     // Between two letters spelled one by one (`g b i t c h`) any position may be a boundary.
     if checks & Self.checksStart != 0, start > 0, text.scalarClass(unit(start - 1)).isWordCharacter,
       !(text.isSpelled(unit(start - 1)) && text.isSpelled(unit(start)))
@@ -351,6 +376,39 @@ final class MatcherLayer: Sendable {
     let runs = patternRuns[pattern]
     for offset in runs.indices where text.run(unit(start + offset)) < runs[offset] { return false }
     return true
+  }
+
+  /// Whether the first scalar of walk positions `start..<end` ends a lexicon word that begins
+  /// before it, or the last one begins a lexicon word that ends after it: the candidate is then
+  /// cut from two neighbouring words (`日入` from `18日入住`), not a word of its own.
+  @inline(__always)
+  private func straddlesLexiconWord(_ start: Int, _ end: Int, _ scalars: UnsafeBufferPointer<UInt32>) -> Bool {
+    if start >= 1 {
+      if lexicon.contains(Self.lexiconKey(scalars[start - 1], scalars[start])) { return true }
+      if start >= 2, lexicon.contains(Self.lexiconKey(scalars[start - 2], scalars[start - 1], scalars[start])) {
+        return true
+      }
+    }
+    if end < scalars.count {
+      if lexicon.contains(Self.lexiconKey(scalars[end - 1], scalars[end])) { return true }
+      if end + 1 < scalars.count, lexicon.contains(Self.lexiconKey(scalars[end - 1], scalars[end], scalars[end + 1])) {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// A two-scalar lexicon word as one number (scalars fit in 21 bits and are never 0, so two-
+  /// and three-scalar keys never collide).
+  @inline(__always)
+  static func lexiconKey(_ first: UInt32, _ second: UInt32) -> UInt64 {
+    UInt64(first) << 21 | UInt64(second)
+  }
+
+  /// A three-scalar lexicon word as one number.
+  @inline(__always)
+  static func lexiconKey(_ first: UInt32, _ second: UInt32, _ third: UInt32) -> UInt64 {
+    UInt64(first) << 42 | UInt64(second) << 21 | UInt64(third)
   }
 
   /// Runs the regexes that need to run (no prefilter, or in `triggered`) over the UTF-8 form of

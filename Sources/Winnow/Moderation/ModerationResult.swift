@@ -100,6 +100,7 @@ extension Match {
     switch entry.action {
     case .block: members.append(JSONMember(key: "action", value: "block"))
     case .allow: members.append(JSONMember(key: "action", value: "allow"))
+    case .lexicon: members.append(JSONMember(key: "action", value: "lexicon"))
     case .replace(let replacement):
       members.append(JSONMember(key: "action", value: "replace"))
       members.append(JSONMember(key: "replacement", value: .string(replacement)))

@@ -24,6 +24,10 @@ public struct Entry: Sendable, Hashable {
     /// Matches of other entries that lie inside a match of this one are not reported
     /// (`allow:scunthorpe` keeps `cunt` from firing inside it).
     case allow
+    /// A word of the lexicon (`lexicon:入住`): it matches nothing itself, and tells where CJK
+    /// words end for entries written with `word:` (see ``Boundary/dictionaryWord``). Only
+    /// lexicon words of two or three characters are read.
+    case lexicon
   }
 
   /// Where a literal entry may match.
@@ -34,6 +38,14 @@ public struct Entry: Sendable, Hashable {
     case word
     /// Anywhere, even inside a longer word. The default for allow entries.
     case substring
+    /// A whole word in every script: the Latin edges as in ``word``, and a CJK edge must not
+    /// make a word of the lexicon with the characters beside it. Written `word:` before a block
+    /// or replace entry. `word:日入` does not match in `18日入住` when `入住` (check in) is a
+    /// lexicon word, nor in `今日入账` when `今日` (today) is, but does match in `日入过万`.
+    /// Chinese has no spaces, so this is how a short entry that is not itself a word tells its
+    /// own occurrences from two neighbouring words that happen to meet. For allow entries it is
+    /// the same as ``word``.
+    case dictionaryWord
   }
 
   /// The text of the entry as written, without its prefixes (`re:`, `allow:`, `sub:`).
@@ -57,7 +69,7 @@ public struct Entry: Sendable, Hashable {
     self.text = text
     self.kind = kind
     self.action = action
-    self.boundary = boundary ?? (action == .allow ? .substring : .word)
+    self.boundary = boundary ?? (action == .allow || action == .lexicon ? .substring : .word)
     self.category = category
     self.source = source
   }
@@ -66,9 +78,11 @@ public struct Entry: Sendable, Hashable {
   public var line: String {
     var line = ""
     if action == .allow { line += "allow:" }
+    if action == .lexicon { line += "lexicon:" }
     if kind == .regex { line += "re:" }
-    if kind == .literal && boundary == .substring && action != .allow { line += "sub:" }
-    if kind == .literal && boundary == .word && action == .allow { line += "word:" }
+    if kind == .literal && boundary == .substring && action != .allow && action != .lexicon { line += "sub:" }
+    if kind == .literal && boundary != .substring && action == .allow { line += "word:" }
+    if kind == .literal && boundary == .dictionaryWord && action != .allow && action != .lexicon { line += "word:" }
     if line.isEmpty && WordListFile.needsEscape(text) { line += "\\" }
     line += text
     if case .replace(let replacement) = action { line += " => " + replacement }

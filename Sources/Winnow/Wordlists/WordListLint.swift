@@ -54,6 +54,7 @@ public enum WordListLint {
           switch entry.action {
           case .block: action = "block"
           case .allow: action = "allow"
+          case .lexicon: action = "lexicon"
           case .replace(let replacement):
             action = "replace"
             if origin == .global {
@@ -86,7 +87,15 @@ public enum WordListLint {
                 message: "too short to be safe: a single \(normalized.firstClass == .digit ? "digit" : "Latin letter")")
             )
           }
-          if origin == .custom, entry.text.count > customWordLimit {
+          if entry.action == .lexicon, let normalized, !(2...3).contains(normalized.scalars.count) {
+            findings.append(
+              LintFinding(
+                location: place,
+                message:
+                  "lexicon word is not read: it normalizes to \(normalized.scalars.count == 1 ? "one character" : "\(normalized.scalars.count) characters"), and only words of two or three are read"
+              ))
+          }
+          if origin == .custom, entry.action != .lexicon, entry.text.count > customWordLimit {
             findings.append(
               LintFinding(
                 location: place,
