@@ -48,45 +48,31 @@ final class MatcherLayer: Sendable {
     var variantRuns: [Int: [UInt16]] = [:]
     var regexes: [(Int, RegexProgram, Bool)] = []
     var errors: [WordListError] = []
+    // Normalizing the literal entries and deriving their variants is most of a build, and each
+    // entry's work is its own: it runs on every core, then patterns are numbered in list order.
+    let literals = lists.flatMap { list in
+      list.entries.lazy.filter { $0.kind == .literal && $0.action != .lexicon }.map(\.text)
+    }
+    let prepared = concurrentMap(count: literals.count) { Self.prepare(literals[$0], normalizer: normalizer) }
+    var nextLiteral = 0
     for list in lists {
       for (position, entry) in list.entries.enumerated() {
         let location = entry.source ?? SourceLocation(file: list.name, line: position + 1)
         if entry.action == .lexicon { continue }  // gathered by the matcher into `lexiconWords`
         switch entry.kind {
         case .literal:
-          guard let normalized = normalizer.normalizeEntry(entry.text) else {
+          let literal = prepared[nextLiteral]
+          nextLiteral += 1
+          guard let normalized = literal.normalized else {
             errors.append(WordListError(.normalizesToNothing(entry.text), at: location))
             continue
           }
           patterns.append(normalized.scalars)
           patternEntries.append(Int32(entries.count))
-          if rules.contains(.separators), let variant = Self.joinedVariant(of: normalized) {
-            variantRuns[patterns.count] = variant.runs
+          for variant in literal.variants {
+            if let runs = variant.runs { variantRuns[patterns.count] = runs }
             patterns.append(variant.scalars)
             patternEntries.append(Int32(entries.count))
-          }
-          if rules.contains(.interleavedLetters) {
-            for variant in Self.unmergedDoubles(of: normalized) {
-              variantRuns[patterns.count] = variant.runs
-              patterns.append(variant.scalars)
-              patternEntries.append(Int32(entries.count))
-            }
-          }
-          if rules.contains(.lookalikes) {
-            for variant in Self.iOrLVariants(of: normalized.scalars) {
-              patterns.append(variant)
-              patternEntries.append(Int32(entries.count))
-            }
-            for variant in Self.halfWrittenDoubles(of: normalized) {
-              variantRuns[patterns.count] = variant.runs
-              patterns.append(variant.scalars)
-              patternEntries.append(Int32(entries.count))
-            }
-            if let variant = Self.digitVariant(of: normalized) {
-              variantRuns[patterns.count] = variant.runs
-              patterns.append(variant.scalars)
-              patternEntries.append(Int32(entries.count))
-            }
           }
           entries.append(CompiledEntry(entry: entry, origin: list.origin, list: list.name, normalized: normalized))
         case .regex:
@@ -129,16 +115,42 @@ final class MatcherLayer: Sendable {
     }
     self.patternChecks = patternChecks
     self.patternRuns = patternRuns
-    var lexicon = Set<UInt64>()
-    for word in lexiconWords {
-      guard let scalars = normalizer.normalizeEntry(word)?.scalars else { continue }
-      if scalars.count == 2 { lexicon.insert(Self.lexiconKey(scalars[0], scalars[1])) }
-      if scalars.count == 3 { lexicon.insert(Self.lexiconKey(scalars[0], scalars[1], scalars[2])) }
+    let lexiconKeys = concurrentMap(count: lexiconWords.count) { index -> UInt64? in
+      guard let scalars = normalizer.normalizeEntry(lexiconWords[index])?.scalars else { return nil }
+      if scalars.count == 2 { return Self.lexiconKey(scalars[0], scalars[1]) }
+      if scalars.count == 3 { return Self.lexiconKey(scalars[0], scalars[1], scalars[2]) }
+      return nil
     }
+    let lexicon = Set(lexiconKeys.compactMap { $0 })
     self.lexiconWords = lexiconWords
     self.lexicon = lexicon
     self.regexes = regexes
     self.unfilteredRegexes = regexes.indices.filter { !regexes[$0].2 }.map { Int32($0) }
+  }
+
+  /// A literal entry normalized, with the variants the rules add, in pattern order; a variant's
+  /// `runs` is nil when it repeats as its entry does.
+  struct PreparedLiteral: Sendable {
+    var normalized: NormalizedEntry?
+    var variants: [(scalars: [UInt32], runs: [UInt16]?)] = []
+  }
+
+  static func prepare(_ text: String, normalizer: Normalizer) -> PreparedLiteral {
+    guard let normalized = normalizer.normalizeEntry(text) else { return PreparedLiteral(normalized: nil) }
+    let rules = normalizer.rules
+    var prepared = PreparedLiteral(normalized: normalized)
+    if rules.contains(.separators), let variant = joinedVariant(of: normalized) {
+      prepared.variants.append((variant.scalars, variant.runs))
+    }
+    if rules.contains(.interleavedLetters) {
+      for variant in unmergedDoubles(of: normalized) { prepared.variants.append((variant.scalars, variant.runs)) }
+    }
+    if rules.contains(.lookalikes) {
+      for variant in iOrLVariants(of: normalized.scalars) { prepared.variants.append((variant, nil)) }
+      for variant in halfWrittenDoubles(of: normalized) { prepared.variants.append((variant.scalars, variant.runs)) }
+      if let variant = digitVariant(of: normalized) { prepared.variants.append((variant.scalars, variant.runs)) }
+    }
+    return prepared
   }
 
   /// The automaton patterns that stand for a regex's required literal (see

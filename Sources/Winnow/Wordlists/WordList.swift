@@ -74,11 +74,18 @@ public struct WordList: Sendable, Hashable {
         WordListError(.unreadable("not a readable directory"), at: SourceLocation(file: directory, line: 0))
       ])
     }
+    // Files are read and parsed on every core (a list and its lexicon are the two big ones).
+    let loaded = concurrentMapEach(count: names.count) { index in
+      Result { () throws(WordListErrors) in
+        try load(path: directory + "/" + names[index], origin: origin, normalization: normalization)
+      }
+    }
     var lists: [WordList] = []
     var errors: [WordListError] = []
-    for name in names {
-      do { lists.append(try load(path: directory + "/" + name, origin: origin, normalization: normalization)) } catch {
-        errors += error.errors
+    for result in loaded {
+      switch result! {
+      case .success(let list): lists.append(list)
+      case .failure(let error): errors += error.errors
       }
     }
     guard errors.isEmpty else { throw WordListErrors(errors) }

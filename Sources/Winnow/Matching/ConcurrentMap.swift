@@ -1,0 +1,33 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// `(0..<count).map(transform)`, computed in as many contiguous chunks at once as the machine
+/// has active cores (one chunk when `count` is below `minimumChunk` per core). Internal: list
+/// loading and compilation use it, so a server restarting or reloading its lists, and every
+/// `winnow` command, get the build done on all cores.
+func concurrentMap<T: Sendable>(
+  count: Int, minimumChunk: Int = 2048, _ transform: @Sendable (Int) -> T
+) -> [T] {
+  let workers = min(ProcessInfo.processInfo.activeProcessorCount, count / max(minimumChunk, 1))
+  guard workers > 1 else { return (0..<count).map(transform) }
+  let parts = Mutex<[[T]]>(Array(repeating: [], count: workers))
+  DispatchQueue.concurrentPerform(iterations: workers) { worker in
+    let part = (count * worker / workers..<count * (worker + 1) / workers).map(transform)
+    parts.withLock { $0[worker] = part }
+  }
+  return parts.withLock { $0.flatMap { $0 } }
+}
+
+/// `(0..<count).map(transform)` with each element its own unit of work, handed to whichever core
+/// is free: for a few uneven pieces (files of a list directory, two of which are most of it),
+/// where contiguous chunks could put the big ones on one core.
+func concurrentMapEach<T: Sendable>(count: Int, _ transform: @Sendable (Int) -> T) -> [T?] {
+  guard count > 1, ProcessInfo.processInfo.activeProcessorCount > 1 else { return (0..<count).map(transform) }
+  let results = Mutex<[T?]>(Array(repeating: nil, count: count))
+  DispatchQueue.concurrentPerform(iterations: count) { index in
+    let result = transform(index)
+    results.withLock { $0[index] = result }
+  }
+  return results.withLock { $0 }
+}
