@@ -249,10 +249,35 @@ def lexicon_and_guarded(sections):
     return lexicon, guarded
 
 
+def runs_of(word):
+    """The word with repeated letters merged, and how many times each letter was written: the
+    engine matches an entry on a text word with the same letters when each letter of the text
+    is written at least as many times as in the entry (`johny` on `Johnny`, `möse` on `moose`)."""
+    letters, counts = [], []
+    for c in word:
+        if letters and letters[-1] == c and c.isalpha():
+            counts[-1] += 1
+        else:
+            letters.append(c)
+            counts.append(1)
+    return "".join(letters), tuple(counts)
+
+
 def english_vocabulary():
+    """The 30,000 most frequent English words, by merged letters (see ``runs_of``)."""
     from wordfreq import top_n_list
 
-    return set(top_n_list("en", 30000))
+    vocabulary = {}
+    for word in top_n_list("en", 30000):
+        letters, counts = runs_of(word)
+        vocabulary.setdefault(letters, []).append(counts)
+    return vocabulary
+
+
+def matches_english_word(entry, vocabulary):
+    """Rule 7: whether the engine would match the entry on a frequent English word."""
+    letters, counts = runs_of(key(unicodedata.normalize("NFKD", entry).encode("ascii", "ignore").decode() or entry))
+    return any(all(w >= e for w, e in zip(word, counts)) for word in vocabulary.get(letters, []))
 
 
 def main():
@@ -317,7 +342,7 @@ def main():
         entries = dedupe(e for e in read_lines(path) if len(e) > 1 and not has_control(e))
         # Words of other languages that are also English words (`am`, `fan`, `hård` → hard)
         # block ordinary English: they go to the opt-in list.
-        ordinary = [e for e in entries if key(unicodedata.normalize("NFKD", e).encode("ascii", "ignore").decode() or e) in vocabulary]
+        ordinary = [e for e in entries if matches_english_word(e, vocabulary)]
         kept = [e for e in entries if e not in ordinary]
         name = f"{path.name}.txt"
         counts[name] = write(name, f"LDNOOBW ({path.name}, CC-BY-4.0). English look-alikes are in ../optional/.", [("profanity", kept)])
