@@ -22,7 +22,7 @@ public enum BenchmarkData {
 
   /// The literal entries of the global list, as written, in list order.
   public static let literalPatterns: [String] = globalLists.flatMap { list in
-    list.entries.filter { $0.kind == .literal }.map(\.text)
+    list.entries.filter { $0.kind == .literal && $0.action != .lexicon }.map(\.text)
   }
 
   /// The lines of the sample dump, as bytes.

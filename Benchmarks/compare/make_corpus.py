@@ -24,7 +24,7 @@ def patterns():
         for path in sorted(directory.glob("*.txt")):
             for line in path.read_text("utf-8").splitlines():
                 line = line.strip()
-                if not line or line.startswith(("#", "[", "allow:", "re:")) or " => " in line:
+                if not line or line.startswith(("#", "[", "allow:", "lexicon:", "re:")) or " => " in line:
                     continue
                 if line.startswith("\\"):
                     line = line[1:]
