@@ -125,7 +125,7 @@ struct CheckCommand: AsyncParsableCommand {
     case .lexicon: action = "lexicon"
     }
     return "\(jsonString(match.text)) bytes \(match.range.lowerBound)..<\(match.range.upperBound): "
-      + "\(entry.kind == .regex ? "re:" : "")\(entry.text) (\(action)) \(match.origin.rawValue) \(place)\(category)"
+      + "\(entry.kind == .regex ? "re:" : entry.boundary == .dictionaryWord ? "word:" : "")\(entry.text) (\(action)) \(match.origin.rawValue) \(place)\(category)"
   }
 
   /// The text with each match wrapped in reverse video (terminal) or `[[…]]`.
