@@ -114,7 +114,8 @@ struct StatsCommand: ParsableCommand {
         entry.action != .allow && entry.action != .lexicon
           && !firedPlaces.contains(entry.source.map { "\(ScanTally.shortName($0.file)):\($0.line)" } ?? "")
       }
-      output.write("never fire: \(never.count) of \(entries.filter { $0.action != .allow && $0.action != .lexicon }.count)\n")
+      output.write(
+        "never fire: \(never.count) of \(entries.filter { $0.action != .allow && $0.action != .lexicon }.count)\n")
       for entry in never {
         output.write("  \(entry.source.map(\.description) ?? "?"): \(entry.line)\n")
       }
