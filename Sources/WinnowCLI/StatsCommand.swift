@@ -123,15 +123,3 @@ struct StatsCommand: ParsableCommand {
     output.flush()
   }
 }
-
-/// `body` over `items` on up to `jobs` Dispatch threads; results in item order.
-func parallelMap<Item: Sendable, Output: Sendable>(
-  _ items: [Item], jobs: Int, _ body: @escaping @Sendable (Item) -> Output
-) -> [Output] {
-  let results = ResultSlots<Output>(count: items.count)
-  let next = IndexCounter()
-  DispatchQueue.concurrentPerform(iterations: min(max(jobs, 1), items.count)) { _ in
-    while let index = next.take(below: items.count) { results.set(index, body(items[index])) }
-  }
-  return results.values
-}

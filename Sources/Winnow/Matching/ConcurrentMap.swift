@@ -22,12 +22,12 @@ func concurrentMap<T: Sendable>(
 /// `(0..<count).map(transform)` with each element its own unit of work, handed to whichever core
 /// is free: for a few uneven pieces (files of a list directory, two of which are most of it),
 /// where contiguous chunks could put the big ones on one core.
-func concurrentMapEach<T: Sendable>(count: Int, _ transform: @Sendable (Int) -> T) -> [T?] {
+func concurrentMapEach<T: Sendable>(count: Int, _ transform: @Sendable (Int) -> T) -> [T] {
   guard count > 1, ProcessInfo.processInfo.activeProcessorCount > 1 else { return (0..<count).map(transform) }
   let results = Mutex<[T?]>(Array(repeating: nil, count: count))
   DispatchQueue.concurrentPerform(iterations: count) { index in
     let result = transform(index)
     results.withLock { $0[index] = result }
   }
-  return results.withLock { $0 }
+  return results.withLock { $0.map { $0! } }
 }

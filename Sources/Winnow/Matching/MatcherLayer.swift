@@ -29,7 +29,7 @@ final class MatcherLayer: Sendable {
   /// written (see ``Entry/Action/lexicon``).
   let lexiconWords: [String]
   /// The lexicon words of two and three scalars, normalized, as ``lexiconKey(_:_:)`` and
-  /// ``lexiconKey(_:_:_:)`` pack them.
+  /// ``lexiconKey(_:_:_:)`` pack them; empty when no entry of the layer is a `word:` entry.
   private let lexicon: Set<UInt64>
   /// The regex entries: entry index, program, and whether the automaton holds a literal that
   /// every match requires (then the regex runs only where the walk found it).
@@ -115,7 +115,10 @@ final class MatcherLayer: Sendable {
     }
     self.patternChecks = patternChecks
     self.patternRuns = patternRuns
-    let lexiconKeys = concurrentMap(count: lexiconWords.count) { index -> UInt64? in
+    // Only a layer with `word:` entries reads the lexicon: an app's custom layer without any
+    // does not normalize the global list's lexicon again.
+    let needsLexicon = patternChecks.contains { $0 & Self.checksLexicon != 0 }
+    let lexiconKeys = concurrentMap(count: needsLexicon ? lexiconWords.count : 0) { index -> UInt64? in
       guard let scalars = normalizer.normalizeEntry(lexiconWords[index])?.scalars else { return nil }
       if scalars.count == 2 { return Self.lexiconKey(scalars[0], scalars[1]) }
       if scalars.count == 3 { return Self.lexiconKey(scalars[0], scalars[1], scalars[2]) }

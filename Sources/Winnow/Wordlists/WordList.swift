@@ -83,7 +83,7 @@ public struct WordList: Sendable, Hashable {
     var lists: [WordList] = []
     var errors: [WordListError] = []
     for result in loaded {
-      switch result! {
+      switch result {
       case .success(let list): lists.append(list)
       case .failure(let error): errors += error.errors
       }
