@@ -61,13 +61,13 @@ ORDINARY_ZIPF = {"sensitive": 3.0, "ads": 3.0}
 
 # Rule 12: the lexicon (`zh-lexicon.txt`) is jieba's dictionary words of two or three CJK
 # characters at least this frequent (Zipf scale, from jieba's own counts; 3.0, once per million
-# words, is rule 10's cut too). A two-character entry
-# of the catch-all `sensitive` or of `ads` that is not a word of jieba's dictionary is written
-# `word:`, so it does not match where its first character ends a lexicon word or its last one
-# begins one (`日入` in 18日入住, check in on the 18th; `错比` in 不错比起, better than).
+# words, is rule 10's cut too). A two-character entry of the catch-all `sensitive` or of `ads`
+# that is not a word of jieba's dictionary is written `word:`, so it does not match where its
+# first character ends a lexicon word or its last one begins one (`日入` in 18日入住, check in
+# on the 18th; `错比` in 不错比起, better than).
 LEXICON_ZIPF = 3.0
 GUARDED_CATEGORIES = ("sensitive", "ads")
-PREFIXES = ("#", "[", "\\", "allow:", "re:", "sub:", "word:")
+PREFIXES = ("#", "[", "\\", "allow:", "lexicon:", "re:", "sub:", "word:")
 
 
 def read_lines(path):
