@@ -140,6 +140,44 @@ struct AhoCorasickTests {
     }
   }
 
+  /// Raw bytes: every occurrence of a pattern's UTF-8 bytes, stray bytes included (a pattern
+  /// never starts with a continuation byte, so each occurrence is where decoding stands).
+  static func naiveByteMatches(_ patterns: [[UInt8]], _ text: [UInt8]) -> Set<[Int]> {
+    var found = Set<[Int]>()
+    for (id, pattern) in patterns.enumerated() where pattern.count <= text.count {
+      for start in 0...(text.count - pattern.count) where Array(text[start..<start + pattern.count]) == pattern {
+        found.insert([id, start, start + pattern.count])
+      }
+    }
+    return found
+  }
+
+  /// Characters of 1 to 4 bytes, so that patterns fill every window of the start filter
+  /// (1, 2, 3, 4, 6 and 8 bytes) and end anywhere in the last eight bytes of a text.
+  static let byteAlphabet: [String] = ["a", "b", "é", "傻", "逼", "🍆"]
+  static let bytePatternGen = Gen.int(in: 0...(byteAlphabet.count - 1)).array(of: 1...6)
+    .map { $0.map { byteAlphabet[$0] }.joined() }.array(of: 1...12)
+  /// Text tokens: the alphabet, then a stray continuation byte, a truncated lead and 0xFF.
+  static let byteTextGen = Gen.int(in: 0...(byteAlphabet.count + 2)).array(of: 0...40).map { tokens in
+    tokens.flatMap {
+      $0 < byteAlphabet.count ? Array(byteAlphabet[$0].utf8) : [[0x80, 0xE4, 0xFF][$0 - byteAlphabet.count]]
+    }
+  }
+
+  @Test func byteMatchesEqualNaive() async {
+    await propertyCheck(count: 400, input: Self.bytePatternGen, Self.byteTextGen) { patterns, text in
+      let automaton = try! AhoCorasick(patterns: patterns)
+      let expected = Self.naiveByteMatches(patterns.map { Array($0.utf8) }, text)
+      text.withUnsafeBufferPointer { bytes in
+        let found = automaton.overlappingMatches(inUTF8: bytes).map { [$0.pattern.rawValue, $0.start, $0.end] }
+        #expect(found.count == expected.count)
+        #expect(Set(found) == expected)
+        #expect(found == found.sorted { ($0[2], $0[1], $0[0]) < ($1[2], $1[1], $1[0]) })
+        #expect(automaton.countOverlappingMatches(inUTF8: bytes) == expected.count)
+      }
+    }
+  }
+
   @Test func leftmostLongestEqualsNaiveGreedy() async {
     await propertyCheck(count: 300, input: Self.patternGen, Self.textGen) { patterns, text in
       let automaton = try! AhoCorasick(patterns: patterns)

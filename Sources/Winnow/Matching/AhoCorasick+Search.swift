@@ -40,21 +40,23 @@ extension AhoCorasick {
     return text.withUTF8 { overlappingMatches(inUTF8: $0, offsets: offsets) }
   }
 
-  /// Every occurrence of every pattern in UTF-8 bytes, overlapping ones included, in order of end.
-  /// Invalid UTF-8 is matched by nothing.
+  /// Every occurrence of every pattern in UTF-8 bytes, overlapping ones included, in order of end
+  /// (then of start, then of pattern). Invalid UTF-8 is matched by nothing.
   public func overlappingMatches(inUTF8 bytes: UnsafeBufferPointer<UInt8>, offsets: MatchOffsets = .bytes)
     -> [PatternMatch]
   {
     var matches: [PatternMatch] = []
-    forEachMatch(inUTF8: bytes) { pattern, endByte, endScalar in
-      let match =
-        switch offsets {
-        case .bytes:
-          PatternMatch(pattern: PatternID(pattern), start: endByte - Int(patternByteLengths[pattern]), end: endByte)
-        case .scalars:
-          PatternMatch(pattern: PatternID(pattern), start: endScalar - Int(patternLengths[pattern]), end: endScalar)
-        }
-      matches.append(match)
+    switch offsets {
+    case .bytes:
+      forEachMatchByStart(inUTF8: bytes) { pattern, start, end in
+        matches.append(PatternMatch(pattern: PatternID(pattern), start: start, end: end))
+      }
+      matches.sort { ($0.end, $0.start, $0.pattern) < ($1.end, $1.start, $1.pattern) }
+    case .scalars:
+      forEachMatch(inUTF8: bytes) { pattern, _, endScalar in
+        let start = endScalar - Int(patternLengths[pattern])
+        matches.append(PatternMatch(pattern: PatternID(pattern), start: start, end: endScalar))
+      }
     }
     return matches
   }
@@ -78,7 +80,7 @@ extension AhoCorasick {
   /// nothing, for measuring the automaton alone.
   public func countOverlappingMatches(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
     var count = 0
-    forEachMatch(inUTF8: bytes) { _, _, _ in count += 1 }
+    forEachMatchByStart(inUTF8: bytes) { _, _, _ in count += 1 }
     return count
   }
 }

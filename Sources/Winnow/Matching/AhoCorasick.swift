@@ -25,15 +25,20 @@ public final class AhoCorasick: Sendable {
   let patternByteLengths: [UInt32]
   private let bmpCodes: [UInt32]
   private let supplementaryCodes: [UInt32: UInt32]
+  /// For scans of UTF-8 bytes: where a pattern may start (see ``StartFilter``). Nil for the
+  /// automata of a ``Matcher``, which walk normalized scalars, and when a pattern contains
+  /// U+FFFD, which an invalid byte also decodes to.
+  let startFilter: StartFilter?
 
   /// Builds an automaton for string patterns (the index of a pattern is its ``PatternID``).
   /// - Throws: ``AhoCorasickError`` when a pattern is empty.
   public convenience init(patterns: [String]) throws(AhoCorasickError) {
-    try self.init(scalarPatterns: patterns.map { $0.unicodeScalars.map(\.value) })
+    try self.init(scalarPatterns: patterns.map { $0.unicodeScalars.map(\.value) }, filtersBytes: true)
   }
 
-  /// Builds an automaton for patterns given as scalar values.
-  init(scalarPatterns patterns: [[UInt32]]) throws(AhoCorasickError) {
+  /// Builds an automaton for patterns given as scalar values; with `filtersBytes`, also the
+  /// ``StartFilter`` that speeds up scans of UTF-8 bytes.
+  init(scalarPatterns patterns: [[UInt32]], filtersBytes: Bool = false) throws(AhoCorasickError) {
     if let empty = patterns.firstIndex(where: \.isEmpty) { throw AhoCorasickError(emptyPattern: empty) }
     // Counted in a flat table for the BMP (a dictionary lookup per scalar was a tenth of a build).
     var bmpFrequency = [Int32](repeating: 0, count: 0x10000)
@@ -67,6 +72,15 @@ public final class AhoCorasick: Sendable {
     }
     self.bmpCodes = bmpCodes
     self.supplementaryCodes = supplementaryCodes
+    let readsInvalidBytes = bmpCodes[0xFFFD] != 0
+    self.startFilter =
+      filtersBytes && !readsInvalidBytes
+      ? StartFilter(
+        patterns: patterns.map { pattern in
+          var bytes: [UInt8] = []
+          for scalar in pattern { UTF8Decoding.append(scalar, to: &bytes) }
+          return bytes
+        }) : nil
   }
 
   /// The number of patterns.
@@ -76,6 +90,7 @@ public final class AhoCorasick: Sendable {
   /// Bytes of memory the automaton holds.
   public var memoryFootprint: Int {
     layout.memoryFootprint + patternLengths.capacity * 8 + bmpCodes.capacity * 4 + supplementaryCodes.count * 16
+      + (startFilter?.memoryFootprint ?? 0)
   }
 
   /// The alphabet code of a scalar (0 for a scalar no pattern contains), read from the BMP
@@ -97,6 +112,34 @@ public final class AhoCorasick: Sendable {
           if program[Int(state) + AutomatonLayout.slotOffset] != 0 {
             layout.forEachPattern(program, at: state) { body($0, index + 1) }
           }
+        }
+      }
+    }
+  }
+
+  /// Calls `body(pattern, startByte, endByte)` for every occurrence of every pattern in UTF-8
+  /// `bytes` (invalid bytes match nothing), in order of start: the trie is walked from each
+  /// position the ``StartFilter`` lets through (from every position without one). The same
+  /// matches as ``forEachMatch(inUTF8:_:)``, found faster where matches are rare.
+  func forEachMatchByStart(inUTF8 bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Int) -> Void) {
+    layout.program.withUnsafeBufferPointer { program in
+      bmpCodes.withUnsafeBufferPointer { bmpCodes in
+        // Every pattern read from `start` on: one child step per scalar, no failure links.
+        func walk(from start: Int) {
+          var state: UInt32 = 0
+          var index = start
+          while index < bytes.count {
+            let (value, length) = UTF8Decoding.decode(bytes, at: index)
+            index += length
+            state = AutomatonLayout.child(program, state, code(of: value, in: bmpCodes))
+            if state == 0 { return }
+            layout.forEachOwnPattern(program, at: state) { body($0, start, index) }
+          }
+        }
+        if let startFilter {
+          startFilter.forEachCandidate(in: bytes, walk)
+        } else {
+          for start in bytes.indices where bytes[start] & 0xC0 != 0x80 { walk(from: start) }
         }
       }
     }

@@ -65,6 +65,33 @@ struct AutomatonLayout: Sendable {
     }
   }
 
+  /// The child of `state` for `code` in the trie, or 0 (the root, nobody's child) when it has none.
+  @inline(__always)
+  static func child(_ program: UnsafeBufferPointer<UInt32>, _ state: UInt32, _ code: UInt32) -> UInt32 {
+    let state = Int(state)
+    let header = program[state + headerOffset]
+    let row = state + rowOffset
+    if header & denseFlag != 0 { return program[row + Int(code)] }
+    if header & hashedFlag != 0 {
+      let bits = header & 0x1F
+      let mask = (1 << Int(bits)) - 1
+      var slot = hashSlot(code, bits: bits)
+      while true {
+        let candidate = program[row + 2 * slot]
+        if candidate == code { return program[row + 2 * slot + 1] }
+        if candidate == 0 { return 0 }
+        slot = (slot + 1) & mask
+      }
+    }
+    let count = Int(header)
+    for position in 0..<count {
+      let candidate = program[row + position]
+      if candidate == code { return program[row + count + position] }
+      if candidate > code { break }
+    }
+    return 0
+  }
+
   /// The first slot of `code` in a hashed row of `2^bits` slots (Fibonacci hashing).
   @inline(__always)
   static func hashSlot(_ code: UInt32, bits: UInt32) -> Int {
@@ -91,6 +118,15 @@ struct AutomatonLayout: Sendable {
       for index in Int(slots[slot * 3])..<Int(slots[slot * 3 + 1]) { body(Int(slotPatterns[index])) }
       slot = Int(slots[slot * 3 + 2])
     }
+  }
+
+  /// Calls `body` with every pattern that is the string of `state` itself (not its suffixes).
+  /// A state's own slot differs from its failure target's exactly when patterns end there.
+  @inline(__always)
+  func forEachOwnPattern(_ program: UnsafeBufferPointer<UInt32>, at state: UInt32, _ body: (Int) -> Void) {
+    let slot = Int(program[Int(state) + Self.slotOffset])
+    guard slot != 0, slot != Int(program[Int(program[Int(state) + Self.failOffset]) + Self.slotOffset]) else { return }
+    for index in Int(slots[slot * 3])..<Int(slots[slot * 3 + 1]) { body(Int(slotPatterns[index])) }
   }
 
   /// Builds the layout from patterns already coded into the alphabet `1..<alphabetSize`.
