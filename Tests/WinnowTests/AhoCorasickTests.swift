@@ -178,6 +178,23 @@ struct AhoCorasickTests {
     }
   }
 
+  /// The walk of normalized scalars (from the starts its filter lets through) finds what the
+  /// automaton finds: patterns of 1 to 6 scalars fill every key length of the filter.
+  @Test func scalarWalkByStartEqualsAutomaton() async {
+    await propertyCheck(count: 400, input: Self.bytePatternGen, Self.textGen) { patterns, text in
+      let automaton = try! AhoCorasick(patterns: patterns)
+      let scalars = text.unicodeScalars.map(\.value)
+      var byEnd: [[Int]] = []
+      var byStart: [[Int]] = []
+      scalars.withUnsafeBufferPointer { scalars in
+        automaton.forEachMatch(in: scalars) { byEnd.append([$0, $1]) }
+        automaton.forEachMatchByStart(in: scalars) { byStart.append([$0, $1]) }
+      }
+      #expect(byStart.count == byEnd.count)
+      #expect(Set(byStart) == Set(byEnd))
+    }
+  }
+
   @Test func leftmostLongestEqualsNaiveGreedy() async {
     await propertyCheck(count: 300, input: Self.patternGen, Self.textGen) { patterns, text in
       let automaton = try! AhoCorasick(patterns: patterns)

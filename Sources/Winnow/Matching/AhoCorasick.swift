@@ -29,6 +29,8 @@ public final class AhoCorasick: Sendable {
   /// automata of a ``Matcher``, which walk normalized scalars, and when a pattern contains
   /// U+FFFD, which an invalid byte also decodes to.
   let startFilter: StartFilter?
+  /// For walks over scalars: where a pattern may start (see ``ScalarStartFilter``).
+  let scalarFilter: ScalarStartFilter
 
   /// Builds an automaton for string patterns (the index of a pattern is its ``PatternID``).
   /// - Throws: ``AhoCorasickError`` when a pattern is empty.
@@ -72,6 +74,7 @@ public final class AhoCorasick: Sendable {
     }
     self.bmpCodes = bmpCodes
     self.supplementaryCodes = supplementaryCodes
+    self.scalarFilter = ScalarStartFilter(patterns: patterns)
     let readsInvalidBytes = bmpCodes[0xFFFD] != 0
     self.startFilter =
       filtersBytes && !readsInvalidBytes
@@ -90,7 +93,7 @@ public final class AhoCorasick: Sendable {
   /// Bytes of memory the automaton holds.
   public var memoryFootprint: Int {
     layout.memoryFootprint + patternLengths.capacity * 8 + bmpCodes.capacity * 4 + supplementaryCodes.count * 16
-      + (startFilter?.memoryFootprint ?? 0)
+      + (startFilter?.memoryFootprint ?? 0) + scalarFilter.memoryFootprint
   }
 
   /// The alphabet code of a scalar (0 for a scalar no pattern contains), read from the BMP
@@ -111,6 +114,25 @@ public final class AhoCorasick: Sendable {
           state = AutomatonLayout.next(program, state, code(of: scalars[index], in: bmpCodes))
           if program[Int(state) + AutomatonLayout.slotOffset] != 0 {
             layout.forEachPattern(program, at: state) { body($0, index + 1) }
+          }
+        }
+      }
+    }
+  }
+
+  /// Calls `body(pattern, end)` for every occurrence of every pattern in `scalars`, in order of
+  /// start (`end` is exclusive): the trie is walked from each position the
+  /// ``ScalarStartFilter`` lets through. The same matches as ``forEachMatch(in:_:)``, found
+  /// faster where matches are rare.
+  func forEachMatchByStart(in scalars: UnsafeBufferPointer<UInt32>, _ body: (Int, Int) -> Void) {
+    layout.program.withUnsafeBufferPointer { program in
+      bmpCodes.withUnsafeBufferPointer { bmpCodes in
+        scalarFilter.forEachCandidate(in: scalars) { start in
+          var state: UInt32 = 0
+          for index in start..<scalars.count {
+            state = AutomatonLayout.child(program, state, code(of: scalars[index], in: bmpCodes))
+            if state == 0 { return }
+            layout.forEachOwnPattern(program, at: state) { body($0, index + 1) }
           }
         }
       }

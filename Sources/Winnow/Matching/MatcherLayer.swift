@@ -349,7 +349,7 @@ final class MatcherLayer: Sendable {
     into candidates: inout [Candidate], triggered: inout [Int32]?
   ) {
     guard let automaton else { return }
-    automaton.forEachMatch(in: scalars) { pattern, end in
+    automaton.forEachMatchByStart(in: scalars) { pattern, end in
       let entryIndex = Int(patternEntries[pattern])
       if entryIndex < 0 {
         triggered?.append(Int32(-entryIndex - 1))

@@ -38,7 +38,7 @@ struct StartFilter: Sendable {
 
   /// All bitmaps, one after another.
   private let words: [UInt64]
-  // The windows by length; an empty one has a one-word bitmap of zeros.
+  // The windows by length; an empty one has a bitmap of zeros.
   private let w1, w2, w3, w4, w6, w8: Window
   private let hasShort: Bool
   private let gateOffset: Int
@@ -54,7 +54,7 @@ struct StartFilter: Sendable {
     var all: [Window] = []
     for (slot, length) in Self.windowLengths.enumerated() {
       // About 32 bits per key, up to 4 Mbit (512 KB).
-      var bits: UInt64 = 6
+      var bits: UInt64 = 10  // at least 1 Kbit, so that a short list passes few positions
       while bits < 22 && (1 << bits) < keys[slot].count * 32 { bits += 1 }
       let window = Window(
         mask: length == 8 ? .max : (1 << UInt64(8 * length)) - 1, shift: 64 - bits, offset: words.count)
@@ -150,6 +150,102 @@ struct StartFilter: Sendable {
       while index < count {
         if base[index] & 0xC0 != 0x80, passes(last &>> UInt64(8 * (index - origin)), words) { body(index) }
         index += 1
+      }
+    }
+  }
+}
+
+/// The ``StartFilter`` of a walk over scalars (normalized text): a pattern is keyed by its
+/// first 4 scalars, or all of them when it has 1 to 3, in one blocked Bloom filter per key
+/// length, about 32 bits per key. At each position the scalars there are hashed directly,
+/// with no alphabet lookup; only a position that passes is walked from the root. Keys of two
+/// scalars alone would let a third of all positions through (English words share their first
+/// two letters with some listed word); with four, about 1 in 40 of the comparison corpus.
+/// Internal to ``AhoCorasick``.
+struct ScalarStartFilter: Sendable {
+  private static let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+  /// Past the last scalar: not a scalar, so no key holds it.
+  private static let beyond: UInt32 = 0xFFFF_FFFF
+
+  private let words: [UInt64]
+  /// Per key length 1...4 (index 0 unused): where its bitmap starts and its shift.
+  private let offsets: (Int, Int, Int, Int)
+  private let shifts: (UInt64, UInt64, UInt64, UInt64)
+  private let hasSingles: Bool
+
+  /// Builds the filter for patterns given as scalar values (none empty).
+  init(patterns: [[UInt32]]) {
+    var keys = [Set<UInt64>](repeating: [], count: 4)
+    for pattern in patterns {
+      let length = min(pattern.count, 4)
+      keys[length - 1].insert(
+        Self.key(
+          pattern[0], length > 1 ? pattern[1] : 0, length > 2 ? pattern[2] : 0, length > 3 ? pattern[3] : 0,
+          length: length))
+    }
+    var words: [UInt64] = []
+    var offsets: [Int] = []
+    var shifts: [UInt64] = []
+    for set in keys {
+      var bits: UInt64 = 10  // at least 1 Kbit, so that a short list passes few positions
+      while bits < 22 && (1 << bits) < set.count * 32 { bits += 1 }
+      offsets.append(words.count)
+      shifts.append(64 - bits)
+      var bitmap = [UInt64](repeating: 0, count: 1 << Int(bits - 6))
+      for key in set {
+        let index = key >> shifts.last!
+        bitmap[Int(index >> 6)] |= 1 << (index & 63) | 1 << (key >> 20 & 63)
+      }
+      words += bitmap
+    }
+    self.words = words
+    self.offsets = (offsets[0], offsets[1], offsets[2], offsets[3])
+    self.shifts = (shifts[0], shifts[1], shifts[2], shifts[3])
+    hasSingles = !keys[0].isEmpty
+  }
+
+  /// Bytes of memory the filter holds.
+  var memoryFootprint: Int { words.capacity * 8 }
+
+  /// The hashed key of the first `length` of four scalars (21 bits each; the rest ignored).
+  @inline(__always)
+  private static func key(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, length: Int) -> UInt64 {
+    switch length {
+    case 1: return UInt64(a) &* multiplier
+    case 2: return (UInt64(a) | UInt64(b) << 21) &* multiplier
+    case 3: return (UInt64(a) | UInt64(b) << 21 | UInt64(c) << 42) &* multiplier
+    default: return ((UInt64(a) | UInt64(b) << 21 | UInt64(c) << 42) ^ UInt64(d) &* 0xC2B2_AE3D_27D4_EB4F) &* multiplier
+    }
+  }
+
+  /// Both bits of a hashed key, in bit 0.
+  @inline(__always)
+  private static func test(_ key: UInt64, shift: UInt64, offset: Int, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
+    let index = key &>> shift
+    let word = words[offset &+ Int(truncatingIfNeeded: index &>> 6)]
+    return word &>> (index & 63) & word &>> (key &>> 20 & 63)
+  }
+
+  /// Calls `body` with every position of `scalars`, in increasing order, where a pattern may start.
+  @inline(__always)
+  func forEachCandidate(in scalars: UnsafeBufferPointer<UInt32>, _ body: (Int) -> Void) {
+    let count = scalars.count
+    @inline(__always) func scalar(_ index: Int) -> UInt32 { index < count ? scalars[index] : Self.beyond }
+    words.withUnsafeBufferPointer { words in
+      for index in 0..<count {
+        let a = scalars[index]
+        let (b, c, d) =
+          index &+ 4 <= count
+          ? (scalars[index &+ 1], scalars[index &+ 2], scalars[index &+ 3])
+          : (scalar(index + 1), scalar(index + 2), scalar(index + 3))
+        var passed =
+          Self.test(Self.key(a, b, c, d, length: 4), shift: shifts.3, offset: offsets.3, words)
+          | Self.test(Self.key(a, b, c, d, length: 3), shift: shifts.2, offset: offsets.2, words)
+          | Self.test(Self.key(a, b, c, d, length: 2), shift: shifts.1, offset: offsets.1, words)
+        if hasSingles {
+          passed |= Self.test(Self.key(a, b, c, d, length: 1), shift: shifts.0, offset: offsets.0, words)
+        }
+        if passed & 1 != 0 { body(index) }
       }
     }
   }
