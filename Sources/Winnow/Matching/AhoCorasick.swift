@@ -14,6 +14,12 @@
 /// lives in one flat `[UInt32]` (see ``AutomatonLayout``): the root's row is dense, every other
 /// state's row is sparse and sorted.
 ///
+/// Counting matches in UTF-8 bytes or listing them with byte offsets, and the walks of a
+/// ``Matcher``, do not step the automaton through every character: a start filter
+/// (``StartFilter`` for bytes, ``ScalarStartFilter`` for normalized scalars) passes the few
+/// positions where a pattern may begin, and the trie is walked from those alone. The matches
+/// are the same; the memory reads at different positions no longer wait on each other.
+///
 /// It matches exactly the scalars it is given: normalization is ``Normalizer``'s job, word
 /// boundaries and allow-lists are ``Matcher``'s. `AhoCorasick` is immutable and `Sendable`;
 /// build it once and share it between threads.
