@@ -37,6 +37,14 @@ struct CheckCommand: AsyncParsableCommand {
   @Flag(help: "Report every match, overlapping ones included (default: leftmost-longest).")
   var overlapping = false
 
+  @Flag(
+    help: """
+      Also list where an entry was found but not reported, and why: inside an allowed span, \
+      inside a longer word (whole-word entries), cut from two lexicon words (word: entries), \
+      or fewer repeated letters than the entry writes.
+      """)
+  var suppressed = false
+
   func validate() throws {
     if [text != nil, linesFile != nil, item != nil].filter({ $0 }).count > 1 {
       throw ValidationError("give one of TEXT, --lines FILE and --item JSON")
@@ -53,13 +61,14 @@ struct CheckCommand: AsyncParsableCommand {
     }
     if let linesFile { return try checkLines(of: linesFile, with: matcher) }
     let text = self.text ?? Self.standardInputText()
-    let report = matcher.scan(text, kind: overlapping ? nil : .leftmostLongest)
+    let (report, suppressed) = scan(text, with: matcher)
     var output = OutputBuffer()
     if json {
-      output.write(Self.json(text: text, report: report))
+      output.write(Self.json(text: text, report: report, suppressed: suppressed))
     } else {
       output.write(Self.highlighted(text, report.matches, color: isatty(STDOUT_FILENO) == 1) + "\n")
       for match in report.matches { output.write(Self.describe(match) + "\n") }
+      for item in suppressed { output.write(Self.describe(item) + "\n") }
       for warning in report.warnings { output.write("warning: \(warning)\n") }
       output.write(
         report.matches.isEmpty
@@ -89,14 +98,16 @@ struct CheckCommand: AsyncParsableCommand {
       if bytes.isEmpty && index > 0 && bytes.endIndex == data.endIndex { break }
       lineCount += 1
       let line = String(decoding: bytes, as: UTF8.self)
-      let report = matcher.scan(line, kind: overlapping ? nil : .leftmostLongest)
-      guard !report.matches.isEmpty || !report.warnings.isEmpty else { continue }
+      let (report, suppressed) = scan(line, with: matcher)
+      guard !report.matches.isEmpty || !report.warnings.isEmpty || !suppressed.isEmpty else { continue }
       if !report.matches.isEmpty { matchedLines += 1 }
       if json {
-        output.write("{\"line\":\(index + 1)," + Self.json(text: line, report: report).dropFirst())
+        output.write(
+          "{\"line\":\(index + 1)," + Self.json(text: line, report: report, suppressed: suppressed).dropFirst())
       } else {
         output.write("\(index + 1): \(Self.highlighted(line, report.matches, color: color))\n")
         for match in report.matches { output.write("    " + Self.describe(match) + "\n") }
+        for item in suppressed { output.write("    " + Self.describe(item) + "\n") }
         for warning in report.warnings { output.write("    warning: \(warning)\n") }
       }
     }
@@ -105,6 +116,13 @@ struct CheckCommand: AsyncParsableCommand {
     errors.write("\(lineCount) lines, \(matchedLines) with matches\n")
     errors.flush()
     if matchedLines > 0 { throw ExitCode(1) }
+  }
+
+  /// The report of one text, and with --suppressed what was found but not reported.
+  private func scan(_ text: String, with matcher: Matcher) -> (MatchReport, [SuppressedMatch]) {
+    let kind: MatchKind? = overlapping ? nil : .leftmostLongest
+    guard suppressed else { return (matcher.scan(text, kind: kind), []) }
+    return matcher.explain(text, kind: kind)
   }
 
   private static func standardInputText() -> String {
@@ -128,6 +146,22 @@ struct CheckCommand: AsyncParsableCommand {
       + "\(entry.kind == .regex ? "re:" : entry.boundary == .dictionaryWord ? "word:" : "")\(entry.text) (\(action)) \(match.origin.rawValue) \(place)\(category)"
   }
 
+  /// `suppressed: <the match as describe(_:) writes it> — <why>`.
+  static func describe(_ item: SuppressedMatch) -> String {
+    "suppressed: \(describe(item.match)) — \(reason(item.reason))"
+  }
+
+  static func reason(_ reason: SuppressedMatch.Reason) -> String {
+    switch reason {
+    case .allowed(let entry):
+      "inside allowed \(jsonString(entry.text))\(entry.source.map { " (\($0))" } ?? "")"
+    case .crossesLexiconWord: "cut from two words of the lexicon (a word: entry)"
+    case .startInsideWord: "a word character right before it (a whole-word entry)"
+    case .endInsideWord: "a word character right after it (a whole-word entry)"
+    case .tooFewRepeats: "fewer repeated letters than the entry writes"
+    }
+  }
+
   /// The text with each match wrapped in reverse video (terminal) or `[[…]]`.
   static func highlighted(_ text: String, _ matches: [Match], color: Bool) -> String {
     let bytes = Array(text.utf8)
@@ -142,12 +176,19 @@ struct CheckCommand: AsyncParsableCommand {
     return result + String(decoding: bytes[position...], as: UTF8.self)
   }
 
-  static func json(text: String, report: MatchReport) -> String {
-    let object: JSONValue = [
-      "text": .string(text), "matches": .array(report.matches.map { .object($0.jsonMembers) }),
-      "masked": .string(Match.mask(text, matches: report.matches)),
-      "warnings": .array(report.warnings.map { .string($0.description) }),
+  static func json(text: String, report: MatchReport, suppressed: [SuppressedMatch] = []) -> String {
+    var members = [
+      JSONMember(key: "text", value: .string(text)),
+      JSONMember(key: "matches", value: .array(report.matches.map { .object($0.jsonMembers) })),
+      JSONMember(key: "masked", value: .string(Match.mask(text, matches: report.matches))),
+      JSONMember(key: "warnings", value: .array(report.warnings.map { .string($0.description) })),
     ]
-    return object.jsonString + "\n"
+    if !suppressed.isEmpty {
+      let items = suppressed.map { item in
+        JSONValue.object(item.match.jsonMembers + [JSONMember(key: "reason", value: .string(reason(item.reason)))])
+      }
+      members.append(JSONMember(key: "suppressed", value: .array(items)))
+    }
+    return JSONValue.object(members).jsonString + "\n"
   }
 }

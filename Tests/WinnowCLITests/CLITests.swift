@@ -126,6 +126,26 @@ struct CLITests {
         """)
   }
 
+  @Test func checkSuppressedSaysWhyAnEntryWasNotReported() async throws {
+    let list = try Self.temporaryFile("custom.txt", "ass\nsub:cla\nallow:class\n")
+    let result = try await Self.run(["check", "--no-global", "--custom", list, "--suppressed", "a class act"])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout == """
+        a class act
+        suppressed: "cla" bytes 2..<5: cla (block) custom \(list):2 — inside allowed "class" (\(list):3)
+        suppressed: "ass" bytes 4..<7: ass (block) custom \(list):1 — a word character right before it \
+        (a whole-word entry)
+        no match
+
+        """)
+    let plain = try await Self.run(["check", "--no-global", "--custom", list, "a class act"])
+    #expect(plain.stdout == "a class act\nno match\n")
+    let json = try await Self.run(["check", "--no-global", "--custom", list, "--suppressed", "--json", "bass"])
+    #expect(json.stdout.contains(#""suppressed":[{"text":"ass","start":1,"end":4,"entry":"ass""#))
+    #expect(json.stdout.contains(#""reason":"a word character right before it (a whole-word entry)"}]"#))
+  }
+
   @Test func checkNamesTheFileAndLineOfABadList() async throws {
     let list = try Self.temporaryFile("bad.txt", "ok\nre:(\n")
     let result = try await Self.run(["check", "--no-global", "--custom", list, "text"])

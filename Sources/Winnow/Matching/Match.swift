@@ -14,6 +14,29 @@ public struct Match: Sendable, Hashable {
   public let text: String
 }
 
+/// Where an entry's text was found but not reported, and why: what ``Matcher/explain(_:kind:)``
+/// lists, so that someone tuning a list can see why `class` does not match `ass`.
+public struct SuppressedMatch: Sendable, Hashable {
+  /// Why a found entry was not reported.
+  public enum Reason: Sendable, Hashable {
+    /// Inside the span of an allow entry's match (`ass` inside `class`, with `allow:class`).
+    case allowed(by: Entry)
+    /// A `word:` entry cut from two neighbouring lexicon words (`日入` in `18日入住`).
+    case crossesLexiconWord
+    /// A whole-word entry with a word character right before it (`ass` in `bass`).
+    case startInsideWord
+    /// A whole-word entry with a word character right after it (`ass` in `assess`).
+    case endInsideWord
+    /// Fewer repeated letters in the text than the entry writes.
+    case tooFewRepeats
+  }
+
+  /// The entry and where it was found, as a match would report it.
+  public let match: Match
+  /// Why it was not reported.
+  public let reason: Reason
+}
+
 /// Something a scan could not finish, reported beside the matches: a regex stopped at a limit.
 public struct MatchWarning: Sendable, Hashable, CustomStringConvertible {
   /// The regex entry concerned.

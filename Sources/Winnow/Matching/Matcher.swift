@@ -87,10 +87,30 @@ public final class Matcher: Sendable {
   /// warnings.
   public func scan(_ text: String, kind: MatchKind? = .leftmostLongest) -> MatchReport {
     var text = text
-    return text.withUTF8 { scan(utf8: $0, kind: kind) }
+    var suppressed: [SuppressedMatch]? = nil
+    return text.withUTF8 { scan(utf8: $0, kind: kind, suppressed: &suppressed) }
   }
 
-  private func scan(utf8 bytes: UnsafeBufferPointer<UInt8>, kind: MatchKind?) -> MatchReport {
+  /// Scans a text like ``scan(_:kind:)`` and also lists where an entry's text was found but not
+  /// reported, and why: inside an allowed span, inside a longer word, cut from two lexicon words,
+  /// or with fewer repeated letters than the entry writes, in order of start. For tuning lists
+  /// (`winnow check --suppressed`); slower than a plain scan. Regex entries' rejections are not
+  /// listed.
+  public func explain(_ text: String, kind: MatchKind? = .leftmostLongest) -> (
+    report: MatchReport, suppressed: [SuppressedMatch]
+  ) {
+    var text = text
+    var suppressed: [SuppressedMatch]? = []
+    let report = text.withUTF8 { scan(utf8: $0, kind: kind, suppressed: &suppressed) }
+    let ordered = (suppressed ?? []).sorted {
+      ($0.match.range.lowerBound, $0.match.range.upperBound) < ($1.match.range.lowerBound, $1.match.range.upperBound)
+    }
+    return (report, ordered)
+  }
+
+  private func scan(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, kind: MatchKind?, suppressed: inout [SuppressedMatch]?
+  ) -> MatchReport {
     var workspace = workspaces.withLock { $0.popLast() } ?? ScanWorkspace()
     defer {
       let kept = workspace
@@ -100,6 +120,7 @@ public final class Matcher: Sendable {
     }
     var candidates: [Candidate] = []
     var warnings: [MatchWarning] = []
+    var rejected: [(Candidate, MatcherLayer.Rejection)]? = suppressed == nil ? nil : []
     var normalized = 0  // texts of `workspace` filled by this scan
     for (layerIndex, layer) in layers.enumerated() {
       let rules = layer.normalizer.rules
@@ -111,27 +132,61 @@ public final class Matcher: Sendable {
         slot = normalized
         normalized += 1
       }
-      layer.collect(in: workspace.texts[slot!].text, layer: layerIndex, into: &candidates, warnings: &warnings)
+      layer.collect(
+        in: workspace.texts[slot!].text, layer: layerIndex, into: &candidates, warnings: &warnings,
+        rejected: &rejected)
     }
+    if let rejected { suppressed = explainRejections(rejected, candidates: candidates, bytes: bytes) }
     // Most texts hold nothing: no filtering, sorting or hashing for them.
     if candidates.isEmpty { return MatchReport(matches: [], warnings: warnings) }
     let allowed = candidates.filter { layers[$0.layer].entries[$0.entry].entry.action == .allow }
     var reported = Set<Candidate>()
     var kept: [Candidate] = []
     for candidate in candidates where layers[candidate.layer].entries[candidate.entry].entry.action != .allow {
-      if allowed.contains(where: { $0.start <= candidate.start && candidate.end <= $0.end }) { continue }
+      if let allow = allowed.first(where: { $0.start <= candidate.start && candidate.end <= $0.end }) {
+        if suppressed != nil, reported.insert(candidate).inserted {
+          suppressed!.append(
+            SuppressedMatch(
+              match: match(candidate, in: bytes), reason: .allowed(by: layers[allow.layer].entries[allow.entry].entry)))
+        }
+        continue
+      }
       if reported.insert(candidate).inserted { kept.append(candidate) }
     }
     let chosen =
       kind?.select(kept, start: \.start, end: \.end, pattern: rank)
       ?? kept.sorted { ($0.start, $0.end, rank($0)) < ($1.start, $1.end, rank($1)) }
-    let matches = chosen.map { candidate in
-      let compiled = layers[candidate.layer].entries[candidate.entry]
-      return Match(
-        entry: compiled.entry, origin: compiled.origin, list: compiled.list, range: candidate.start..<candidate.end,
-        text: String(decoding: bytes[candidate.start..<candidate.end], as: UTF8.self))
+    return MatchReport(matches: chosen.map { match($0, in: bytes) }, warnings: warnings)
+  }
+
+  /// The reported form of a candidate.
+  private func match(_ candidate: Candidate, in bytes: UnsafeBufferPointer<UInt8>) -> Match {
+    let compiled = layers[candidate.layer].entries[candidate.entry]
+    return Match(
+      entry: compiled.entry, origin: compiled.origin, list: compiled.list, range: candidate.start..<candidate.end,
+      text: String(decoding: bytes[candidate.start..<candidate.end], as: UTF8.self))
+  }
+
+  /// The rejected candidates of the walks, once each, leaving out any that another walk (with
+  /// or without optional units) accepted.
+  private func explainRejections(
+    _ rejected: [(Candidate, MatcherLayer.Rejection)], candidates: [Candidate], bytes: UnsafeBufferPointer<UInt8>
+  ) -> [SuppressedMatch] {
+    let accepted = Set(candidates)
+    var seen = Set<Candidate>()
+    var result: [SuppressedMatch] = []
+    for (candidate, rejection) in rejected where !accepted.contains(candidate) && seen.insert(candidate).inserted {
+      let reason: SuppressedMatch.Reason
+      switch rejection {
+      case .none: continue
+      case .crossesLexiconWord: reason = .crossesLexiconWord
+      case .startInsideWord: reason = .startInsideWord
+      case .endInsideWord: reason = .endInsideWord
+      case .tooFewRepeats: reason = .tooFewRepeats
+      }
+      result.append(SuppressedMatch(match: match(candidate, in: bytes), reason: reason))
     }
-    return MatchReport(matches: matches, warnings: warnings)
+    return result
   }
 
   /// Preference among matches of the same span: block before replace, then list order.

@@ -310,13 +310,15 @@ final class MatcherLayer: Sendable {
   }
 
   /// Adds this layer's candidate matches in `text` to `candidates`.
-  func collect(in text: NormalizedText, layer: Int, into candidates: inout [Candidate], warnings: inout [MatchWarning])
-  {
+  func collect(
+    in text: NormalizedText, layer: Int, into candidates: inout [Candidate], warnings: inout [MatchWarning],
+    rejected: inout [(Candidate, Rejection)]?
+  ) {
     // Regexes whose required literal the (primary) walk found; the others need no run.
     var triggered: [Int32]? = []  // allocates only when a literal is found
     if !text.hasOptionalUnits {
       text.scalars.withUnsafeBufferPointer { scalars in
-        walk(scalars, units: nil, in: text, layer: layer, into: &candidates, triggered: &triggered)
+        walk(scalars, units: nil, in: text, layer: layer, into: &candidates, triggered: &triggered, rejected: &rejected)
         if !regexes.isEmpty {
           matchRegexes(
             scalars, units: nil, in: text, layer: layer, triggered: triggered ?? [], into: &candidates,
@@ -329,7 +331,9 @@ final class MatcherLayer: Sendable {
     let primaryUnits = text.scalars.indices.filter { !text.isOptional($0) }.map { Int32($0) }
     let primary = primaryUnits.map { text.scalars[Int($0)] }
     primary.withUnsafeBufferPointer { scalars in
-      walk(scalars, units: primaryUnits, in: text, layer: layer, into: &candidates, triggered: &triggered)
+      walk(
+        scalars, units: primaryUnits, in: text, layer: layer, into: &candidates, triggered: &triggered,
+        rejected: &rejected)
       if !regexes.isEmpty {
         matchRegexes(
           scalars, units: primaryUnits, in: text, layer: layer, triggered: triggered ?? [], into: &candidates,
@@ -338,7 +342,7 @@ final class MatcherLayer: Sendable {
     }
     var secondWalk: [Int32]? = nil  // regexes ran on the primary walk; their triggers here are moot
     text.scalars.withUnsafeBufferPointer {
-      walk($0, units: nil, in: text, layer: layer, into: &candidates, triggered: &secondWalk)
+      walk($0, units: nil, in: text, layer: layer, into: &candidates, triggered: &secondWalk, rejected: &rejected)
     }
   }
 
@@ -346,7 +350,7 @@ final class MatcherLayer: Sendable {
   /// adding to `triggered` (unless it is nil) the regexes whose literal it finds.
   private func walk(
     _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedText, layer: Int,
-    into candidates: inout [Candidate], triggered: inout [Int32]?
+    into candidates: inout [Candidate], triggered: inout [Int32]?, rejected: inout [(Candidate, Rejection)]?
   ) {
     guard let automaton else { return }
     automaton.forEachMatchByStart(in: scalars) { pattern, end in
@@ -356,41 +360,59 @@ final class MatcherLayer: Sendable {
         return
       }
       let start = end - Int(automaton.patternLengths[pattern])
-      guard accepts(pattern: pattern, from: start, to: end, scalars: scalars, units: units, in: text) else {
-        return
-      }
       let first = units.map { Int($0[start]) } ?? start
       let last = units.map { Int($0[end - 1]) } ?? end - 1
-      candidates.append(
-        Candidate(layer: layer, entry: entryIndex, start: Int(text.start(first)), end: Int(text.end(last))))
+      let rejection = check(pattern: pattern, from: start, to: end, scalars: scalars, units: units, in: text)
+      let candidate = Candidate(
+        layer: layer, entry: entryIndex, start: Int(text.start(first)), end: Int(text.end(last)))
+      if rejection == .none {
+        candidates.append(candidate)
+      } else {
+        rejected?.append((candidate, rejection))
+      }
     }
   }
 
+  /// Why a literal's candidate is not a match (``none``: it is one).
+  enum Rejection: UInt8, Sendable {
+    case none
+    /// A `word:` entry cut from two neighbouring words of the lexicon (`日入` in `18日入住`).
+    case crossesLexiconWord
+    /// A whole-word entry preceded by a word character (`ass` in `class`).
+    case startInsideWord
+    /// A whole-word entry followed by a word character (`ass` in `assess`).
+    case endInsideWord
+    /// Fewer repeated letters than the entry writes (`xx` against a single `x`).
+    case tooFewRepeats
+  }
+
   /// Whether a candidate of a literal's `pattern` over walk positions `start..<end` meets its
-  /// entry's word boundaries and repeat counts.
+  /// entry's word boundaries and repeat counts, and if not, why.
   @inline(__always)
-  private func accepts(
+  private func check(
     pattern: Int, from start: Int, to end: Int, scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?,
     in text: NormalizedText
-  ) -> Bool {
+  ) -> Rejection {
     @inline(__always) func unit(_ position: Int) -> Int { units.map { Int($0[position]) } ?? position }
     let count = scalars.count
     let checks = patternChecks[pattern]
-    if checks & Self.checksLexicon != 0, !lexicon.isEmpty, straddlesLexiconWord(start, end, scalars) { return false }
+    if checks & Self.checksLexicon != 0, !lexicon.isEmpty, straddlesLexiconWord(start, end, scalars) {
+      return .crossesLexiconWord
+    }
     // Between two letters spelled one by one (`g b i t c h`) any position may be a boundary.
     if checks & Self.checksStart != 0, start > 0, text.scalarClass(unit(start - 1)).isWordCharacter,
       !(text.isSpelled(unit(start - 1)) && text.isSpelled(unit(start)))
     {
-      return false
+      return .startInsideWord
     }
     if checks & Self.checksEnd != 0, end < count, text.scalarClass(unit(end)).isWordCharacter,
       !(text.isSpelled(unit(end - 1)) && text.isSpelled(unit(end)))
     {
-      return false
+      return .endInsideWord
     }
     let runs = patternRuns[pattern]
-    for offset in runs.indices where text.run(unit(start + offset)) < runs[offset] { return false }
-    return true
+    for offset in runs.indices where text.run(unit(start + offset)) < runs[offset] { return .tooFewRepeats }
+    return .none
   }
 
   /// Whether the first scalar of walk positions `start..<end` ends a lexicon word that begins
