@@ -88,8 +88,10 @@ struct AhoCorasickTests {
 
   // MARK: Against a naive reference
 
-  /// Every occurrence, by trying every pattern at every scalar position.
-  static func naiveMatches(_ patterns: [[Unicode.Scalar]], _ text: [Unicode.Scalar]) -> Set<[Int]> {
+  /// Every occurrence, by trying every pattern at every position (of scalars, or of bytes: a
+  /// pattern never starts with a UTF-8 continuation byte, so each byte occurrence is where
+  /// decoding stands, stray bytes included).
+  static func naiveMatches<Element: Equatable>(_ patterns: [[Element]], _ text: [Element]) -> Set<[Int]> {
     var found = Set<[Int]>()
     for (id, pattern) in patterns.enumerated() where pattern.count <= text.count {
       for start in 0...(text.count - pattern.count) where Array(text[start..<start + pattern.count]) == pattern {
@@ -140,18 +142,6 @@ struct AhoCorasickTests {
     }
   }
 
-  /// Raw bytes: every occurrence of a pattern's UTF-8 bytes, stray bytes included (a pattern
-  /// never starts with a continuation byte, so each occurrence is where decoding stands).
-  static func naiveByteMatches(_ patterns: [[UInt8]], _ text: [UInt8]) -> Set<[Int]> {
-    var found = Set<[Int]>()
-    for (id, pattern) in patterns.enumerated() where pattern.count <= text.count {
-      for start in 0...(text.count - pattern.count) where Array(text[start..<start + pattern.count]) == pattern {
-        found.insert([id, start, start + pattern.count])
-      }
-    }
-    return found
-  }
-
   /// Characters of 1 to 4 bytes, so that patterns fill every window of the start filter
   /// (1, 2, 3, 4, 6 and 8 bytes) and end anywhere in the last eight bytes of a text.
   static let byteAlphabet: [String] = ["a", "b", "é", "傻", "逼", "🍆"]
@@ -167,7 +157,7 @@ struct AhoCorasickTests {
   @Test func byteMatchesEqualNaive() async {
     await propertyCheck(count: 400, input: Self.bytePatternGen, Self.byteTextGen) { patterns, text in
       let automaton = try! AhoCorasick(patterns: patterns)
-      let expected = Self.naiveByteMatches(patterns.map { Array($0.utf8) }, text)
+      let expected = Self.naiveMatches(patterns.map { Array($0.utf8) }, text)
       text.withUnsafeBufferPointer { bytes in
         let found = automaton.overlappingMatches(inUTF8: bytes).map { [$0.pattern.rawValue, $0.start, $0.end] }
         #expect(found.count == expected.count)

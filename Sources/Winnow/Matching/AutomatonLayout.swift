@@ -34,34 +34,14 @@ struct AutomatonLayout: Sendable {
   var memoryFootprint: Int { (program.capacity + slots.capacity + slotPatterns.capacity) * 4 }
 
   /// The one transition step: follows failure links until a state has a row for `code`.
+  /// (The root's row is dense, and no state's child is the root, so a child of 0 means none.)
   @inline(__always)
   static func next(_ program: UnsafeBufferPointer<UInt32>, _ state: UInt32, _ code: UInt32) -> UInt32 {
-    var state = Int(state)
+    var state = state
     while true {
-      let header = program[state + headerOffset]
-      let row = state + rowOffset
-      if header & denseFlag != 0 {
-        return program[row + Int(code)]
-      }
-      if header & hashedFlag != 0 {
-        let bits = header & 0x1F
-        let mask = (1 << Int(bits)) - 1
-        var slot = hashSlot(code, bits: bits)
-        while true {
-          let candidate = program[row + 2 * slot]
-          if candidate == code { return program[row + 2 * slot + 1] }
-          if candidate == 0 { break }
-          slot = (slot + 1) & mask
-        }
-      } else {
-        let count = Int(header)
-        for position in 0..<count {
-          let candidate = program[row + position]
-          if candidate == code { return program[row + count + position] }
-          if candidate > code { break }
-        }
-      }
-      state = Int(program[state + failOffset])
+      let target = child(program, state, code)
+      if target != 0 || program[Int(state) + headerOffset] & denseFlag != 0 { return target }
+      state = program[Int(state) + failOffset]
     }
   }
 
