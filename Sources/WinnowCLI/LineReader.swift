@@ -15,6 +15,25 @@ struct LineBatch: Sendable {
   var failure: String?
 }
 
+extension LineBatch {
+  /// The batch cut into batches of at most `limit` lines each, in order, each with a copy of its
+  /// own bytes (so that byte counts add up) and the read failure, if any, on the last. Workers
+  /// share a round of batches; the smaller they are, the less one waits for the other at the
+  /// round's end.
+  func pieces(ofAtMost limit: Int) -> [LineBatch] {
+    guard lines.count > limit else { return [self] }
+    return stride(from: 0, to: lines.count, by: limit).map { first in
+      let last = min(first + limit, lines.count)
+      let start = lines[first].lowerBound
+      let end = last == lines.count ? bytes.count : lines[last].lowerBound
+      return LineBatch(
+        file: file, firstLine: firstLine + first, bytes: Array(bytes[start..<end]),
+        lines: lines[first..<last].map { ($0.lowerBound - start)..<($0.upperBound - start) },
+        failure: last == lines.count ? failure : nil)
+    }
+  }
+}
+
 /// Reads an input in large chunks and cuts it into batches of whole lines. Lines may be of any
 /// size; `.gz` files are read through `gzip -dc`.
 final class LineReader {
