@@ -7,10 +7,14 @@ Usage: compare.py DATA_DIR WINNOW HYPERSCAN_DRIVER   (run by `run`, inside its v
 Every matcher counts every match of every pattern (overlapping, raw bytes, no normalization)
 over the whole corpus (MB/s), and, where it can be driven one message at a time without an
 interpreter in the loop, over each line on its own (messages/s). Build time is the compile of
-the word list; memory is the peak resident size of the process (list, corpus and all).
+the word list; memory is the peak resident size of the process (list, corpus and all). Then
+`winnow scan` end to end (the repository's sample dump repeated, the built-in global list),
+with one job and two, against ripgrep over the same file.
 """
 import json
+import re
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -81,6 +85,38 @@ def grep_peer(data, command):
     return {"scan_seconds": time.perf_counter() - start, "rss_mb": rss, "lines": result.stdout.strip()}
 
 
+def scan_end_to_end(data, binary, root, repeats=16, runs=5):
+    """`winnow scan` with the built-in global list over the sample dump repeated `repeats` times,
+    with one job and two, against `rg -F -c -f` with the comparison's patterns over the same
+    file; `runs` alternated runs each, medians. Returns (rows, MB)."""
+    sample = (root / "samples" / "messages.jsonl").read_bytes()
+    dump = data / "dump.jsonl"
+    if not dump.exists() or dump.stat().st_size != len(sample) * repeats:
+        dump.write_bytes(sample * repeats)
+    mb = dump.stat().st_size / 1e6
+    commands = {
+        "winnow scan --jobs 1": [binary, "scan", "--jobs", "1", str(dump)],
+        "winnow scan --jobs 2": [binary, "scan", "--jobs", "2", str(dump)],
+        "rg -F -c -f": ["rg", "--no-config", "-F", "-c", "-f", str(data / "patterns.txt"), str(dump)],
+    }
+    whole = {name: [] for name in commands}
+    scanning = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            start = time.perf_counter()
+            result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            whole[name].append(time.perf_counter() - start)
+            if name.startswith("winnow"):
+                # Exit 1: items were blocked, as the sample has; the summary gives the scan's MB/s.
+                rate = re.search(r"MB in [0-9.]+ s: ([0-9.]+) MB/s", result.stderr)
+                if result.returncode != 1 or rate is None:
+                    sys.exit(f"{name} failed (exit {result.returncode}): {result.stderr.strip()[-500:]}")
+                scanning[name].append(mb / float(rate.group(1)))
+    rows = [(name, statistics.median(whole[name]), statistics.median(scanning[name]) if scanning[name] else None)
+            for name in commands]
+    return rows, mb
+
+
 def main():
     data, binary, driver = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
     size = (data / "corpus.txt").stat().st_size
@@ -128,6 +164,20 @@ def main():
           " between Winnow (raw), Hyperscan, ahocorasick-rs and pyahocorasick.")
     if len(counts) != 1:
         sys.exit(1)
+
+    root = Path(__file__).resolve().parents[2]
+    runs, dump_mb = scan_end_to_end(data, binary, root)
+    print(f"\n`winnow scan` end to end with the built-in global list over samples/messages.jsonl repeated 16 times "
+          f"({dump_mb:.1f} MB), against ripgrep with the {whole['patterns']} patterns above; medians of 5 alternated "
+          "runs:\n")
+    print("| run | whole process s | scanning s |")
+    print("|---|---:|---:|")
+    for name, total, scanning in runs:
+        print(f"| {name} | {total:.2f} | {scanning:.2f} |" if scanning is not None else f"| {name} | {total:.2f} | – |")
+    (_, one_total, one_scan), (_, two_total, two_scan), (_, rg_total, _) = runs
+    print(f"\nSpeed of winnow scan --jobs 1 against ripgrep: {rg_total / one_scan:.2f}× counting the scan, "
+          f"{rg_total / one_total:.2f}× counting the whole process. Speed of --jobs 2 against --jobs 1: "
+          f"{one_scan / two_scan:.2f}× scanning, {one_total / two_total:.2f}× the whole process.")
 
 
 if __name__ == "__main__":
