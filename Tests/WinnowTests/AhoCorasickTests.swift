@@ -172,7 +172,8 @@ struct AhoCorasickTests {
   /// automaton finds: patterns of 1 to 6 scalars fill every key length of the filter.
   @Test func scalarWalkByStartEqualsAutomaton() async {
     await propertyCheck(count: 400, input: Self.bytePatternGen, Self.textGen) { patterns, text in
-      let automaton = try! AhoCorasick(patterns: patterns)
+      let automaton = try! AhoCorasick(
+        scalarPatterns: patterns.map { $0.unicodeScalars.map(\.value) }, filters: .scalars)
       let scalars = text.unicodeScalars.map(\.value)
       var byEnd: [[Int]] = []
       var byStart: [[Int]] = []

@@ -31,22 +31,32 @@ public final class AhoCorasick: Sendable {
   let patternByteLengths: [UInt32]
   private let bmpCodes: [UInt32]
   private let supplementaryCodes: [UInt32: UInt32]
-  /// For scans of UTF-8 bytes: where a pattern may start (see ``StartFilter``). Nil for the
-  /// automata of a ``Matcher``, which walk normalized scalars, and when a pattern contains
-  /// U+FFFD, which an invalid byte also decodes to.
+  /// For scans of UTF-8 bytes: where a pattern may start (see ``StartFilter``). Nil unless
+  /// built with ``StartFilters/bytes``, and when a pattern contains U+FFFD, which an invalid
+  /// byte also decodes to; scans then step the automaton.
   let startFilter: StartFilter?
-  /// For walks over scalars: where a pattern may start (see ``ScalarStartFilter``).
-  let scalarFilter: ScalarStartFilter
+  /// For walks over scalars: where a pattern may start (see ``ScalarStartFilter``). Nil unless
+  /// built with ``StartFilters/scalars``; walks then step the automaton.
+  let scalarFilter: ScalarStartFilter?
+
+  /// Which start filter an automaton builds: the one for the scans its users run.
+  enum StartFilters {
+    case none
+    /// For scans of raw UTF-8 bytes (`winnow match`, the public API).
+    case bytes
+    /// For walks over normalized scalars (a ``Matcher``'s layers).
+    case scalars
+  }
 
   /// Builds an automaton for string patterns (the index of a pattern is its ``PatternID``).
   /// - Throws: ``AhoCorasickError`` when a pattern is empty.
   public convenience init(patterns: [String]) throws(AhoCorasickError) {
-    try self.init(scalarPatterns: patterns.map { $0.unicodeScalars.map(\.value) }, filtersBytes: true)
+    try self.init(scalarPatterns: patterns.map { $0.unicodeScalars.map(\.value) }, filters: .bytes)
   }
 
-  /// Builds an automaton for patterns given as scalar values; with `filtersBytes`, also the
-  /// ``StartFilter`` that speeds up scans of UTF-8 bytes.
-  init(scalarPatterns patterns: [[UInt32]], filtersBytes: Bool = false) throws(AhoCorasickError) {
+  /// Builds an automaton for patterns given as scalar values, and the start filter `filters`
+  /// names.
+  init(scalarPatterns patterns: [[UInt32]], filters: StartFilters = .none) throws(AhoCorasickError) {
     if let empty = patterns.firstIndex(where: \.isEmpty) { throw AhoCorasickError(emptyPattern: empty) }
     // Counted in a flat table for the BMP (a dictionary lookup per scalar was a tenth of a build).
     var bmpFrequency = [Int32](repeating: 0, count: 0x10000)
@@ -80,10 +90,10 @@ public final class AhoCorasick: Sendable {
     }
     self.bmpCodes = bmpCodes
     self.supplementaryCodes = supplementaryCodes
-    self.scalarFilter = ScalarStartFilter(patterns: patterns)
+    self.scalarFilter = filters == .scalars ? ScalarStartFilter(patterns: patterns) : nil
     let readsInvalidBytes = bmpCodes[0xFFFD] != 0
     self.startFilter =
-      filtersBytes && !readsInvalidBytes
+      filters == .bytes && !readsInvalidBytes
       ? StartFilter(
         patterns: patterns.map { pattern in
           var bytes: [UInt8] = []
@@ -99,7 +109,7 @@ public final class AhoCorasick: Sendable {
   /// Bytes of memory the automaton holds.
   public var memoryFootprint: Int {
     layout.memoryFootprint + patternLengths.capacity * 8 + bmpCodes.capacity * 4 + supplementaryCodes.count * 16
-      + (startFilter?.memoryFootprint ?? 0) + scalarFilter.memoryFootprint
+      + (startFilter?.memoryFootprint ?? 0) + (scalarFilter?.memoryFootprint ?? 0)
   }
 
   /// The alphabet code of a scalar (0 for a scalar no pattern contains), read from the BMP
@@ -126,11 +136,12 @@ public final class AhoCorasick: Sendable {
     }
   }
 
-  /// Calls `body(pattern, end)` for every occurrence of every pattern in `scalars`, in order of
-  /// start (`end` is exclusive): the trie is walked from each position the
+  /// Calls `body(pattern, end)` for every occurrence of every pattern in `scalars` (`end` is
+  /// exclusive), in order of start: the trie is walked from each position the
   /// ``ScalarStartFilter`` lets through. The same matches as ``forEachMatch(in:_:)``, found
-  /// faster where matches are rare.
+  /// faster where matches are rare; without the filter, they are that, in order of end.
   func forEachMatchByStart(in scalars: UnsafeBufferPointer<UInt32>, _ body: (Int, Int) -> Void) {
+    guard let scalarFilter else { return forEachMatch(in: scalars, body) }
     layout.program.withUnsafeBufferPointer { program in
       bmpCodes.withUnsafeBufferPointer { bmpCodes in
         scalarFilter.forEachCandidate(in: scalars) { start in
@@ -147,9 +158,13 @@ public final class AhoCorasick: Sendable {
 
   /// Calls `body(pattern, startByte, endByte)` for every occurrence of every pattern in UTF-8
   /// `bytes` (invalid bytes match nothing), in order of start: the trie is walked from each
-  /// position the ``StartFilter`` lets through (from every position without one). The same
-  /// matches as ``forEachMatch(inUTF8:_:)``, found faster where matches are rare.
+  /// position the ``StartFilter`` lets through. The same matches as ``forEachMatch(inUTF8:_:)``,
+  /// found faster where matches are rare; without the filter, they are that, in order of end.
   func forEachMatchByStart(inUTF8 bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Int) -> Void) {
+    guard let startFilter else {
+      return forEachMatch(inUTF8: bytes) { pattern, end, _ in body(pattern, end - Int(patternByteLengths[pattern]), end)
+      }
+    }
     layout.program.withUnsafeBufferPointer { program in
       bmpCodes.withUnsafeBufferPointer { bmpCodes in
         // Every pattern read from `start` on: one child step per scalar, no failure links.
@@ -164,11 +179,7 @@ public final class AhoCorasick: Sendable {
             layout.forEachOwnPattern(program, at: state) { body($0, start, index) }
           }
         }
-        if let startFilter {
-          startFilter.forEachCandidate(in: bytes, walk)
-        } else {
-          for start in bytes.indices where bytes[start] & 0xC0 != 0x80 { walk(from: start) }
-        }
+        startFilter.forEachCandidate(in: bytes, walk)
       }
     }
   }

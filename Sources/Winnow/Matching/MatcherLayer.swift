@@ -96,7 +96,7 @@ final class MatcherLayer: Sendable {
     self.normalizer = normalizer
     self.entries = entries
     // Patterns are never empty here: empty entries were rejected above.
-    self.automaton = patterns.isEmpty ? nil : try! AhoCorasick(scalarPatterns: patterns)
+    self.automaton = patterns.isEmpty ? nil : try! AhoCorasick(scalarPatterns: patterns, filters: .scalars)
     self.patternEntries = patternEntries
     var patternChecks = [UInt8](repeating: 0, count: patterns.count)
     var patternRuns = [[UInt16]](repeating: [], count: patterns.count)
@@ -360,9 +360,10 @@ final class MatcherLayer: Sendable {
         return
       }
       let start = end - Int(automaton.patternLengths[pattern])
+      let rejection = check(pattern: pattern, from: start, to: end, scalars: scalars, units: units, in: text)
+      guard rejection == .none || rejected != nil else { return }
       let first = units.map { Int($0[start]) } ?? start
       let last = units.map { Int($0[end - 1]) } ?? end - 1
-      let rejection = check(pattern: pattern, from: start, to: end, scalars: scalars, units: units, in: text)
       let candidate = Candidate(
         layer: layer, entry: entryIndex, start: Int(text.start(first)), end: Int(text.end(last)))
       if rejection == .none {

@@ -4,8 +4,8 @@
 ///
 /// Each pattern is keyed by a window of its first bytes: the longest of 1, 2, 3, 4, 6 or 8
 /// bytes that the pattern fills (`fuck` by its 4 bytes, `傻逼` by 6, `sensitive` by its first 8).
-/// Each window length has a blocked Bloom filter: about 32 bits per key, of which a key sets two
-/// in one 64-bit word. At every position that is not a UTF-8 continuation byte the scan loads
+/// Each window length has a ``BlockedBloom`` filter: about 32 bits per key, of which a key sets
+/// two in one 64-bit word. At every position that is not a UTF-8 continuation byte the scan loads
 /// 8 bytes at once and tests the 4-, 6- and 8-byte keys; the keys of 1 to 3 bytes (`ass`, `cu`)
 /// are tested only where the position's first two bytes start such a pattern (an exact table,
 /// the *gate*), since each test costs about as much as the rest of the loop. Only a position
@@ -21,11 +21,39 @@
 ///
 /// This is the idea behind Hyperscan's FDR and the prefilters of other literal matchers, reduced
 /// to Bloom filters over fixed windows; the layout and sizes are ours.
+/// The blocked Bloom filter both start filters use: a key's hashed product picks a 64-bit word
+/// and a bit by its top bits and a second bit in the same word by bits 20..<26, so a test is one
+/// memory read. Bitmaps have about 32 bits per key, at least 1 Kbit (a short list then passes
+/// few positions) and at most 4 Mbit (512 KB).
+enum BlockedBloom {
+  /// Fibonacci hashing (Knuth), 64-bit: the product whose bits the filter reads.
+  static let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+  /// log2 of the bitmap size for `keys` keys.
+  static func bits(forKeys keys: Int) -> UInt64 {
+    var bits: UInt64 = 10
+    while bits < 22 && (1 << bits) < keys * 32 { bits += 1 }
+    return bits
+  }
+
+  /// Sets both bits of a hashed key in the bitmap at `offset` whose index is `product >> shift`.
+  static func insert(_ product: UInt64, shift: UInt64, offset: Int, into words: inout [UInt64]) {
+    let index = product >> shift
+    words[offset + Int(index >> 6)] |= 1 << (index & 63) | 1 << (product >> 20 & 63)
+  }
+
+  /// Both bits of a hashed key, in bit 0 (1 when both are set).
+  @inline(__always)
+  static func test(_ product: UInt64, shift: UInt64, offset: Int, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
+    let index = product &>> shift
+    let word = words[offset &+ Int(truncatingIfNeeded: index &>> 6)]
+    return word &>> (index & 63) & word &>> (product &>> 20 & 63)
+  }
+}
+
 struct StartFilter: Sendable {
   /// The window lengths in bytes, shortest first.
   static let windowLengths = [1, 2, 3, 4, 6, 8]
-  /// Fibonacci hashing (Knuth), 64-bit.
-  private static let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
 
   /// One window length's bitmap: the key is the first `length` bytes, read little-endian.
   private struct Window: Sendable {
@@ -53,14 +81,13 @@ struct StartFilter: Sendable {
     var words: [UInt64] = []
     var all: [Window] = []
     for (slot, length) in Self.windowLengths.enumerated() {
-      // About 32 bits per key, up to 4 Mbit (512 KB).
-      var bits: UInt64 = 10  // at least 1 Kbit, so that a short list passes few positions
-      while bits < 22 && (1 << bits) < keys[slot].count * 32 { bits += 1 }
+      let bits = BlockedBloom.bits(forKeys: keys[slot].count)
       let window = Window(
         mask: length == 8 ? .max : (1 << UInt64(8 * length)) - 1, shift: 64 - bits, offset: words.count)
-      var bitmap = [UInt64](repeating: 0, count: 1 << Int(bits - 6))
-      for key in keys[slot] { Self.insert(key, window, into: &bitmap) }
-      words += bitmap
+      words += [UInt64](repeating: 0, count: 1 << Int(bits - 6))
+      for key in keys[slot] {
+        BlockedBloom.insert(Self.hash(key, window), shift: window.shift, offset: window.offset, into: &words)
+      }
       all.append(window)
     }
     // The gate: every two-byte start of a pattern of 1 to 3 bytes, exactly.
@@ -87,27 +114,16 @@ struct StartFilter: Sendable {
     return key
   }
 
-  /// The product whose top bits pick a bitmap word and bit, and whose bits 20... pick a second
-  /// bit in the same word (a blocked Bloom filter: two bits per key, one memory read).
+  /// The hashed product of `window`'s key of `bytes` (see ``BlockedBloom``).
   @inline(__always)
-  private static func hash(_ key: UInt64, _ window: Window) -> UInt64 {
-    (key & window.mask) &* multiplier
+  private static func hash(_ bytes: UInt64, _ window: Window) -> UInt64 {
+    (bytes & window.mask) &* BlockedBloom.multiplier
   }
 
-  /// Both bits of `window`'s key of `bytes`, in bit 0 (1 when both are set).
+  /// Both bits of `window`'s key of `bytes`, in bit 0.
   @inline(__always)
   private static func test(_ bytes: UInt64, _ window: Window, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
-    let product = Self.hash(bytes, window)
-    let index = product &>> window.shift
-    let word = words[window.offset &+ Int(truncatingIfNeeded: index &>> 6)]
-    return word &>> (index & 63) & word &>> (product &>> 20 & 63)
-  }
-
-  /// Sets both bits of a key.
-  private static func insert(_ key: UInt64, _ window: Window, into bitmap: inout [UInt64]) {
-    let product = hash(key, window)
-    let index = product &>> window.shift
-    bitmap[Int(index >> 6)] |= 1 << (index & 63) | 1 << (product >> 20 & 63)
+    BlockedBloom.test(hash(bytes, window), shift: window.shift, offset: window.offset, words)
   }
 
   /// Whether a pattern may start at a position whose next 8 bytes (zeros past the end) are
@@ -156,19 +172,18 @@ struct StartFilter: Sendable {
 }
 
 /// The ``StartFilter`` of a walk over scalars (normalized text): a pattern is keyed by its
-/// first 4 scalars, or all of them when it has 1 to 3, in one blocked Bloom filter per key
-/// length, about 32 bits per key. At each position the scalars there are hashed directly,
+/// first 4 scalars, or all of them when it has 1 to 3, in one ``BlockedBloom`` filter per key
+/// length. At each position the scalars there are hashed directly,
 /// with no alphabet lookup; only a position that passes is walked from the root. Keys of two
 /// scalars alone would let a third of all positions through (English words share their first
 /// two letters with some listed word); with four, about 1 in 40 of the comparison corpus.
 /// Internal to ``AhoCorasick``.
 struct ScalarStartFilter: Sendable {
-  private static let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
   /// Past the last scalar: not a scalar, so no key holds it.
   private static let beyond: UInt32 = 0xFFFF_FFFF
 
   private let words: [UInt64]
-  /// Per key length 1...4 (index 0 unused): where its bitmap starts and its shift.
+  /// Per key length 1, 2, 3 and 4: where its bitmap starts in `words`, and its shift.
   private let offsets: (Int, Int, Int, Int)
   private let shifts: (UInt64, UInt64, UInt64, UInt64)
   private let hasSingles: Bool
@@ -187,16 +202,12 @@ struct ScalarStartFilter: Sendable {
     var offsets: [Int] = []
     var shifts: [UInt64] = []
     for set in keys {
-      var bits: UInt64 = 10  // at least 1 Kbit, so that a short list passes few positions
-      while bits < 22 && (1 << bits) < set.count * 32 { bits += 1 }
-      offsets.append(words.count)
-      shifts.append(64 - bits)
-      var bitmap = [UInt64](repeating: 0, count: 1 << Int(bits - 6))
-      for key in set {
-        let index = key >> shifts.last!
-        bitmap[Int(index >> 6)] |= 1 << (index & 63) | 1 << (key >> 20 & 63)
-      }
-      words += bitmap
+      let bits = BlockedBloom.bits(forKeys: set.count)
+      let (offset, shift) = (words.count, 64 - bits)
+      words += [UInt64](repeating: 0, count: 1 << Int(bits - 6))
+      for key in set { BlockedBloom.insert(key, shift: shift, offset: offset, into: &words) }
+      offsets.append(offset)
+      shifts.append(shift)
     }
     self.words = words
     self.offsets = (offsets[0], offsets[1], offsets[2], offsets[3])
@@ -211,19 +222,13 @@ struct ScalarStartFilter: Sendable {
   @inline(__always)
   private static func key(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, length: Int) -> UInt64 {
     switch length {
-    case 1: return UInt64(a) &* multiplier
-    case 2: return (UInt64(a) | UInt64(b) << 21) &* multiplier
-    case 3: return (UInt64(a) | UInt64(b) << 21 | UInt64(c) << 42) &* multiplier
-    default: return ((UInt64(a) | UInt64(b) << 21 | UInt64(c) << 42) ^ UInt64(d) &* 0xC2B2_AE3D_27D4_EB4F) &* multiplier
+    case 1: return UInt64(a) &* BlockedBloom.multiplier
+    case 2: return (UInt64(a) | UInt64(b) << 21) &* BlockedBloom.multiplier
+    case 3: return (UInt64(a) | UInt64(b) << 21 | UInt64(c) << 42) &* BlockedBloom.multiplier
+    default:
+      return ((UInt64(a) | UInt64(b) << 21 | UInt64(c) << 42) ^ UInt64(d) &* 0xC2B2_AE3D_27D4_EB4F)
+        &* BlockedBloom.multiplier
     }
-  }
-
-  /// Both bits of a hashed key, in bit 0.
-  @inline(__always)
-  private static func test(_ key: UInt64, shift: UInt64, offset: Int, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
-    let index = key &>> shift
-    let word = words[offset &+ Int(truncatingIfNeeded: index &>> 6)]
-    return word &>> (index & 63) & word &>> (key &>> 20 & 63)
   }
 
   /// Calls `body` with every position of `scalars`, in increasing order, where a pattern may start.
@@ -239,11 +244,11 @@ struct ScalarStartFilter: Sendable {
           ? (scalars[index &+ 1], scalars[index &+ 2], scalars[index &+ 3])
           : (scalar(index + 1), scalar(index + 2), scalar(index + 3))
         var passed =
-          Self.test(Self.key(a, b, c, d, length: 4), shift: shifts.3, offset: offsets.3, words)
-          | Self.test(Self.key(a, b, c, d, length: 3), shift: shifts.2, offset: offsets.2, words)
-          | Self.test(Self.key(a, b, c, d, length: 2), shift: shifts.1, offset: offsets.1, words)
+          BlockedBloom.test(Self.key(a, b, c, d, length: 4), shift: shifts.3, offset: offsets.3, words)
+          | BlockedBloom.test(Self.key(a, b, c, d, length: 3), shift: shifts.2, offset: offsets.2, words)
+          | BlockedBloom.test(Self.key(a, b, c, d, length: 2), shift: shifts.1, offset: offsets.1, words)
         if hasSingles {
-          passed |= Self.test(Self.key(a, b, c, d, length: 1), shift: shifts.0, offset: offsets.0, words)
+          passed |= BlockedBloom.test(Self.key(a, b, c, d, length: 1), shift: shifts.0, offset: offsets.0, words)
         }
         if passed & 1 != 0 { body(index) }
       }
