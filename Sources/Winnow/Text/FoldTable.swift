@@ -2,13 +2,16 @@ import Synchronization
 
 /// The per-scalar part of normalization for one set of rules, flattened into one lookup.
 ///
-/// For a BMP scalar the answer is one array read: the folded scalar, a deletion, or a slice of
-/// a pool for the few scalars that fold to several (`㎏` → `kg`, `ß` → `ss`). Scalars outside
-/// the BMP use a dictionary of the ones that change. Tables are built once per distinct rule
+/// For a BMP scalar the answer is one array read: the folded scalar with its ``ScalarClass``
+/// (one read rather than two: on a large word list both tables miss the cache), a deletion, or
+/// a slice of a pool for the few scalars that fold to several (`㎏` → `kg`, `ß` → `ss`).
+/// Scalars outside the BMP use a dictionary of the ones that change. Tables are built once per distinct rule
 /// set and shared; they are immutable after construction.
 final class FoldTable: Sendable {
   private static let deleted: UInt32 = 0xFFFF_FFFF
   private static let multiFlag: UInt32 = 0x8000_0000
+  /// A single folded scalar takes the low 21 bits of an entry, its class the bits from here.
+  private static let classShift: UInt32 = 24
 
   private let bmp: [UInt32]
   private let pool: [UInt32]
@@ -37,7 +40,7 @@ final class FoldTable: Sendable {
       let folded = Self.fold(value, rules: rules)
       switch folded.count {
       case 0: bmp[Int(value)] = Self.deleted
-      case 1: bmp[Int(value)] = folded[0]
+      case 1: bmp[Int(value)] = folded[0] | UInt32(ScalarClass.of(folded[0]).rawValue) << Self.classShift
       default:
         bmp[Int(value)] = Self.multiFlag | UInt32(pool.count) << 5 | UInt32(folded.count)
         pool.append(contentsOf: folded)
@@ -58,21 +61,21 @@ final class FoldTable: Sendable {
     self.supplementary = supplementary
   }
 
-  /// Calls `body` with each scalar that `value` folds to (none when it is deleted).
+  /// Calls `body` with each scalar that `value` folds to and its class (none when it is deleted).
   @inline(__always)
-  func forEachFolded(_ value: UInt32, _ body: (UInt32) -> Void) {
+  func forEachFolded(_ value: UInt32, _ body: (UInt32, ScalarClass) -> Void) {
     if value < 0x10000 {
-      let folded = bmp[Int(value)]
+      let folded = bmp.withUnsafeBufferPointer { $0[Int(value)] }
       if folded & Self.multiFlag == 0 {
-        body(folded)
+        body(folded & 0x1F_FFFF, ScalarClass(rawValue: UInt8(truncatingIfNeeded: folded >> Self.classShift))!)
       } else if folded != Self.deleted {
         let start = Int((folded & ~Self.multiFlag) >> 5)
-        for index in start..<start + Int(folded & 31) { body(pool[index]) }
+        for index in start..<start + Int(folded & 31) { body(pool[index], ScalarClass.of(pool[index])) }
       }
     } else if let folded = supplementary[value] {
-      folded.forEach(body)
+      for scalar in folded { body(scalar, ScalarClass.of(scalar)) }
     } else {
-      body(value)
+      body(value, ScalarClass.of(value))
     }
   }
 

@@ -25,6 +25,9 @@ public struct NormalizedText: Sendable {
     var run: UInt16
     /// ``ScalarClass`` raw value, with ``optionalFlag`` and ``spelledFlag``.
     var flags: UInt8
+
+    /// What unused storage holds.
+    static let blank = UnitInfo(start: 0, end: 0, run: 0, flags: 0)
   }
 
   /// Folded scalars, one per unit: what the automaton walks.
@@ -92,14 +95,6 @@ public struct NormalizedText: Sendable {
   mutating func reserveCapacity(_ capacity: Int) {
     scalars.reserveCapacity(capacity)
     units.reserveCapacity(capacity)
-  }
-
-  /// Extends the last unit over one more repeated character ending at `end`.
-  @inline(__always)
-  mutating func extendLast(to end: Int32) {
-    let last = count - 1
-    units[last].end = end
-    if units[last].run < .max { units[last].run += 1 }
   }
 
   @inline(__always)

@@ -65,10 +65,8 @@ public struct Normalizer: Sendable {
     // The workspace moves out of `result` while it writes into `result`, and back after.
     var shaper = result.shaper
     result.shaper = WordShaper()
-    shaper.reset(capacity: bytes.count)
-    fold(bytes) { scalar, scalarClass, start, end in
-      shaper.append(scalar, scalarClass, start: start, end: end)
-    }
+    // Almost always one unit per scalar, so at most one per byte.
+    shaper.load(expected: bytes.count) { write in fold(bytes, write) }
     shaper.shape(rules: rules, into: &result)
     if shaper.isWorthKeeping { result.shaper = shaper }
   }
@@ -85,7 +83,7 @@ public struct Normalizer: Sendable {
       let start = Int32(truncatingIfNeeded: index)
       let end = Int32(truncatingIfNeeded: index + length)
       if foldsScalars {
-        table.forEachFolded(value) { body($0, ScalarClass.of($0), start, end) }
+        table.forEachFolded(value) { body($0, $1, start, end) }
       } else {
         body(value, ScalarClass.of(value), start, end)
       }

@@ -21,6 +21,9 @@ struct WordShaper: Sendable {
     /// A letter spelled one by one and joined with its neighbours, see ``NormalizedText/spelledFlag``.
     static let spelled: UInt8 = 4
 
+    /// What unused storage holds.
+    static let blank = Unit(scalar: 0, start: 0, end: 0, scalarClass: .separator, flags: 0)
+
     @inline(__always) var isDropped: Bool { flags & Self.dropped != 0 }
     @inline(__always) var isOptional: Bool { flags & Self.optional != 0 }
     /// A letter, digit or symbol not dropped: part of a word token.
@@ -36,44 +39,100 @@ struct WordShaper: Sendable {
     var length: Int
   }
 
+  /// Storage for the units of the text: the first `count` are the text's, the rest is room kept
+  /// from earlier texts, so that loading a text writes through one pointer with no per-unit
+  /// capacity or uniqueness checks.
   private var units: [Unit] = []
+  private var count = 0
+  /// One bit per ``ScalarClass`` raw value met while loading: a rule with nothing to act on
+  /// (no apostrophe, no digit or symbol, no CJK) skips its pass.
+  private var classesSeen: UInt8 = 0
   private var tokens: [Token] = []
+  /// The emitted units, written the same way as `units` and then copied to the result in bulk.
+  private var scalarsOut: [UInt32] = []
+  private var infosOut: [NormalizedText.UnitInfo] = []
 
   /// Workspaces for texts of more units than this are not kept for reuse: one huge text must
-  /// not pin its buffers (16 bytes a unit) for the life of a long-running scanner.
+  /// not pin its buffers (about 36 bytes a unit) for the life of a long-running scanner.
   static let keptCapacity = 1 << 16
 
   /// Whether the storage is small enough to keep for the next text (see ``keptCapacity``).
   var isWorthKeeping: Bool { units.capacity <= Self.keptCapacity }
 
-  /// Empties the workspace, keeping its storage, for a text of about `capacity` units.
-  mutating func reset(capacity: Int) {
-    units.removeAll(keepingCapacity: true)
-    units.reserveCapacity(capacity)
+  /// Loads a text's folded units: `produce` calls the function it is given once per unit, in
+  /// order. Room is made for `expected` units; should the text hold more (scalars that fold to
+  /// several), `produce` runs again with room for all of them.
+  @inline(__always)
+  mutating func load(
+    expected: Int, _ produce: (_ write: (UInt32, ScalarClass, Int32, Int32) -> Void) -> Void
+  ) {
+    var needed = max(expected, 16)
+    while true {
+      if units.count < needed { units.append(contentsOf: repeatElement(Unit.blank, count: needed - units.count)) }
+      var written = 0
+      var seen: UInt8 = 0
+      units.withUnsafeMutableBufferPointer { buffer in
+        let base = buffer.baseAddress!
+        let capacity = buffer.count
+        produce { scalar, scalarClass, start, end in
+          if written < capacity {
+            base[written] = Unit(scalar: scalar, start: start, end: end, scalarClass: scalarClass, flags: 0)
+          }
+          written += 1
+          seen |= 1 &<< scalarClass.rawValue
+        }
+      }
+      if written <= units.count {
+        count = written
+        classesSeen = seen
+        return
+      }
+      needed = written
+    }
   }
 
-  @inline(__always)
-  mutating func append(_ scalar: UInt32, _ scalarClass: ScalarClass, start: Int32, end: Int32) {
-    units.append(Unit(scalar: scalar, start: start, end: end, scalarClass: scalarClass, flags: 0))
+  /// Whether a unit of `scalarClass` was loaded.
+  @inline(__always) private func saw(_ scalarClass: ScalarClass) -> Bool {
+    classesSeen & 1 &<< scalarClass.rawValue != 0
   }
 
   /// Applies the word rules of `rules` and writes the final units into `result`.
   mutating func shape(rules: Normalization, into result: inout NormalizedText) {
     tokens.removeAll(keepingCapacity: true)
+    // Local copies are unique while they are written.
     var tokens = self.tokens
-    self.tokens = []  // the local copy is unique while it grows
-    units.withUnsafeMutableBufferPointer { units in
-      let pass = ShapingPass(units: units, rules: rules)
-      pass.resolveApostrophes()
-      pass.resolveExclamationMarks()
-      pass.joinTokens(into: &tokens)
-      for token in tokens { pass.resolveLookalikes(in: token) }
-      if rules.contains(.interleavedLetters) {
+    var scalarsOut = self.scalarsOut
+    var infosOut = self.infosOut
+    (self.tokens, self.scalarsOut, self.infosOut) = ([], [], [])
+    // Every loaded unit yields at most one emitted unit.
+    if scalarsOut.count < count {
+      scalarsOut.append(contentsOf: repeatElement(0, count: count - scalarsOut.count))
+      infosOut.append(contentsOf: repeatElement(NormalizedText.UnitInfo.blank, count: count - infosOut.count))
+    }
+    let (count, apostrophes, symbols) = (self.count, saw(.apostrophe), saw(.symbol))
+    let (words, digits, unspaced) = (saw(.letter) || saw(.digit) || symbols, saw(.digit), saw(.unspaced))
+    var emitted = (count: 0, hasOptionalUnits: false)
+    units.withUnsafeMutableBufferPointer { storage in
+      let pass = ShapingPass(units: UnsafeMutableBufferPointer(rebasing: storage[..<count]), rules: rules)
+      if apostrophes { pass.resolveApostrophes() }
+      if symbols { pass.resolveExclamationMarks() }
+      if words { pass.joinTokens(into: &tokens) }
+      if digits || symbols {
+        for token in tokens { pass.resolveLookalikes(in: token) }
+      }
+      if rules.contains(.interleavedLetters) && unspaced {
         for token in tokens { pass.markOptional(token) }
       }
-      pass.emit(into: &result)
+      scalarsOut.withUnsafeMutableBufferPointer { scalars in
+        infosOut.withUnsafeMutableBufferPointer { infos in
+          emitted = pass.emit(scalars: scalars.baseAddress!, infos: infos.baseAddress!)
+        }
+      }
     }
-    self.tokens = tokens
+    scalarsOut.withUnsafeBufferPointer { result.scalars.append(contentsOf: $0[..<emitted.count]) }
+    infosOut.withUnsafeBufferPointer { result.units.append(contentsOf: $0[..<emitted.count]) }
+    result.hasOptionalUnits = emitted.hasOptionalUnits
+    (self.tokens, self.scalarsOut, self.infosOut) = (tokens, scalarsOut, infosOut)
   }
 }
 
@@ -193,12 +252,22 @@ private struct ShapingPass {
     return cursor < units.count ? units[cursor].scalarClass : nil
   }
 
-  /// Writes the final units: separator runs collapse to one space (dropped at the ends and
-  /// next to CJK or optional units), and repeated letters and CJK characters merge into one
-  /// counted unit (`fuuuck`, `考试试试机构`).
-  func emit(into result: inout NormalizedText) {
+  /// Writes the final units to `scalars` and `infos` (room for one per loaded unit) and says how
+  /// many it wrote: separator runs collapse to one space (dropped at the ends and next to CJK
+  /// or optional units), and repeated letters and CJK characters merge into one counted unit
+  /// (`fuuuck`, `考试试试机构`).
+  func emit(
+    scalars: UnsafeMutablePointer<UInt32>, infos: UnsafeMutablePointer<NormalizedText.UnitInfo>
+  ) -> (count: Int, hasOptionalUnits: Bool) {
     let collapses = rules.contains(.separators)
     let merges = rules.contains(.repeatedLetters)
+    var written = 0
+    var hasOptionalUnits = false
+    @inline(__always) func append(_ scalar: UInt32, _ flags: UInt8, start: Int32, end: Int32) {
+      scalars[written] = scalar
+      infos[written] = NormalizedText.UnitInfo(start: start, end: end, run: 1, flags: flags)
+      written += 1
+    }
     var pendingSeparators: Range<Int>? = nil
     // The last unit written: its class, whether it is optional, and its scalar.
     var lastClass: ScalarClass? = nil
@@ -214,7 +283,7 @@ private struct ShapingPass {
       if let run = pendingSeparators, let previous = lastClass {
         let skip = previous == .unspaced || scalarClass == .unspaced || lastOptional || unit.isOptional
         if !skip {
-          result.append(
+          append(
             0x20, ScalarClass.separator.rawValue, start: units[run.lowerBound].start, end: units[run.upperBound - 1].end
           )
           lastClass = .separator
@@ -226,17 +295,20 @@ private struct ShapingPass {
       if merges, scalarClass == .letter || scalarClass == .unspaced, !unit.isOptional, lastScalar == unit.scalar,
         lastClass == scalarClass, !lastOptional
       {
-        result.extendLast(to: unit.end)
+        // One more repeated character: the last unit now ends here and counts it.
+        infos[written - 1].end = unit.end
+        if infos[written - 1].run < .max { infos[written - 1].run += 1 }
         continue
       }
       let flag =
         (unit.isOptional ? NormalizedText.optionalFlag : 0)
         | (unit.flags & Unit.spelled != 0 ? NormalizedText.spelledFlag : 0)
-      result.append(unit.scalar, scalarClass.rawValue | flag, start: unit.start, end: unit.end)
+      append(unit.scalar, scalarClass.rawValue | flag, start: unit.start, end: unit.end)
       lastClass = scalarClass
       lastOptional = unit.isOptional
       lastScalar = unit.scalar
-      if unit.isOptional { result.hasOptionalUnits = true }
+      if unit.isOptional { hasOptionalUnits = true }
     }
+    return (written, hasOptionalUnits)
   }
 }
