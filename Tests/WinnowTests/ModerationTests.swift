@@ -211,16 +211,17 @@ struct ModerationTests {
 
   @Test(arguments: [ReviewPolicy.FailureAction.failOpen, .failClosed], [false, true])
   func timeoutFollowsTheFailurePolicy(onFailure: ReviewPolicy.FailureAction, stubborn: Bool) async throws {
-    let reviewer = ScriptedReviewer(delay: .seconds(10), ignoresCancellation: stubborn) { _ in
+    let reviewer = ScriptedReviewer(delay: .seconds(20), ignoresCancellation: stubborn) { _ in
       ReviewDecision(outcome: .reject)
     }
     let engine = try Self.engine(
       reviewer: reviewer, policy: ReviewPolicy(timeout: .milliseconds(200), onFailure: onFailure))
     let result = try await engine.moderate(Self.item("slow"))
-    // Decided at the deadline, far below the reviewer's 10 s, even when it ignores cancellation
-    // (the timer does not need a free thread of the concurrency pool).
+    // Decided at the deadline, far below the reviewer's 20 s, even when it ignores cancellation
+    // (the timer does not need a free thread of the concurrency pool). The bound is loose: the
+    // decision itself resumes on that pool, which other tests may keep busy for seconds.
     let elapsed = try #require(result.review?.elapsed)
-    #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(3), "decided after \(elapsed)")
+    #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(15), "decided after \(elapsed)")
     #expect(result.verdict == (onFailure == .failOpen ? .pass : .blocked))
     #expect(result.review?.failure == "no answer within 0.2 seconds")
     #expect(engine.reviewerStatistics.counts.timeouts == 1)

@@ -132,7 +132,8 @@ struct WebhookReviewerTests {
       let result = try await engine.moderate(Self.item)
       let elapsed = try #require(result.review?.elapsed)
       #expect(
-        elapsed >= .milliseconds(300) && elapsed < .seconds(3), "decided after \(elapsed), far below the server's 10 s")
+        // Loose: the decision resumes on the concurrency pool, which other tests may keep busy.
+        elapsed >= .milliseconds(300) && elapsed < .seconds(8), "decided after \(elapsed), below the server's 10 s")
       #expect(result.verdict == (failClosed ? .blocked : .replaced))
       #expect(result.review?.failure == "no answer within 0.3 seconds")
       #expect(engine.reviewerStatistics.counts.timeouts == 1)

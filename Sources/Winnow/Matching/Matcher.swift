@@ -113,9 +113,8 @@ public final class Matcher: Sendable {
   ) -> MatchReport {
     var workspace = workspaces.withLock { $0.popLast() } ?? ScanWorkspace()
     defer {
-      let kept = workspace
-      if kept.texts.allSatisfy(\.text.isWorthKeeping) {
-        workspaces.withLock { if $0.count < Self.keptWorkspaces { $0.append(kept) } }
+      if workspace.texts.allSatisfy(\.isWorthKeeping) {
+        workspaces.withLock { if $0.count < Self.keptWorkspaces { $0.append(workspace) } }
       }
     }
     var candidates: [Candidate] = []
@@ -124,17 +123,19 @@ public final class Matcher: Sendable {
     var normalized = 0  // texts of `workspace` filled by this scan
     for (layerIndex, layer) in layers.enumerated() {
       let rules = layer.normalizer.rules
-      var slot = workspace.texts[..<normalized].firstIndex { $0.rules == rules }
+      var slot = workspace.rules[..<normalized].firstIndex(of: rules)
       if slot == nil {
-        if normalized == workspace.texts.count { workspace.texts.append((rules, NormalizedText())) }
-        workspace.texts[normalized].rules = rules
-        layer.normalizer.normalize(utf8: bytes, into: &workspace.texts[normalized].text)
+        if normalized == workspace.texts.count {
+          workspace.texts.append(NormalizedText())
+          workspace.rules.append(rules)
+        }
+        workspace.rules[normalized] = rules
+        layer.normalizer.normalize(utf8: bytes, into: &workspace.texts[normalized])
         slot = normalized
         normalized += 1
       }
       layer.collect(
-        in: workspace.texts[slot!].text, layer: layerIndex, into: &candidates, warnings: &warnings,
-        rejected: &rejected)
+        in: workspace.texts[slot!], layer: layerIndex, into: &candidates, warnings: &warnings, rejected: &rejected)
     }
     if let rejected { suppressed = explainRejections(rejected, candidates: candidates, bytes: bytes) }
     // Most texts hold nothing: no filtering, sorting or hashing for them.
@@ -196,9 +197,11 @@ public final class Matcher: Sendable {
   }
 }
 
-/// The reusable buffers of one scan: a normalized text per distinct rule set.
+/// The reusable buffers of one scan: a normalized text per distinct rule set, and the rules of
+/// each (apart, so that finding a text by its rules copies no text).
 struct ScanWorkspace: Sendable {
-  var texts: [(rules: Normalization, text: NormalizedText)] = []
+  var texts: [NormalizedText] = []
+  var rules: [Normalization] = []
 }
 
 /// A match before allow-filtering and selection: an entry of a layer over original bytes.

@@ -311,7 +311,7 @@ final class MatcherLayer: Sendable {
 
   /// Adds this layer's candidate matches in `text` to `candidates`.
   func collect(
-    in text: NormalizedText, layer: Int, into candidates: inout [Candidate], warnings: inout [MatchWarning],
+    in text: borrowing NormalizedText, layer: Int, into candidates: inout [Candidate], warnings: inout [MatchWarning],
     rejected: inout [(Candidate, Rejection)]?
   ) {
     // Regexes whose required literal the (primary) walk found; the others need no run.
