@@ -9,12 +9,25 @@ import Synchronization
 func concurrentMap<T: Sendable>(
   count: Int, minimumChunk: Int = 2048, _ transform: @Sendable (Int) -> T
 ) -> [T] {
+  concurrentMap(count: count, minimumChunk: minimumChunk, workspace: ()) { _, index in transform(index) }
+}
+
+/// ``concurrentMap(count:minimumChunk:_:)`` where each chunk has a workspace of its own, a copy
+/// of `workspace` passed to every `transform` of the chunk: buffers reused from one element to
+/// the next instead of allocated per element.
+func concurrentMap<T: Sendable, Workspace: Sendable>(
+  count: Int, minimumChunk: Int = 2048, workspace: Workspace, _ transform: @Sendable (inout Workspace, Int) -> T
+) -> [T] {
+  @Sendable func part(_ range: Range<Int>) -> [T] {
+    var space = workspace
+    return range.map { transform(&space, $0) }
+  }
   let workers = min(ProcessInfo.processInfo.activeProcessorCount, count / max(minimumChunk, 1))
-  guard workers > 1 else { return (0..<count).map(transform) }
+  guard workers > 1 else { return part(0..<count) }
   let parts = Mutex<[[T]]>(Array(repeating: [], count: workers))
   DispatchQueue.concurrentPerform(iterations: workers) { worker in
-    let part = (count * worker / workers..<count * (worker + 1) / workers).map(transform)
-    parts.withLock { $0[worker] = part }
+    let result = part(count * worker / workers..<count * (worker + 1) / workers)
+    parts.withLock { $0[worker] = result }
   }
   return parts.withLock { $0.flatMap { $0 } }
 }

@@ -53,7 +53,9 @@ final class MatcherLayer: Sendable {
     let literals = lists.flatMap { list in
       list.entries.lazy.filter { $0.kind == .literal && $0.action != .lexicon }.map(\.text)
     }
-    let prepared = concurrentMap(count: literals.count) { Self.prepare(literals[$0], normalizer: normalizer) }
+    let prepared = concurrentMap(count: literals.count, workspace: NormalizedText()) { workspace, index in
+      Self.prepare(literals[index], normalizer: normalizer, workspace: &workspace)
+    }
     var nextLiteral = 0
     for list in lists {
       for (position, entry) in list.entries.enumerated() {
@@ -118,8 +120,11 @@ final class MatcherLayer: Sendable {
     // Only a layer with `word:` entries reads the lexicon: an app's custom layer without any
     // does not normalize the global list's lexicon again.
     let needsLexicon = patternChecks.contains { $0 & Self.checksLexicon != 0 }
-    let lexiconKeys = concurrentMap(count: needsLexicon ? lexiconWords.count : 0) { index -> UInt64? in
-      guard let scalars = normalizer.normalizeEntry(lexiconWords[index])?.scalars else { return nil }
+    let lexiconKeys = concurrentMap(count: needsLexicon ? lexiconWords.count : 0, workspace: NormalizedText()) {
+      workspace, index -> UInt64? in
+      guard let scalars = normalizer.normalizeEntry(lexiconWords[index], workspace: &workspace)?.scalars else {
+        return nil
+      }
       if scalars.count == 2 { return Self.lexiconKey(scalars[0], scalars[1]) }
       if scalars.count == 3 { return Self.lexiconKey(scalars[0], scalars[1], scalars[2]) }
       return nil
@@ -138,8 +143,10 @@ final class MatcherLayer: Sendable {
     var variants: [(scalars: [UInt32], runs: [UInt16]?)] = []
   }
 
-  static func prepare(_ text: String, normalizer: Normalizer) -> PreparedLiteral {
-    guard let normalized = normalizer.normalizeEntry(text) else { return PreparedLiteral(normalized: nil) }
+  static func prepare(_ text: String, normalizer: Normalizer, workspace: inout NormalizedText) -> PreparedLiteral {
+    guard let normalized = normalizer.normalizeEntry(text, workspace: &workspace) else {
+      return PreparedLiteral(normalized: nil)
+    }
     let rules = normalizer.rules
     var prepared = PreparedLiteral(normalized: normalized)
     if rules.contains(.separators), let variant = joinedVariant(of: normalized) {

@@ -107,21 +107,43 @@ extension Normalizer {
   /// trimmed from both ends under ``Normalization/separators``. Nil when nothing is left
   /// (`...`, `!!!`, invisible characters).
   func normalizeEntry(_ text: String) -> NormalizedEntry? {
-    let normalized = normalize(text)
-    var indices = normalized.scalars.indices.filter { !normalized.isOptional($0) }
-    if rules.contains(.separators) {
-      // Without the rule, punctuation is matched as written (`.s` must not match `s`).
-      while let first = indices.first, normalized.scalarClass(first) == .separator { indices.removeFirst() }
-      while let last = indices.last, normalized.scalarClass(last) == .separator { indices.removeLast() }
+    var workspace = NormalizedText()
+    return normalizeEntry(text, workspace: &workspace)
+  }
+
+  /// ``normalizeEntry(_:)`` normalizing into `workspace`, whose buffers a build reuses from one
+  /// entry to the next.
+  func normalizeEntry(_ text: String, workspace normalized: inout NormalizedText) -> NormalizedEntry? {
+    normalize(text, into: &normalized)
+    // The units kept: optional ones left out, and separators at either end under the rule
+    // (without it, punctuation is matched as written: `.s` must not match `s`).
+    let trims = rules.contains(.separators)
+    var lower = 0
+    var upper = normalized.count
+    while lower < upper, normalized.isOptional(lower) || trims && normalized.scalarClass(lower) == .separator {
+      lower += 1
     }
-    guard let first = indices.first, let last = indices.last else { return nil }
-    let runs = indices.map { normalized.run($0) }
-    return NormalizedEntry(
+    while upper > lower,
+      normalized.isOptional(upper - 1) || trims && normalized.scalarClass(upper - 1) == .separator
+    {
+      upper -= 1
+    }
+    guard lower < upper else { return nil }
+    var scalars: [UInt32] = []
+    var runs: [UInt16] = []
+    scalars.reserveCapacity(upper - lower)
+    for index in lower..<upper where !normalized.isOptional(index) {
       // An entry's `1` is an `i` (`sh1t` is `shit`); variants give the text's `1` both readings.
-      scalars: indices.map { UnicodeTables.plainLetter(normalized.scalars[$0]) },
-      runs: runs.allSatisfy { $0 == 1 } ? [] : runs,
-      firstClass: normalized.scalarClass(first),
-      lastClass: normalized.scalarClass(last)
+      scalars.append(UnicodeTables.plainLetter(normalized.scalars[index]))
+      let run = normalized.run(index)
+      if run != 1 && runs.isEmpty { runs = Array(repeating: 1, count: scalars.count - 1) }
+      if !runs.isEmpty || run != 1 { runs.append(run) }
+    }
+    return NormalizedEntry(
+      scalars: scalars,
+      runs: runs,
+      firstClass: normalized.scalarClass(lower),
+      lastClass: normalized.scalarClass(upper - 1)
     )
   }
 }
