@@ -87,17 +87,20 @@ def grep_peer(data, command):
 
 def scan_end_to_end(data, binary, root, repeats=16, runs=5):
     """`winnow scan` with the built-in global list over the sample dump repeated `repeats` times,
-    with one job and two, against `rg -F -c -f` with the comparison's patterns over the same
-    file; `runs` alternated runs each, medians. Returns (rows, MB)."""
+    with one job, one job held to one core (`taskset -c 0`: loading the lists uses every core it
+    may), and two jobs, against `rg -F -c -f` with the comparison's patterns over the same file on
+    one core; `runs` alternated runs each, medians. Returns (rows, MB)."""
     sample = (root / "samples" / "messages.jsonl").read_bytes()
-    dump = data / "dump.jsonl"
+    dump = data / f"dump-x{repeats}.jsonl"
     if not dump.exists() or dump.stat().st_size != len(sample) * repeats:
         dump.write_bytes(sample * repeats)
     mb = dump.stat().st_size / 1e6
     commands = {
         "winnow scan --jobs 1": [binary, "scan", "--jobs", "1", str(dump)],
+        "winnow scan --jobs 1, one core": ["taskset", "-c", "0", binary, "scan", "--jobs", "1", str(dump)],
         "winnow scan --jobs 2": [binary, "scan", "--jobs", "2", str(dump)],
-        "rg -F -c -f": ["rg", "--no-config", "-F", "-c", "-f", str(data / "patterns.txt"), str(dump)],
+        "rg -F -c -f, one core": ["taskset", "-c", "0", "rg", "--no-config", "-F", "-c", "-f",
+                                  str(data / "patterns.txt"), str(dump)],
     }
     whole = {name: [] for name in commands}
     scanning = {name: [] for name in commands}
@@ -166,18 +169,22 @@ def main():
         sys.exit(1)
 
     root = Path(__file__).resolve().parents[2]
-    runs, dump_mb = scan_end_to_end(data, binary, root)
-    print(f"\n`winnow scan` end to end with the built-in global list over samples/messages.jsonl repeated 16 times "
-          f"({dump_mb:.1f} MB), against ripgrep with the {whole['patterns']} patterns above; medians of 5 alternated "
-          "runs:\n")
-    print("| run | whole process s | scanning s |")
-    print("|---|---:|---:|")
-    for name, total, scanning in runs:
-        print(f"| {name} | {total:.2f} | {scanning:.2f} |" if scanning is not None else f"| {name} | {total:.2f} | – |")
-    (_, one_total, one_scan), (_, two_total, two_scan), (_, rg_total, _) = runs
-    print(f"\nSpeed of winnow scan --jobs 1 against ripgrep: {rg_total / one_scan:.2f}× counting the scan, "
-          f"{rg_total / one_total:.2f}× counting the whole process. Speed of --jobs 2 against --jobs 1: "
-          f"{one_scan / two_scan:.2f}× scanning, {one_total / two_total:.2f}× the whole process.")
+    for repeats in (16, 64):
+        runs, dump_mb = scan_end_to_end(data, binary, root, repeats=repeats)
+        print(f"\n`winnow scan` end to end with the built-in global list over samples/messages.jsonl repeated "
+              f"{repeats} times ({dump_mb:.1f} MB), against ripgrep with the {whole['patterns']} patterns above; "
+              "medians of 5 alternated runs:\n")
+        print("| run | whole process s | scanning s |")
+        print("|---|---:|---:|")
+        for name, total, scanning in runs:
+            print(f"| {name} | {total:.2f} | {scanning:.2f} |" if scanning is not None
+                  else f"| {name} | {total:.2f} | – |")
+        (_, one_total, one_scan), (_, core_total, core_scan), (_, two_total, two_scan), (_, rg_total, _) = runs
+        print(f"\nSpeed of winnow scan --jobs 1 on one core against ripgrep on one core: "
+              f"{rg_total / core_scan:.2f}× counting the scan, {rg_total / core_total:.2f}× counting the whole "
+              f"process. Speed of --jobs 2 against --jobs 1 on one core: {core_scan / two_scan:.2f}× scanning, "
+              f"{core_total / two_total:.2f}× the whole process (against --jobs 1 free to load on every core: "
+              f"{one_scan / two_scan:.2f}× and {one_total / two_total:.2f}×).")
 
 
 if __name__ == "__main__":
