@@ -22,11 +22,11 @@ public enum JSONValue: Sendable, Hashable {
   public subscript(key: String) -> JSONValue? {
     get {
       guard case .object(let members) = self else { return nil }
-      return members.last { $0.key == key }?.value
+      return members.last { $0.isNamed(key) }?.value
     }
     set {
       guard case .object(var members) = self else { return }
-      if let index = members.lastIndex(where: { $0.key == key }) {
+      if let index = members.lastIndex(where: { $0.isNamed(key) }) {
         if let newValue { members[index].value = newValue } else { members.remove(at: index) }
       } else if let newValue {
         members.append(JSONMember(key: key, value: newValue))
@@ -70,6 +70,14 @@ public struct JSONMember: Sendable, Hashable {
   public init(key: String, value: JSONValue) {
     self.key = key
     self.value = value
+  }
+
+  /// Whether the member's name is `name`. Most names differ in length, which settles it
+  /// without `String ==`'s slower path (a twentieth of a dump scan's time went to comparing
+  /// names in member lookups).
+  @inline(__always)
+  func isNamed(_ name: String) -> Bool {
+    key.utf8.count == name.utf8.count && key == name
   }
 }
 

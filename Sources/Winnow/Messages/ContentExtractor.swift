@@ -74,7 +74,7 @@ public struct ContentExtractor: Sendable, Hashable {
       guard case .object(let members) = item.content else {
         throw ItemError(.invalidField("sourceContent", "an object {\"mid\":…,\"put\":{…}}"))
       }
-      for (index, member) in members.enumerated() where member.key == "put" {
+      for (index, member) in members.enumerated() where member.isNamed("put") {
         guard case .object(let entries) = member.value else {
           throw ItemError(.invalidField("put", "an object of extension keys and values"))
         }

@@ -92,7 +92,7 @@ extension JSONValue {
     }
     switch (step, self) {
     case (.key(let key), .object(let members)):
-      for (index, member) in members.enumerated() where member.key == key {
+      for (index, member) in members.enumerated() where member.isNamed(key) {
         let child = description.isEmpty ? key : "\(description).\(key)"
         member.value.collect(path.dropFirst(), steps: steps + [.member(index)], description: child, into: &fields)
       }
