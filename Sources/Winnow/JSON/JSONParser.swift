@@ -191,13 +191,15 @@ struct JSONParser {
   mutating func parseString() throws(JSONParseError) -> String {
     position += 1
     let start = position
+    var bits: UInt8 = 0  // every byte of the string OR-ed: below 0x80 when it is all ASCII
     while position < bytes.count {
       let byte = bytes[position]
       if byte == UInt8(ascii: "\"") {
         let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
         position += 1
-        return try makeString(slice, at: start)
+        return try makeString(slice, at: start, isASCII: bits < 0x80)
       }
+      bits |= byte
       if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
       if byte < 0x20 { throw error("control character in a string (escape it)") }
       position += 1
@@ -205,10 +207,15 @@ struct JSONParser {
     throw error("unterminated string")
   }
 
-  private func makeString(_ slice: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONParseError) -> String {
+  private func makeString(
+    _ slice: UnsafeBufferPointer<UInt8>, at offset: Int, isASCII: Bool = false
+  ) throws(JSONParseError) -> String {
     // Validating first and then decoding takes the standard library's fast path;
-    // `String(validating:as:)` is generic and took a tenth of a whole scan.
-    guard Self.isValidUTF8(slice) else { throw JSONParseError(message: "invalid UTF-8 in a string", offset: offset) }
+    // `String(validating:as:)` is generic and took a tenth of a whole scan. ASCII (names, ids,
+    // numbers as strings: most strings of a dump) is valid as it is.
+    guard isASCII || Self.isValidUTF8(slice) else {
+      throw JSONParseError(message: "invalid UTF-8 in a string", offset: offset)
+    }
     return String(decoding: slice, as: UTF8.self)
   }
 
