@@ -167,9 +167,15 @@ struct ScanWorker: Sendable {
   let writeAll: Bool
 
   /// Word lists only: one batch, on the calling thread (``pipelineBatches`` runs several).
+  /// Each line is read, moderated and written in turn: its item is built once and never
+  /// copied (holding a batch's items in an array copied each one, a retain per string, on the
+  /// way out).
   @Sendable func process(_ batch: LineBatch) -> BatchOutput {
-    process(batch, lines: Self.read(batch)) { (_, line) throws(ItemError) -> ModerationResult in
-      try engine.screen(line.item)
+    batch.bytes.withUnsafeBufferPointer { bytes in
+      process(batch) { (offset) throws(ItemError) -> (DumpLine, ModerationResult) in
+        let line = try DumpLine(utf8: UnsafeBufferPointer(rebasing: bytes[batch.lines[offset]]))
+        return (line, try engine.screen(line.item))
+      }
     }
   }
 
@@ -192,8 +198,8 @@ struct ScanWorker: Sendable {
         return results
       }
       outputs.append(
-        process(batch, lines: lines) { (offset, _) throws(ItemError) -> ModerationResult in
-          try results[offset]!.get()
+        process(batch) { (offset) throws(ItemError) -> (DumpLine, ModerationResult) in
+          (try lines[offset].get(), try results[offset]!.get())
         })
     }
     return outputs
@@ -208,19 +214,17 @@ struct ScanWorker: Sendable {
     }
   }
 
-  /// Writes the result of each line of a batch (`lines`: the batch read by ``read(_:)``);
-  /// `moderate` gives a line's verdict from its offset in the batch and its item.
+  /// Writes the result of each line of a batch; `moderate` gives a line, read as a dump item,
+  /// and its verdict from the line's offset in the batch, or the reason it cannot.
   func process(
-    _ batch: LineBatch, lines: [Result<DumpLine, ItemError>],
-    moderate: (Int, DumpLine) throws(ItemError) -> ModerationResult
+    _ batch: LineBatch, moderate: (Int) throws(ItemError) -> (DumpLine, ModerationResult)
   ) -> BatchOutput {
     var output = BatchOutput()
     output.tally.bytes = batch.bytes.count
-    for (offset, line) in lines.enumerated() {
+    for offset in batch.lines.indices {
       let number = batch.firstLine + offset
       do throws(ItemError) {
-        let line = try line.get()
-        let result = try moderate(offset, line)
+        let (line, result) = try moderate(offset)
         output.tally.add(line, result)
         if writeAll || result.verdict != .pass {
           write(result, of: line, file: batch.file, number: number, to: &output.bytes)

@@ -96,11 +96,7 @@ struct StatsCommand: ParsableCommand {
       var tally = ScanTally()
       for output in forEachBatch(
         of: corpus, jobs: max(1, jobs),
-        { batch in
-          worker.process(batch, lines: ScanWorker.read(batch)) { (_, line) throws(ItemError) -> ModerationResult in
-            try engine.screen(line.item)
-          }
-        })
+        { batch in worker.process(batch) })
       {
         tally.merge(output.tally)
       }
