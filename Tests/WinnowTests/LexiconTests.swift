@@ -53,6 +53,29 @@ struct LexiconTests {
     #expect(app.matches(in: "日入过万").map(\.origin) == [.custom])
   }
 
+  @Test func customListsBorrowTheGlobalLexiconOnlyWhenItIsTheirs() throws {
+    // The global layer has a `word:` entry, so its lexicon is normalized and can be lent.
+    let global = try Self.matcher("lexicon:入住\nlexicon:結賬\nword:天结\n")
+    let app = try Matcher(lists: [WordList(name: "app", origin: .custom, parsing: "word:日入\n")], over: global)
+    #expect(app.matches(in: "18日入住").isEmpty)
+    #expect(app.matches(in: "日入过万").map(\.origin) == [.custom])
+    // A lexicon word of the app's own joins the global ones.
+    let own = try Matcher(
+      lists: [WordList(name: "app", origin: .custom, parsing: "lexicon:今日\nword:日入\n")], over: global)
+    #expect(own.matches(in: "今日入账").isEmpty)
+    #expect(own.matches(in: "18日入住").isEmpty)
+    // Other rules key the lexicon their own way: without Traditional → Simplified, 結賬 stays
+    // 結賬 in the text and in the lexicon, so 天結 is cut from 第二天 | 結賬.
+    let traditional = try Matcher(
+      lists: [
+        WordList(
+          name: "app", origin: .custom, parsing: "word:天結\n",
+          normalization: Normalization.default.subtracting(.traditionalToSimplified))
+      ], over: global)
+    #expect(!traditional.overlappingMatches(in: "第二天結賬").contains { $0.origin == .custom })
+    #expect(traditional.overlappingMatches(in: "天結过万").contains { $0.origin == .custom })
+  }
+
   @Test func linesReadBackAsThemselves() throws {
     let file = WordListFile(parsing: "lexicon:入住\nword:日入\nallow:word:class\nlexicon:\n", path: "zh.txt")
     let entries = file.entries

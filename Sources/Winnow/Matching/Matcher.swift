@@ -60,7 +60,8 @@ public final class Matcher: Sendable {
     }
     for group in groups {
       do {
-        layers.append(try MatcherLayer(lists: group.lists, rules: group.rules, lexiconWords: lexiconWords))
+        layers.append(
+          try MatcherLayer(lists: group.lists, rules: group.rules, lexiconWords: lexiconWords, donor: base.last))
       } catch { errors += error.errors }
     }
     guard errors.isEmpty else { throw WordListErrors(errors) }

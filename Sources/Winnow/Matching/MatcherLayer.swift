@@ -40,7 +40,12 @@ final class MatcherLayer: Sendable {
 
   /// Compiles `lists`; `lexiconWords` are the lexicon words of every list the matcher holds
   /// (lexicon words of any list serve the `word:` entries of every list, as allow entries do).
-  init(lists: [WordList], rules: Normalization, lexiconWords: [String] = []) throws(WordListErrors) {
+  /// `donor`, the layer compiled under this one, lends its normalized lexicon when `lexiconWords`
+  /// are its own and the rules the same: an app's custom list with a `word:` entry then does not
+  /// normalize the global list's 37,000 lexicon words again (~20 ms a compile).
+  init(
+    lists: [WordList], rules: Normalization, lexiconWords: [String] = [], donor: MatcherLayer? = nil
+  ) throws(WordListErrors) {
     let normalizer = Normalizer(rules: rules)
     var entries: [CompiledEntry] = []
     var patterns: [[UInt32]] = []
@@ -120,18 +125,25 @@ final class MatcherLayer: Sendable {
     // Only a layer with `word:` entries reads the lexicon: an app's custom layer without any
     // does not normalize the global list's lexicon again.
     let needsLexicon = patternChecks.contains { $0 & Self.checksLexicon != 0 }
-    let lexiconKeys = concurrentMap(count: needsLexicon ? lexiconWords.count : 0, workspace: NormalizedText()) {
-      workspace, index -> UInt64? in
-      guard let scalars = normalizer.normalizeEntry(lexiconWords[index], workspace: &workspace)?.scalars else {
+    if needsLexicon, let donor, !donor.lexicon.isEmpty, donor.normalizer.rules == rules,
+      donor.lexiconWords.count == lexiconWords.count
+    {
+      // The matcher builds `lexiconWords` as the donor's words followed by the new lists' own:
+      // the same count means the same words.
+      self.lexicon = donor.lexicon
+    } else {
+      let lexiconKeys = concurrentMap(count: needsLexicon ? lexiconWords.count : 0, workspace: NormalizedText()) {
+        workspace, index -> UInt64? in
+        guard let scalars = normalizer.normalizeEntry(lexiconWords[index], workspace: &workspace)?.scalars else {
+          return nil
+        }
+        if scalars.count == 2 { return Self.lexiconKey(scalars[0], scalars[1]) }
+        if scalars.count == 3 { return Self.lexiconKey(scalars[0], scalars[1], scalars[2]) }
         return nil
       }
-      if scalars.count == 2 { return Self.lexiconKey(scalars[0], scalars[1]) }
-      if scalars.count == 3 { return Self.lexiconKey(scalars[0], scalars[1], scalars[2]) }
-      return nil
+      self.lexicon = Set(lexiconKeys.compactMap { $0 })
     }
-    let lexicon = Set(lexiconKeys.compactMap { $0 })
     self.lexiconWords = lexiconWords
-    self.lexicon = lexicon
     self.regexes = regexes
     self.unfilteredRegexes = regexes.indices.filter { !regexes[$0].2 }.map { Int32($0) }
   }
