@@ -1,0 +1,118 @@
+// libFuzzer entry point over the inputs Winnow takes from strangers: dump lines, chat text,
+// JSON content and word-list files. The first byte picks the target, the rest is its input.
+// Besides crashes (and the sanitizer's reports), each target checks a promise users rely on;
+// a broken promise traps, so libFuzzer saves the input as a crash.
+import Foundation
+import Winnow
+
+/// The built-in global list (`WINNOW_GLOBAL`, else `wordlists/global` under the working
+/// directory), loaded once: what a server screens with.
+private let globalEngine: ModerationEngine = {
+  let directory = ProcessInfo.processInfo.environment["WINNOW_GLOBAL"] ?? "wordlists/global"
+  do {
+    let lists = try WordList.load(directory: directory, origin: .global)
+    return try ModerationEngine(global: lists)
+  } catch {
+    fatalError("WinnowFuzz: cannot load the global list from \(directory): \(error)")
+  }
+}()
+
+private enum Target: UInt8, CaseIterable {
+  case dumpLine, chatText, json, wordList, customListAndText
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  guard size > 0 else { return 0 }
+  let bytes = UnsafeBufferPointer(start: data + 1, count: size - 1)
+  switch Target(rawValue: data[0] % UInt8(Target.allCases.count))! {
+  case .dumpLine: fuzzDumpLine(bytes)
+  case .chatText: fuzzChatText(String(decoding: bytes, as: UTF8.self))
+  case .json: fuzzJSON(bytes)
+  case .wordList: fuzzWordList(String(decoding: bytes, as: UTF8.self))
+  case .customListAndText: fuzzCustomList(bytes)
+  }
+  return 0
+}
+
+/// `winnow scan`'s path: a line is read as an item or rejected with an error; an item is screened
+/// and its result is JSON that reads back.
+private func fuzzDumpLine(_ bytes: UnsafeBufferPointer<UInt8>) {
+  guard let line = try? DumpLine(utf8: bytes) else { return }
+  guard let result = try? globalEngine.screen(line.item) else { return }
+  let json = result.json.jsonString
+  check((try? JSONValue(parsing: json)) == result.json, "a result's JSON does not read back: \(json)")
+}
+
+/// A server's path: chat text screened by the global list. Every match lies on whole
+/// characters of the text and says which bytes it covers.
+private func fuzzChatText(_ text: String) {
+  checkMatches(globalEngine.globalMatcher.scan(text, kind: nil).matches, in: text)
+  checkMatches(globalEngine.globalMatcher.scan(text).matches, in: text)
+  let normalized = Normalizer().normalize(text)
+  let length = text.utf8.count
+  for unit in 0..<normalized.count {
+    let range = normalized.originalRange(ofUnits: unit..<unit + 1)
+    check(range.lowerBound >= 0 && range.upperBound <= length, "unit \(unit) maps outside the text: \(range)")
+    check(isScalarBoundary(range.lowerBound, in: text), "unit \(unit) starts inside a character")
+    check(isScalarBoundary(range.upperBound, in: text), "unit \(unit) ends inside a character")
+  }
+}
+
+/// Message content: JSON that parses writes back to JSON that parses to the same value.
+private func fuzzJSON(_ bytes: UnsafeBufferPointer<UInt8>) {
+  guard let value = try? JSONValue(parsingUTF8: bytes) else { return }
+  let written = value.jsonString
+  check((try? JSONValue(parsing: written)) == value, "JSON does not round-trip: \(written)")
+}
+
+/// The shell tools' path: a list file is parsed without loss (its text writes back exactly),
+/// and a list without errors compiles.
+private func fuzzWordList(_ text: String) {
+  let file = WordListFile(parsing: text, path: "fuzz.txt")
+  check(file.text == text, "a word-list file does not write back byte for byte")
+  for (index, line) in file.lines.enumerated() {
+    if case .invalid(let error) = line.content {
+      check(error.location.line == index + 1, "an error names line \(error.location.line), not \(index + 1)")
+    }
+  }
+  if file.errors.isEmpty, let list = try? WordList(file: file, origin: .custom) {
+    _ = try? Matcher(lists: [list])
+  }
+}
+
+/// An app's custom list (up to the first NUL byte) compiled over the global list, then the
+/// rest screened with it.
+private func fuzzCustomList(_ bytes: UnsafeBufferPointer<UInt8>) {
+  let split = bytes.firstIndex(of: 0) ?? bytes.count
+  let listText = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<split]), as: UTF8.self)
+  let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[min(split + 1, bytes.count)...]), as: UTF8.self)
+  guard let list = try? WordList(name: "fuzz", origin: .custom, parsing: listText),
+    let matcher = try? Matcher(lists: [list], over: globalEngine.globalMatcher)
+  else { return }
+  checkMatches(matcher.scan(text, kind: nil).matches, in: text)
+  checkMatches(matcher.scan(text).matches, in: text)
+}
+
+private func checkMatches(_ matches: [Match], in text: String) {
+  let utf8 = Array(text.utf8)
+  for match in matches {
+    let range = match.range
+    check(
+      range.lowerBound >= 0 && range.lowerBound < range.upperBound && range.upperBound <= utf8.count,
+      "match \(match.entry.text) covers \(range) of \(utf8.count) bytes")
+    check(
+      isScalarBoundary(range.lowerBound, in: text) && isScalarBoundary(range.upperBound, in: text),
+      "match \(match.entry.text) cuts a character at \(range)")
+    check(match.text == String(decoding: utf8[range], as: UTF8.self), "match text differs from its bytes")
+  }
+}
+
+private func isScalarBoundary(_ offset: Int, in text: String) -> Bool {
+  let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+  return index.samePosition(in: text.unicodeScalars) != nil
+}
+
+private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+  if !condition { fatalError("WinnowFuzz: \(message())") }
+}
