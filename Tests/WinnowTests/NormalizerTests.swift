@@ -64,6 +64,30 @@ struct NormalizerTests {
     Case(name: "no rules", text: "Ｆ.u c\u{200B}k", expected: "Ｆ.u c\u{200B}k", rules: .none),
   ]
 
+  /// The flattened fold table folds every scalar as the tables it is built from do, for rule
+  /// sets with and without each per-scalar rule (it folds only the tables' keys and leaves
+  /// every other scalar as it is).
+  @Test(arguments: [
+    Normalization.default, [.caseFolding], [.compatibility, .lookalikes],
+    [.traditionalToSimplified, .invisibleCharacters], Normalization.none,
+  ])
+  func foldTableAgreesWithTheTables(_ rules: Normalization) {
+    let table = FoldTable.shared(for: rules)
+    var mismatches: [UInt32] = []
+    let supplementary = FoldTable.changedScalars(rules: .default).filter { $0 >= 0x10000 }
+    for value in Array(0..<UInt32(0x10000)) + supplementary + [0x1F595, 0x20000, 0x10FFFF] {
+      var folded: [UInt32] = []
+      var classes: [ScalarClass] = []
+      table.forEachFolded(value) { scalar, scalarClass in
+        folded.append(scalar)
+        classes.append(scalarClass)
+      }
+      let expected = FoldTable.fold(value, rules: rules)
+      if folded != expected || classes != expected.map(ScalarClass.of) { mismatches.append(value) }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(10).map { String($0, radix: 16) })")
+  }
+
   @Test(arguments: cases)
   func normalizes(_ testCase: Case) {
     let normalized = Normalizer(rules: testCase.rules).normalize(testCase.text)
