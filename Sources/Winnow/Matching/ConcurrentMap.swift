@@ -44,3 +44,21 @@ func concurrentMapEach<T: Sendable>(count: Int, _ transform: @Sendable (Int) -> 
   }
   return results.withLock { $0.map { $0! } }
 }
+
+/// `(first(), second())`, the two computed at once when the machine has two cores: for the two
+/// independent halves of a build (an automaton, and the tables read beside it).
+func concurrently<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
+  guard ProcessInfo.processInfo.activeProcessorCount > 1 else { return (first(), second()) }
+  let firstResult = Mutex<A?>(nil)
+  let secondResult = Mutex<B?>(nil)
+  DispatchQueue.concurrentPerform(iterations: 2) { index in
+    if index == 0 {
+      let result = first()
+      firstResult.withLock { $0 = result }
+    } else {
+      let result = second()
+      secondResult.withLock { $0 = result }
+    }
+  }
+  return (firstResult.withLock { $0! }, secondResult.withLock { $0! })
+}

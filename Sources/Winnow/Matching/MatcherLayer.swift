@@ -40,9 +40,8 @@ final class MatcherLayer: Sendable {
 
   /// Compiles `lists`; `lexiconWords` are the lexicon words of every list the matcher holds
   /// (lexicon words of any list serve the `word:` entries of every list, as allow entries do).
-  /// `donor`, the layer compiled under this one, lends its normalized lexicon when `lexiconWords`
-  /// are its own and the rules the same: an app's custom list with a `word:` entry then does not
-  /// normalize the global list's 37,000 lexicon words again (~20 ms a compile).
+  /// `donor`, the layer compiled under this one, may lend its normalized lexicon (see
+  /// ``checksAndLexicon(entries:patternEntries:variantRuns:normalizer:lexiconWords:donor:)``).
   init(
     lists: [WordList], rules: Normalization, lexiconWords: [String] = [], donor: MatcherLayer? = nil
   ) throws(WordListErrors) {
@@ -102,47 +101,21 @@ final class MatcherLayer: Sendable {
     guard errors.isEmpty else { throw WordListErrors(errors) }
     self.normalizer = normalizer
     self.entries = entries
-    // Patterns are never empty here: empty entries were rejected above.
-    self.automaton = patterns.isEmpty ? nil : try! AhoCorasick(scalarPatterns: patterns, filters: .scalars)
+    // The automaton (most of what is left of a build) on one core, the per-pattern checks and
+    // the lexicon on another: neither reads the other.
+    let (automaton, tables) = concurrently(
+      { [patterns] in
+        // Patterns are never empty here: empty entries were rejected above.
+        patterns.isEmpty ? nil : try! AhoCorasick(scalarPatterns: patterns, filters: .scalars)
+      },
+      { [entries, patternEntries, variantRuns] in
+        Self.checksAndLexicon(
+          entries: entries, patternEntries: patternEntries, variantRuns: variantRuns, normalizer: normalizer,
+          lexiconWords: lexiconWords, donor: donor)
+      })
+    self.automaton = automaton
     self.patternEntries = patternEntries
-    var patternChecks = [UInt8](repeating: 0, count: patterns.count)
-    var patternRuns = [[UInt16]](repeating: [], count: patterns.count)
-    for (pattern, entryIndex) in patternEntries.enumerated() where entryIndex >= 0 {
-      let compiled = entries[Int(entryIndex)]
-      guard let normalized = compiled.normalized else { continue }
-      if compiled.entry.boundary != .substring {
-        // Between two letters spelled one by one (`g b i t c h`) any position may be a boundary.
-        if normalized.firstClass.isWordCharacter { patternChecks[pattern] |= Self.checksStart }
-        if normalized.lastClass.isWordCharacter { patternChecks[pattern] |= Self.checksEnd }
-      }
-      if compiled.entry.boundary == .dictionaryWord && compiled.entry.action != .allow {
-        patternChecks[pattern] |= Self.checksLexicon
-      }
-      patternRuns[pattern] = variantRuns[pattern] ?? normalized.runs
-    }
-    self.patternChecks = patternChecks
-    self.patternRuns = patternRuns
-    // Only a layer with `word:` entries reads the lexicon: an app's custom layer without any
-    // does not normalize the global list's lexicon again.
-    let needsLexicon = patternChecks.contains { $0 & Self.checksLexicon != 0 }
-    if needsLexicon, let donor, !donor.lexicon.isEmpty, donor.normalizer.rules == rules,
-      donor.lexiconWords.count == lexiconWords.count
-    {
-      // The matcher builds `lexiconWords` as the donor's words followed by the new lists' own:
-      // the same count means the same words.
-      self.lexicon = donor.lexicon
-    } else {
-      let lexiconKeys = concurrentMap(count: needsLexicon ? lexiconWords.count : 0, workspace: NormalizedText()) {
-        workspace, index -> UInt64? in
-        guard let scalars = normalizer.normalizeEntry(lexiconWords[index], workspace: &workspace)?.scalars else {
-          return nil
-        }
-        if scalars.count == 2 { return Self.lexiconKey(scalars[0], scalars[1]) }
-        if scalars.count == 3 { return Self.lexiconKey(scalars[0], scalars[1], scalars[2]) }
-        return nil
-      }
-      self.lexicon = Set(lexiconKeys.compactMap { $0 })
-    }
+    (self.patternChecks, self.patternRuns, self.lexicon) = tables
     self.lexiconWords = lexiconWords
     self.regexes = regexes
     self.unfilteredRegexes = regexes.indices.filter { !regexes[$0].2 }.map { Int32($0) }
@@ -318,6 +291,52 @@ final class MatcherLayer: Sendable {
       }
     }
     return (scalars, runs.allSatisfy { $0 == 1 } ? [] : runs)
+  }
+
+  /// Per pattern, the checks around a candidate (``checksStart``, ``checksEnd``,
+  /// ``checksLexicon``) and the minimum repeat counts; and the normalized lexicon, empty when
+  /// no pattern checks it, lent by `donor` when its lexicon words and rules are the same: an
+  /// app's custom list with a `word:` entry then does not normalize the global list's 37,000
+  /// lexicon words again (~20 ms a compile).
+  private static func checksAndLexicon(
+    entries: [CompiledEntry], patternEntries: [Int32], variantRuns: [Int: [UInt16]], normalizer: Normalizer,
+    lexiconWords: [String], donor: MatcherLayer?
+  ) -> (checks: [UInt8], runs: [[UInt16]], lexicon: Set<UInt64>) {
+    var patternChecks = [UInt8](repeating: 0, count: patternEntries.count)
+    var patternRuns = [[UInt16]](repeating: [], count: patternEntries.count)
+    for (pattern, entryIndex) in patternEntries.enumerated() where entryIndex >= 0 {
+      let compiled = entries[Int(entryIndex)]
+      guard let normalized = compiled.normalized else { continue }
+      if compiled.entry.boundary != .substring {
+        // Between two letters spelled one by one (`g b i t c h`) any position may be a boundary.
+        if normalized.firstClass.isWordCharacter { patternChecks[pattern] |= checksStart }
+        if normalized.lastClass.isWordCharacter { patternChecks[pattern] |= checksEnd }
+      }
+      if compiled.entry.boundary == .dictionaryWord && compiled.entry.action != .allow {
+        patternChecks[pattern] |= checksLexicon
+      }
+      patternRuns[pattern] = variantRuns[pattern] ?? normalized.runs
+    }
+    // Only a layer with `word:` entries reads the lexicon: an app's custom layer without any
+    // does not normalize the global list's lexicon again.
+    guard patternChecks.contains(where: { $0 & checksLexicon != 0 }) else { return (patternChecks, patternRuns, []) }
+    if let donor, !donor.lexicon.isEmpty, donor.normalizer.rules == normalizer.rules,
+      donor.lexiconWords.count == lexiconWords.count
+    {
+      // The matcher builds `lexiconWords` as the donor's words followed by the new lists' own:
+      // the same count means the same words.
+      return (patternChecks, patternRuns, donor.lexicon)
+    }
+    let lexiconKeys = concurrentMap(count: lexiconWords.count, workspace: NormalizedText()) {
+      workspace, index -> UInt64? in
+      guard let scalars = normalizer.normalizeEntry(lexiconWords[index], workspace: &workspace)?.scalars else {
+        return nil
+      }
+      if scalars.count == 2 { return lexiconKey(scalars[0], scalars[1]) }
+      if scalars.count == 3 { return lexiconKey(scalars[0], scalars[1], scalars[2]) }
+      return nil
+    }
+    return (patternChecks, patternRuns, Set(lexiconKeys.compactMap { $0 }))
   }
 
   var memoryFootprint: Int {
