@@ -12,9 +12,13 @@
 /// with more than ``sparseLimit`` children (a CJK character that starts hundreds of words) keeps
 /// them in an open-addressing table at most half full, found in one or two probes rather than
 /// a binary search's eight dependent reads; an empty slot has code 0, which no child has. `slot` is 0
-/// when no pattern ends at the state or at any state its failure chain reaches; otherwise it
-/// indexes `slots`, which lists the patterns that end there and the next slot down the chain
-/// (the "dictionary suffix link"). Invariant: a state's failure target is strictly shallower.
+/// when no pattern ends at the state or at any state its failure chain reaches; otherwise its
+/// low 31 bits index `slots`, which lists the patterns that end there and the next slot down the
+/// chain (the "dictionary suffix link"), and ``ownFlag`` says whether that entry is the state's
+/// own (patterns end at the state itself) rather than its failure target's. A walk from a start
+/// position, which reports only a state's own patterns, then reads nothing outside the state's
+/// record: looking up the failure target's slot instead was a second random read per step.
+/// Invariant: a state's failure target is strictly shallower.
 struct AutomatonLayout: Sendable {
   static let denseFlag: UInt32 = 0x8000_0000
   static let hashedFlag: UInt32 = 0x4000_0000
@@ -24,6 +28,8 @@ struct AutomatonLayout: Sendable {
   static let headerOffset = 1
   static let slotOffset = 2
   static let rowOffset = 3
+  /// Set in a state's slot word when patterns end at the state itself.
+  static let ownFlag: UInt32 = 0x8000_0000
 
   private(set) var program: [UInt32] = []
   /// Per slot: start and end in `slotPatterns`, then the next slot (0 for none). Slot 0 is unused.
@@ -93,7 +99,7 @@ struct AutomatonLayout: Sendable {
   /// Calls `body` with every pattern that ends at `state` (its own, then down the chain).
   @inline(__always)
   func forEachPattern(_ program: UnsafeBufferPointer<UInt32>, at state: UInt32, _ body: (Int) -> Void) {
-    var slot = Int(program[Int(state) + Self.slotOffset])
+    var slot = Int(program[Int(state) + Self.slotOffset] & ~Self.ownFlag)
     while slot != 0 {
       for index in Int(slots[slot * 3])..<Int(slots[slot * 3 + 1]) { body(Int(slotPatterns[index])) }
       slot = Int(slots[slot * 3 + 2])
@@ -101,11 +107,11 @@ struct AutomatonLayout: Sendable {
   }
 
   /// Calls `body` with every pattern that is the string of `state` itself (not its suffixes).
-  /// A state's own slot differs from its failure target's exactly when patterns end there.
   @inline(__always)
   func forEachOwnPattern(_ program: UnsafeBufferPointer<UInt32>, at state: UInt32, _ body: (Int) -> Void) {
-    let slot = Int(program[Int(state) + Self.slotOffset])
-    guard slot != 0, slot != Int(program[Int(program[Int(state) + Self.failOffset]) + Self.slotOffset]) else { return }
+    let word = program[Int(state) + Self.slotOffset]
+    guard word & Self.ownFlag != 0 else { return }
+    let slot = Int(word & ~Self.ownFlag)
     for index in Int(slots[slot * 3])..<Int(slots[slot * 3 + 1]) { body(Int(slotPatterns[index])) }
   }
 
@@ -167,12 +173,12 @@ struct AutomatonLayout: Sendable {
           program[Int(offsets[Int(child)]) + Self.failOffset] = target
         }
         // Patterns ending here, then the chain of the failure target (already final).
-        let chain = node == 0 ? 0 : program[Int(program[state + Self.failOffset]) + Self.slotOffset]
+        let chain = node == 0 ? 0 : program[Int(program[state + Self.failOffset]) + Self.slotOffset] & ~Self.ownFlag
         let own = trie.patterns(endingAt: node)
         if own.isEmpty {
           program[state + Self.slotOffset] = chain
         } else {
-          program[state + Self.slotOffset] = UInt32(slots.count / 3)
+          program[state + Self.slotOffset] = UInt32(slots.count / 3) | Self.ownFlag
           slots.append(UInt32(slotPatterns.count))
           slots.append(UInt32(slotPatterns.count + own.count))
           slots.append(chain)
