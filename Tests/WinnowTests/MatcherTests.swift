@@ -113,6 +113,19 @@ struct MatcherTests {
     #expect(found.map(\.entry.text) == ["傻逼", "傻逼玩意", "玩意"])
   }
 
+  /// A text with an optional unit is walked twice, and both walks find every match away from
+  /// it: each must still be reported once, whether a text has few candidates (compared one by
+  /// one) or many (hashed).
+  @Test(arguments: [1, 3, Matcher.linearDeduplicationLimit, 40])
+  func matchesFoundByBothWalksAreReportedOnce(repeats: Int) throws {
+    let matcher = try Self.matcher("反动\n傻逼\n傻逼玩意")
+    let text = "反v动" + String(repeating: " 傻逼玩意", count: repeats)
+    let overlapping = matcher.overlappingMatches(in: text)
+    #expect(overlapping.map(\.entry.text) == ["反动"] + Array(repeating: ["傻逼", "傻逼玩意"], count: repeats).flatMap { $0 })
+    #expect(Set(overlapping.map(\.range)).count == overlapping.count)
+    #expect(matcher.matches(in: text).map(\.text) == ["反v动"] + Array(repeating: "傻逼玩意", count: repeats))
+  }
+
   @Test func matchRemembersListFileLineAndCategory() throws {
     let list = try WordList(name: "words/custom.txt", origin: .custom, parsing: "# header\n[drugs]\nk粉\n")
     let match = try #require(try Matcher(lists: [list]).matches(in: "卖k粉").first)

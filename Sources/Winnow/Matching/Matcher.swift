@@ -28,6 +28,8 @@ public final class Matcher: Sendable {
   /// a text of more than ``WordShaper/keptCapacity`` units (64K, about 1 MiB of buffers).
   private let workspaces = Mutex<[ScanWorkspace]>([])
   private static let keptWorkspaces = 16
+  /// Up to this many candidates, duplicates are found by comparing rather than hashing.
+  static let linearDeduplicationLimit = 32
 
   /// Compiles word lists.
   /// - Throws: ``WordListErrors`` listing every entry that cannot be compiled (empty after
@@ -135,25 +137,35 @@ public final class Matcher: Sendable {
         slot = normalized
         normalized += 1
       }
-      layer.collect(
-        in: workspace.texts[slot!], layer: layerIndex, into: &candidates, warnings: &warnings, rejected: &rejected)
+      workspace.texts[slot!].withUnits { units in
+        layer.collect(in: units, layer: layerIndex, into: &candidates, warnings: &warnings, rejected: &rejected)
+      }
     }
     if let rejected { suppressed = explainRejections(rejected, candidates: candidates, bytes: bytes) }
     // Most texts hold nothing: no filtering, sorting or hashing for them.
     if candidates.isEmpty { return MatchReport(matches: [], warnings: warnings) }
     let allowed = candidates.filter { layers[$0.layer].entries[$0.entry].entry.action == .allow }
+    // Each candidate once (both walks of a text with optional units find most of them), in the
+    // order found. A text's few candidates are compared one by one: hashing them into a set
+    // cost more than the comparisons (a twentieth of a per-message scan).
     var reported = Set<Candidate>()
+    let hashes = candidates.count > Self.linearDeduplicationLimit
+    @inline(__always) func isFirst(_ candidate: Candidate, among kept: [Candidate]) -> Bool {
+      hashes ? reported.insert(candidate).inserted : !kept.contains(candidate)
+    }
     var kept: [Candidate] = []
+    var suppressedByAllow: [Candidate] = []
     for candidate in candidates where layers[candidate.layer].entries[candidate.entry].entry.action != .allow {
       if let allow = allowed.first(where: { $0.start <= candidate.start && candidate.end <= $0.end }) {
-        if suppressed != nil, reported.insert(candidate).inserted {
+        if suppressed != nil, isFirst(candidate, among: suppressedByAllow) {
+          suppressedByAllow.append(candidate)
           suppressed!.append(
             SuppressedMatch(
               match: match(candidate, in: bytes), reason: .allowed(by: layers[allow.layer].entries[allow.entry].entry)))
         }
         continue
       }
-      if reported.insert(candidate).inserted { kept.append(candidate) }
+      if isFirst(candidate, among: kept) { kept.append(candidate) }
     }
     let chosen =
       kind?.select(kept, start: \.start, end: \.end, pattern: rank)

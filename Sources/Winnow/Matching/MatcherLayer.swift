@@ -349,19 +349,18 @@ final class MatcherLayer: Sendable {
 
   /// Adds this layer's candidate matches in `text` to `candidates`.
   func collect(
-    in text: borrowing NormalizedText, layer: Int, into candidates: inout [Candidate], warnings: inout [MatchWarning],
+    in text: NormalizedUnits, layer: Int, into candidates: inout [Candidate], warnings: inout [MatchWarning],
     rejected: inout [(Candidate, Rejection)]?
   ) {
     // Regexes whose required literal the (primary) walk found; the others need no run.
     var triggered: [Int32]? = []  // allocates only when a literal is found
     if !text.hasOptionalUnits {
-      text.scalars.withUnsafeBufferPointer { scalars in
-        walk(scalars, units: nil, in: text, layer: layer, into: &candidates, triggered: &triggered, rejected: &rejected)
-        if !regexes.isEmpty {
-          matchRegexes(
-            scalars, units: nil, in: text, layer: layer, triggered: triggered ?? [], into: &candidates,
-            warnings: &warnings)
-        }
+      let scalars = text.scalars
+      walk(scalars, units: nil, in: text, layer: layer, into: &candidates, triggered: &triggered, rejected: &rejected)
+      if !regexes.isEmpty {
+        matchRegexes(
+          scalars, units: nil, in: text, layer: layer, triggered: triggered ?? [], into: &candidates,
+          warnings: &warnings)
       }
       return
     }
@@ -379,15 +378,14 @@ final class MatcherLayer: Sendable {
       }
     }
     var secondWalk: [Int32]? = nil  // regexes ran on the primary walk; their triggers here are moot
-    text.scalars.withUnsafeBufferPointer {
-      walk($0, units: nil, in: text, layer: layer, into: &candidates, triggered: &secondWalk, rejected: &rejected)
-    }
+    walk(
+      text.scalars, units: nil, in: text, layer: layer, into: &candidates, triggered: &secondWalk, rejected: &rejected)
   }
 
   /// Runs the automaton over `scalars` (units `units[k]` of `text`, or unit `k` when nil),
   /// adding to `triggered` (unless it is nil) the regexes whose literal it finds.
   private func walk(
-    _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedText, layer: Int,
+    _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedUnits, layer: Int,
     into candidates: inout [Candidate], triggered: inout [Int32]?, rejected: inout [(Candidate, Rejection)]?
   ) {
     guard let automaton else { return }
@@ -430,7 +428,7 @@ final class MatcherLayer: Sendable {
   @inline(__always)
   private func check(
     pattern: Int, from start: Int, to end: Int, scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?,
-    in text: NormalizedText
+    in text: NormalizedUnits
   ) -> Rejection {
     @inline(__always) func unit(_ position: Int) -> Int { units.map { Int($0[position]) } ?? position }
     let count = scalars.count
@@ -490,7 +488,7 @@ final class MatcherLayer: Sendable {
   /// Runs the regexes that need to run (no prefilter, or in `triggered`) over the UTF-8 form of
   /// `scalars` and maps byte ranges back to units.
   private func matchRegexes(
-    _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedText, layer: Int,
+    _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedUnits, layer: Int,
     triggered: [Int32], into candidates: inout [Candidate], warnings: inout [MatchWarning]
   ) {
     guard !unfilteredRegexes.isEmpty || !triggered.isEmpty else { return }
