@@ -6,7 +6,9 @@ Usage: compare.py DATA_DIR WINNOW HYPERSCAN_DRIVER   (run by `run`, inside its v
 
 Every matcher counts every match of every pattern (overlapping, raw bytes, no normalization)
 over the whole corpus (MB/s), and, where it can be driven one message at a time without an
-interpreter in the loop, over each line on its own (messages/s). Build time is the compile of
+interpreter in the loop, over each line on its own (messages/s). Winnow and Hyperscan, whose
+ratio the targets are about, run in alternated rounds and report medians: on a shared machine
+one run of each moved their ratio by half. Build time is the compile of
 the word list; memory is the peak resident size of the process (list, corpus and all). Then
 `winnow scan` end to end (the repository's sample dump repeated, the built-in global list),
 with one job and two, against ripgrep over the same file.
@@ -147,19 +149,58 @@ def scan_end_to_end(data, binary, dump, runs=5):
     return rows, mb
 
 
+ROUNDS = 5
+
+
+def median_run(runs):
+    """One run's figures with every timing the median over `runs` (the counts are equal in all
+    of them; peak memory is the largest)."""
+    merged = dict(runs[0])
+    for key in ("build_seconds", "scan_seconds", "line_seconds"):
+        if key in merged:
+            merged[key] = statistics.median(run[key] for run in runs)
+    merged["rss_mb"] = max(run["rss_mb"] for run in runs)
+    return merged
+
+
+def head_to_head(data, binary, driver, rounds):
+    """Hyperscan and Winnow (raw over the whole corpus, raw per message, normalized per message),
+    `rounds` alternated rounds, so that a busy moment of the machine weighs on both sides of a
+    ratio; medians, and the lowest and highest ratio of a round. Returns (Hyperscan, whole,
+    lines, normalized, ratios)."""
+    results = {"hs": [], "whole": [], "lines": [], "normalized": []}
+    for _ in range(rounds):
+        hs_result, _, hs_rss = peak_rss_of([driver, str(data / "patterns.txt"), str(data / "corpus.txt")])
+        hs = json.loads(hs_result.stdout)
+        hs["rss_mb"] = hs_rss
+        results["hs"].append(hs)
+        results["whole"].append(winnow(data, binary, per_line=False))
+        results["lines"].append(winnow(data, binary, per_line=True))
+        # Normalized, one message at a time, as servers moderate (one text of 67 MB would measure
+        # bookkeeping no deployment has).
+        results["normalized"].append(winnow(data, binary, per_line=True, normalize=True))
+    for name, runs in results.items():
+        counts = {(run["matches"], run.get("line_matches")) for run in runs}
+        if len(counts) != 1:
+            sys.exit(f"{name}: match counts differ between rounds: {sorted(counts)}")
+    ratios = {
+        "raw MB/s": [hs["scan_seconds"] / whole["scan_seconds"] for hs, whole in zip(results["hs"], results["whole"])],
+        "messages/s": [hs["line_seconds"] / lines["scan_seconds"] for hs, lines in zip(results["hs"], results["lines"])],
+        "normalized MB/s": [hs["scan_seconds"] / normalized["scan_seconds"]
+                            for hs, normalized in zip(results["hs"], results["normalized"])],
+    }
+    return (median_run(results["hs"]), median_run(results["whole"]), median_run(results["lines"]),
+            median_run(results["normalized"]), ratios)
+
+
 def main():
     data, binary, driver = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
     size = (data / "corpus.txt").stat().st_size
     mb = size / 1e6
     rows = []
-    hs_result, _, hs_rss = peak_rss_of([driver, str(data / "patterns.txt"), str(data / "corpus.txt")])
-    hs = json.loads(hs_result.stdout)
+    hs, whole, lines, normalized, ratios = head_to_head(data, binary, driver, ROUNDS)
+    hs_rss = hs["rss_mb"]
     messages = hs["messages"]
-    whole = winnow(data, binary, per_line=False)
-    lines = winnow(data, binary, per_line=True)
-    # Normalized, one message at a time, as servers moderate (one text of 67 MB would measure
-    # bookkeeping no deployment has).
-    normalized = winnow(data, binary, per_line=True, normalize=True)
     rows.append(("Winnow (raw)", whole["build_seconds"], mb / whole["scan_seconds"],
                  lines["messages"] / lines["scan_seconds"], whole["matches"], whole["rss_mb"]))
     rows.append(("Winnow (default normalization, per message)", normalized["build_seconds"],
@@ -176,7 +217,8 @@ def main():
         rows.append((f"{name} (lines with a match)", None, mb / peer["scan_seconds"], None, None, peer["rss_mb"]))
 
     raw = rows[0]
-    print(f"Corpus: {messages} messages, {mb:.1f} MB; {whole['patterns']} patterns.\n")
+    print(f"Corpus: {messages} messages, {mb:.1f} MB; {whole['patterns']} patterns. Hyperscan and Winnow: "
+          f"medians of {ROUNDS} alternated rounds; the others: one run.\n")
     print("| matcher | build s | MB/s | messages/s | matches | peak RSS MB | Winnow raw MB/s ÷ this |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name, build, rate, per_message, matches, rss in rows:
@@ -190,6 +232,8 @@ def main():
           f"Hyperscan {messages / hs['line_seconds']:,.0f} messages/s "
           f"(ratio {(lines['messages'] / lines['scan_seconds']) / (messages / hs['line_seconds']):.2f}×); "
           f"per-line match counts {lines['matches']:,} and {hs['line_matches']:,}.")
+    print("Winnow ÷ Hyperscan per round (lowest–highest): " + "; ".join(
+        f"{name} {min(values):.2f}–{max(values):.2f}×" for name, values in ratios.items()) + ".")
     print("Match counts " + ("agree" if len(counts) == 1 else f"DISAGREE: {sorted(counts)}") +
           " between Winnow (raw), Hyperscan, ahocorasick-rs and pyahocorasick.")
     if len(counts) != 1:
