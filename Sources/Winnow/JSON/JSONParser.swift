@@ -121,6 +121,9 @@ struct JSONParser {
       }
       position += 1
       skipWhitespace()
+      // Room for a message's members at once: grown one append at a time, an item's object of
+      // eight members was allocated and copied four times.
+      if members.isEmpty { members.reserveCapacity(8) }
       members.append(JSONMember(key: key, value: try parseValue(depth: depth)))
       skipWhitespace()
       guard position < bytes.count else { throw error("unexpected end of input in an object") }
