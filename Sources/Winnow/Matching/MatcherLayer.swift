@@ -365,7 +365,7 @@ final class MatcherLayer: Sendable {
       return
     }
     // Primary walk without optional units, then a second walk with them (`反v动`, `售k粉`).
-    let primaryUnits = text.scalars.indices.filter { !text.isOptional($0) }.map { Int32($0) }
+    let primaryUnits = text.scalars.indices.filter { !text[$0].isOptional }.map { Int32($0) }
     let primary = primaryUnits.map { text.scalars[Int($0)] }
     primary.withUnsafeBufferPointer { scalars in
       walk(
@@ -401,7 +401,7 @@ final class MatcherLayer: Sendable {
       let first = units.map { Int($0[start]) } ?? start
       let last = units.map { Int($0[end - 1]) } ?? end - 1
       let candidate = Candidate(
-        layer: layer, entry: entryIndex, start: Int(text.start(first)), end: Int(text.end(last)))
+        layer: layer, entry: entryIndex, start: Int(text[first].start), end: Int(text[last].end))
       if rejection == .none {
         candidates.append(candidate)
       } else {
@@ -437,18 +437,18 @@ final class MatcherLayer: Sendable {
       return .crossesLexiconWord
     }
     // Between two letters spelled one by one (`g b i t c h`) any position may be a boundary.
-    if checks & Self.checksStart != 0, start > 0, text.scalarClass(unit(start - 1)).isWordCharacter,
-      !(text.isSpelled(unit(start - 1)) && text.isSpelled(unit(start)))
+    if checks & Self.checksStart != 0, start > 0, text[unit(start - 1)].scalarClass.isWordCharacter,
+      !(text[unit(start - 1)].isSpelled && text[unit(start)].isSpelled)
     {
       return .startInsideWord
     }
-    if checks & Self.checksEnd != 0, end < count, text.scalarClass(unit(end)).isWordCharacter,
-      !(text.isSpelled(unit(end - 1)) && text.isSpelled(unit(end)))
+    if checks & Self.checksEnd != 0, end < count, text[unit(end)].scalarClass.isWordCharacter,
+      !(text[unit(end - 1)].isSpelled && text[unit(end)].isSpelled)
     {
       return .endInsideWord
     }
     let runs = patternRuns[pattern]
-    for offset in runs.indices where text.run(unit(start + offset)) < runs[offset] { return .tooFewRepeats }
+    for offset in runs.indices where text[unit(start + offset)].run < runs[offset] { return .tooFewRepeats }
     return .none
   }
 
@@ -518,7 +518,7 @@ final class MatcherLayer: Sendable {
           let lastUnit = units.map { Int($0[last]) } ?? last
           candidates.append(
             Candidate(
-              layer: layer, entry: entryIndex, start: Int(text.start(firstUnit)), end: Int(text.end(lastUnit))))
+              layer: layer, entry: entryIndex, start: Int(text[firstUnit].start), end: Int(text[lastUnit].end)))
         }
         if case .limitExceeded(let code) = outcome {
           warnings.append(MatchWarning(entry: entries[entryIndex].entry, message: RegexProgram.describeLimit(code)))

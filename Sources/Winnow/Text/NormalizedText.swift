@@ -28,6 +28,10 @@ public struct NormalizedText: Sendable {
 
     /// What unused storage holds.
     static let blank = UnitInfo(start: 0, end: 0, run: 0, flags: 0)
+
+    @inline(__always) var isOptional: Bool { flags & NormalizedText.optionalFlag != 0 }
+    @inline(__always) var isSpelled: Bool { flags & NormalizedText.spelledFlag != 0 }
+    @inline(__always) var scalarClass: ScalarClass { ScalarClass(rawValue: flags & NormalizedText.classMask)! }
   }
 
   /// Folded scalars, one per unit: what the automaton walks.
@@ -77,11 +81,9 @@ public struct NormalizedText: Sendable {
   @inline(__always) func start(_ index: Int) -> Int32 { units[index].start }
   @inline(__always) func end(_ index: Int) -> Int32 { units[index].end }
   @inline(__always) func run(_ index: Int) -> UInt16 { units[index].run }
-  @inline(__always) func isOptional(_ index: Int) -> Bool { units[index].flags & Self.optionalFlag != 0 }
-  @inline(__always) func isSpelled(_ index: Int) -> Bool { units[index].flags & Self.spelledFlag != 0 }
-  @inline(__always) func scalarClass(_ index: Int) -> ScalarClass {
-    ScalarClass(rawValue: units[index].flags & Self.classMask)!
-  }
+  @inline(__always) func isOptional(_ index: Int) -> Bool { units[index].isOptional }
+  @inline(__always) func isSpelled(_ index: Int) -> Bool { units[index].isSpelled }
+  @inline(__always) func scalarClass(_ index: Int) -> ScalarClass { units[index].scalarClass }
 
   /// Whether the storage is small enough to keep for reuse (see ``WordShaper/keptCapacity``).
   var isWorthKeeping: Bool { scalars.capacity <= WordShaper.keptCapacity }
@@ -126,12 +128,6 @@ struct NormalizedUnits {
   /// Whether any unit is optional, so that a second walk is needed.
   let hasOptionalUnits: Bool
 
-  @inline(__always) func start(_ index: Int) -> Int32 { infos[index].start }
-  @inline(__always) func end(_ index: Int) -> Int32 { infos[index].end }
-  @inline(__always) func run(_ index: Int) -> UInt16 { infos[index].run }
-  @inline(__always) func isOptional(_ index: Int) -> Bool { infos[index].flags & NormalizedText.optionalFlag != 0 }
-  @inline(__always) func isSpelled(_ index: Int) -> Bool { infos[index].flags & NormalizedText.spelledFlag != 0 }
-  @inline(__always) func scalarClass(_ index: Int) -> ScalarClass {
-    ScalarClass(rawValue: infos[index].flags & NormalizedText.classMask)!
-  }
+  /// Unit `index`'s record (its scalar is `scalars[index]`).
+  @inline(__always) subscript(index: Int) -> NormalizedText.UnitInfo { infos[index] }
 }
