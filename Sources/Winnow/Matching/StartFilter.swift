@@ -199,8 +199,10 @@ struct ScalarStartFilter: Sendable {
   init(patterns: [[UInt32]]) {
     var keys = [Set<UInt64>](repeating: [], count: 4)
     var words = [UInt64](repeating: 0, count: Self.bmpSinglesWords)
+    var hasSingles = false
     for pattern in patterns {
       let length = min(pattern.count, 4)
+      if length == 1 { hasSingles = true }
       if length == 1 && pattern[0] < 0x10000 {
         words[Int(pattern[0] >> 6)] |= 1 << UInt64(pattern[0] & 63)
         continue
@@ -223,7 +225,7 @@ struct ScalarStartFilter: Sendable {
     self.words = words
     self.offsets = (offsets[0], offsets[1], offsets[2], offsets[3])
     self.shifts = (shifts[0], shifts[1], shifts[2], shifts[3])
-    hasSingles = patterns.contains { $0.count == 1 }
+    self.hasSingles = hasSingles
     hasSupplementarySingles = !keys[0].isEmpty
   }
 

@@ -78,11 +78,8 @@ public struct NormalizedText: Sendable {
   /// How many repeated letters each unit stands for.
   var runs: [UInt16] { units.map(\.run) }
 
-  @inline(__always) func start(_ index: Int) -> Int32 { units[index].start }
-  @inline(__always) func end(_ index: Int) -> Int32 { units[index].end }
   @inline(__always) func run(_ index: Int) -> UInt16 { units[index].run }
   @inline(__always) func isOptional(_ index: Int) -> Bool { units[index].isOptional }
-  @inline(__always) func isSpelled(_ index: Int) -> Bool { units[index].isSpelled }
   @inline(__always) func scalarClass(_ index: Int) -> ScalarClass { units[index].scalarClass }
 
   /// Whether the storage is small enough to keep for reuse (see ``WordShaper/keptCapacity``).
