@@ -27,50 +27,69 @@ struct ListOptions: ParsableArguments {
     if noGlobal && customFiles.isEmpty { throw ValidationError("--no-global needs at least one --custom list") }
   }
 
-  /// Loads and compiles the lists; word-list errors are printed with file and line.
+  @Flag(
+    name: .customLong("no-cache"),
+    help: "Compile the global list afresh instead of reading its compiled copy from the cache.")
+  var noCache = false
+
+  /// Compiles the lists into one matcher: the custom lists over the global list.
   func matcher() throws -> Matcher {
-    let (global, custom) = try load()
-    do { return try Matcher(lists: global + custom) } catch { throw CLIError(error.description) }
+    let (global, custom) = try compiledGlobalAndCustom()
+    guard !custom.isEmpty else { return global }
+    do { return try Matcher(lists: custom, over: global) } catch { throw CLIError(error.description) }
   }
 
-  /// Loads the lists and compiles them into a moderation engine.
+  /// Compiles the lists into a moderation engine.
   func engine(configuration: ModerationEngine.Configuration) throws -> ModerationEngine {
-    let (global, custom) = try load()
+    let (global, custom) = try compiledGlobalAndCustom()
     do { return try ModerationEngine(global: global, custom: custom, configuration: configuration) } catch {
       throw CLIError(error.description)
     }
   }
 
-  /// Reads the global and custom lists; every bad line of every file is reported together.
-  func load() throws -> (global: [WordList], custom: [WordList]) {
-    var lists: [WordList] = []
-    var custom: [WordList] = []
+  /// The compiled global list (read from ``CompiledListCache`` when it is unchanged) and the
+  /// custom lists, read; every bad line of every file is reported together.
+  private func compiledGlobalAndCustom() throws -> (global: Matcher, custom: [WordList]) {
     var errors: [WordListError] = []
-    if !noGlobal {
-      var directories = globalDirectories
-      if directories.isEmpty {
-        guard let builtIn = GlobalListLocator.builtInDirectory() else {
-          throw CLIError(
-            "cannot find the built-in global list (wordlists/global); pass --global DIR or set WINNOW_GLOBAL")
-        }
-        directories = [builtIn]
-      }
-      for directory in directories {
-        do { lists += try WordList.load(directory: directory, origin: .global) } catch { errors += error.errors }
-      }
-    }
+    var custom: [WordList] = []
     for path in customFiles {
       do { custom.append(try WordList.load(path: path, origin: .custom)) } catch { errors += error.errors }
     }
-    guard errors.isEmpty else { throw CLIError(errors.map(\.description).joined(separator: "\n")) }
-    guard !excludedCategories.isEmpty else { return (lists, custom) }
-    let excluded = Set(excludedCategories)
-    func keep(_ list: WordList) -> WordList {
-      var list = list
-      list.entries.removeAll { $0.category.map(excluded.contains) ?? false }
-      return list
+    var global: Matcher? = nil
+    do { global = try globalMatcher() } catch let error as WordListErrors { errors = error.errors + errors }
+    guard errors.isEmpty, let global else { throw CLIError(errors.map(\.description).joined(separator: "\n")) }
+    return (global, custom.map(withoutExcludedCategories))
+  }
+
+  /// The compiled global list: none with `--no-global`.
+  private func globalMatcher() throws -> Matcher {
+    guard !noGlobal else { return try Matcher(lists: []) }
+    var directories = globalDirectories
+    if directories.isEmpty {
+      guard let builtIn = GlobalListLocator.builtInDirectory() else {
+        throw CLIError(
+          "cannot find the built-in global list (wordlists/global); pass --global DIR or set WINNOW_GLOBAL")
+      }
+      directories = [builtIn]
     }
-    return (lists.map(keep), custom.map(keep))
+    func compile() throws -> Matcher {
+      var lists: [WordList] = []
+      var errors: [WordListError] = []
+      for directory in directories {
+        do { lists += try WordList.load(directory: directory, origin: .global) } catch { errors += error.errors }
+      }
+      guard errors.isEmpty else { throw WordListErrors(errors) }
+      return try Matcher(lists: lists.map(withoutExcludedCategories))
+    }
+    guard !noCache, let cache = CompiledListCache.standard() else { return try compile() }
+    return try cache.matcher(directories: directories, excludedCategories: excludedCategories, compile: compile)
+  }
+
+  private func withoutExcludedCategories(_ list: WordList) -> WordList {
+    guard !excludedCategories.isEmpty else { return list }
+    var list = list
+    list.entries.removeAll { $0.category.map(excludedCategories.contains) ?? false }
+    return list
   }
 }
 

@@ -14,20 +14,29 @@ struct CLITests {
   static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("winnow")
 
+  /// The compiled-list cache of this test run (`WINNOW_CACHE_DIR`), shared by every test, so
+  /// that runs read back what earlier ones wrote, as they would on a user's machine.
+  static let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "winnow-cli-cache-\(UUID().uuidString)")
+
   /// Runs winnow on a Dispatch thread, so that the blocking pipe reads and the wait keep no
   /// thread of the concurrency pool busy (other suites time things on it).
-  static func run(_ arguments: [String], stdin: String = "", directory: URL? = nil) async throws -> Result {
+  static func run(
+    _ arguments: [String], stdin: String = "", directory: URL? = nil, cache: URL = cacheDirectory
+  ) async throws -> Result {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async {
-        continuation.resume(with: Swift.Result { try runBlocking(arguments, stdin: stdin, directory: directory) })
+        continuation.resume(
+          with: Swift.Result { try runBlocking(arguments, stdin: stdin, directory: directory, cache: cache) })
       }
     }
   }
 
-  private static func runBlocking(_ arguments: [String], stdin: String, directory: URL?) throws -> Result {
+  private static func runBlocking(_ arguments: [String], stdin: String, directory: URL?, cache: URL) throws -> Result {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(["WINNOW_CACHE_DIR": cache.path]) { $1 }
     if let directory { process.currentDirectoryURL = directory }
     let input = Pipe()
     let output = Pipe()

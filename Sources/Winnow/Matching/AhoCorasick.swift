@@ -29,8 +29,8 @@ public final class AhoCorasick: Sendable {
   let patternLengths: [UInt32]
   /// Length of each pattern in UTF-8 bytes.
   let patternByteLengths: [UInt32]
-  private let bmpCodes: [UInt32]
-  private let supplementaryCodes: [UInt32: UInt32]
+  let bmpCodes: [UInt32]
+  let supplementaryCodes: [UInt32: UInt32]
   /// For scans of UTF-8 bytes: where a pattern may start (see ``StartFilter``). Nil unless
   /// built with ``StartFilters/bytes``, and when a pattern contains U+FFFD, which an invalid
   /// byte also decodes to; scans then step the automaton.
@@ -100,6 +100,21 @@ public final class AhoCorasick: Sendable {
           for scalar in pattern { UTF8Decoding.append(scalar, to: &bytes) }
           return bytes
         }) : nil
+  }
+
+  /// An automaton from the parts ``init(scalarPatterns:filters:)`` computes, as read back from
+  /// a compiled matcher (see `MatcherLayer+Compiled.swift`).
+  init(
+    layout: AutomatonLayout, patternLengths: [UInt32], patternByteLengths: [UInt32], bmpCodes: [UInt32],
+    supplementaryCodes: [UInt32: UInt32], startFilter: StartFilter?, scalarFilter: ScalarStartFilter?
+  ) {
+    self.layout = layout
+    self.patternLengths = patternLengths
+    self.patternByteLengths = patternByteLengths
+    self.bmpCodes = bmpCodes
+    self.supplementaryCodes = supplementaryCodes
+    self.startFilter = startFilter
+    self.scalarFilter = scalarFilter
   }
 
   /// The number of patterns.

@@ -115,6 +115,14 @@ struct AutomatonLayout: Sendable {
     for index in Int(slots[slot * 3])..<Int(slots[slot * 3 + 1]) { body(Int(slotPatterns[index])) }
   }
 
+  /// A layout from its arrays, as read back from a compiled matcher.
+  init(program: [UInt32], slots: [UInt32], slotPatterns: [UInt32], stateCount: Int) {
+    self.program = program
+    self.slots = slots
+    self.slotPatterns = slotPatterns
+    self.stateCount = stateCount
+  }
+
   /// Builds the layout from patterns already coded into the alphabet `1..<alphabetSize`.
   init(codedPatterns patterns: [[UInt32]], alphabetSize: Int) {
     let trie = Trie(sortedInsertionOf: patterns)

@@ -70,6 +70,11 @@ public final class Matcher: Sendable {
     self.layers = layers
   }
 
+  /// A matcher of already compiled layers (read back by `Matcher+Compiled.swift`).
+  init(layers: [MatcherLayer]) {
+    self.layers = layers
+  }
+
   /// The number of entries of all lists.
   public var entryCount: Int { layers.reduce(0) { $0 + $1.entries.count } }
 

@@ -5,22 +5,20 @@ final class MatcherLayer: Sendable {
     let entry: Entry
     let origin: WordList.Origin
     let list: String
-    /// The normalized form of a literal entry; nil for a regex.
-    let normalized: NormalizedEntry?
   }
 
   let normalizer: Normalizer
   let entries: [CompiledEntry]
   /// The automaton of the literal entries, if any; pattern `i` is entry `patternEntries[i]`,
   /// or, when that is negative, the required literal of regex `-patternEntries[i] - 1`.
-  private let automaton: AhoCorasick?
-  private let patternEntries: [Int32]
+  let automaton: AhoCorasick?
+  let patternEntries: [Int32]
   /// By pattern: the word boundaries a candidate must meet (``checksStart``, ``checksEnd``),
   /// read on every automaton hit, so kept apart from the entries.
-  private let patternChecks: [UInt8]
+  let patternChecks: [UInt8]
   /// By pattern: the minimum repeat count of each scalar (a variant's own, see
   /// ``joinedVariant``, or its entry's), empty when every count is 1.
-  private let patternRuns: [[UInt16]]
+  let patternRuns: [[UInt16]]
   private static let checksStart: UInt8 = 1
   private static let checksEnd: UInt8 = 2
   /// The candidate must not make a lexicon word with the scalars beside it (`word:` entries).
@@ -30,10 +28,10 @@ final class MatcherLayer: Sendable {
   let lexiconWords: [String]
   /// The lexicon words of two and three scalars, normalized, as ``lexiconKey(_:_:)`` and
   /// ``lexiconKey(_:_:_:)`` pack them; empty when no entry of the layer is a `word:` entry.
-  private let lexicon: Set<UInt64>
+  let lexicon: Set<UInt64>
   /// The regex entries: entry index, program, and whether the automaton holds a literal that
   /// every match requires (then the regex runs only where the walk found it).
-  private let regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)]
+  let regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)]
   /// Indices in `regexes` of the regexes without a prefilter, which run on every text. A scan
   /// visits these and the triggered ones only, not all regexes.
   private let unfilteredRegexes: [Int32]
@@ -41,12 +39,14 @@ final class MatcherLayer: Sendable {
   /// Compiles `lists`; `lexiconWords` are the lexicon words of every list the matcher holds
   /// (lexicon words of any list serve the `word:` entries of every list, as allow entries do).
   /// `donor`, the layer compiled under this one, may lend its normalized lexicon (see
-  /// ``checksAndLexicon(entries:patternEntries:variantRuns:normalizer:lexiconWords:donor:)``).
+  /// ``checksAndLexicon(entries:normalizedEntries:patternEntries:variantRuns:normalizer:lexiconWords:donor:)``).
   init(
     lists: [WordList], rules: Normalization, lexiconWords: [String] = [], donor: MatcherLayer? = nil
   ) throws(WordListErrors) {
     let normalizer = Normalizer(rules: rules)
     var entries: [CompiledEntry] = []
+    // The normalized form of each literal entry (nil for a regex), which the checks are read from.
+    var normalizedEntries: [NormalizedEntry?] = []
     var patterns: [[UInt32]] = []
     var patternEntries: [Int32] = []
     var variantRuns: [Int: [UInt16]] = [:]
@@ -80,7 +80,8 @@ final class MatcherLayer: Sendable {
             patterns.append(variant.scalars)
             patternEntries.append(Int32(entries.count))
           }
-          entries.append(CompiledEntry(entry: entry, origin: list.origin, list: list.name, normalized: normalized))
+          entries.append(CompiledEntry(entry: entry, origin: list.origin, list: list.name))
+          normalizedEntries.append(normalized)
         case .regex:
           do {
             let program = try RegexProgram(pattern: entry.text, caseless: rules.contains(.caseFolding))
@@ -91,7 +92,8 @@ final class MatcherLayer: Sendable {
               patternEntries.append(trigger)
             }
             regexes.append((entries.count, program, !literals.isEmpty))
-            entries.append(CompiledEntry(entry: entry, origin: list.origin, list: list.name, normalized: nil))
+            entries.append(CompiledEntry(entry: entry, origin: list.origin, list: list.name))
+            normalizedEntries.append(nil)
           } catch {
             errors.append(WordListError(error.kind, at: location))
           }
@@ -108,9 +110,10 @@ final class MatcherLayer: Sendable {
         // Patterns are never empty here: empty entries were rejected above.
         patterns.isEmpty ? nil : try! AhoCorasick(scalarPatterns: patterns, filters: .scalars)
       },
-      { [entries, patternEntries, variantRuns] in
+      { [entries, normalizedEntries, patternEntries, variantRuns] in
         Self.checksAndLexicon(
-          entries: entries, patternEntries: patternEntries, variantRuns: variantRuns, normalizer: normalizer,
+          entries: entries, normalizedEntries: normalizedEntries, patternEntries: patternEntries,
+          variantRuns: variantRuns, normalizer: normalizer,
           lexiconWords: lexiconWords, donor: donor)
       })
     self.automaton = automaton
@@ -119,6 +122,25 @@ final class MatcherLayer: Sendable {
     self.lexiconWords = lexiconWords
     self.regexes = regexes
     self.unfilteredRegexes = regexes.indices.filter { !regexes[$0].2 }.map { Int32($0) }
+  }
+
+  /// A layer from the parts ``init(lists:rules:lexiconWords:donor:)`` computes, as read back
+  /// from a compiled matcher (see `MatcherLayer+Compiled.swift`).
+  init(
+    normalizer: Normalizer, entries: [CompiledEntry], automaton: AhoCorasick?, patternEntries: [Int32],
+    patternChecks: [UInt8], patternRuns: [[UInt16]], lexiconWords: [String], lexicon: Set<UInt64>,
+    regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)]
+  ) {
+    self.normalizer = normalizer
+    self.entries = entries
+    self.automaton = automaton
+    self.patternEntries = patternEntries
+    self.patternChecks = patternChecks
+    self.patternRuns = patternRuns
+    self.lexiconWords = lexiconWords
+    self.lexicon = lexicon
+    self.regexes = regexes
+    self.unfilteredRegexes = regexes.indices.filter { !regexes[$0].prefiltered }.map { Int32($0) }
   }
 
   /// A literal entry normalized, with the variants the rules add, in pattern order; a variant's
@@ -299,14 +321,15 @@ final class MatcherLayer: Sendable {
   /// app's custom list with a `word:` entry then does not normalize the global list's 37,000
   /// lexicon words again (~20 ms a compile).
   private static func checksAndLexicon(
-    entries: [CompiledEntry], patternEntries: [Int32], variantRuns: [Int: [UInt16]], normalizer: Normalizer,
+    entries: [CompiledEntry], normalizedEntries: [NormalizedEntry?], patternEntries: [Int32],
+    variantRuns: [Int: [UInt16]], normalizer: Normalizer,
     lexiconWords: [String], donor: MatcherLayer?
   ) -> (checks: [UInt8], runs: [[UInt16]], lexicon: Set<UInt64>) {
     var patternChecks = [UInt8](repeating: 0, count: patternEntries.count)
     var patternRuns = [[UInt16]](repeating: [], count: patternEntries.count)
     for (pattern, entryIndex) in patternEntries.enumerated() where entryIndex >= 0 {
       let compiled = entries[Int(entryIndex)]
-      guard let normalized = compiled.normalized else { continue }
+      guard let normalized = normalizedEntries[Int(entryIndex)] else { continue }
       if compiled.entry.boundary != .substring {
         // Between two letters spelled one by one (`g b i t c h`) any position may be a boundary.
         if normalized.firstClass.isWordCharacter { patternChecks[pattern] |= checksStart }
@@ -341,7 +364,7 @@ final class MatcherLayer: Sendable {
 
   var memoryFootprint: Int {
     let entryBytes = entries.reduce(0) { total, compiled in
-      total + 96 + compiled.entry.text.utf8.count + (compiled.normalized?.scalars.count ?? 0) * 6
+      total + 96 + compiled.entry.text.utf8.count
     }
     return (automaton?.memoryFootprint ?? 0) + patternEntries.capacity * 5 + patternRuns.capacity * 8 + entryBytes
       + regexes.count * 512 + lexicon.capacity * 9

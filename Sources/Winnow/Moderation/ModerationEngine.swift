@@ -71,10 +71,18 @@ public final class ModerationEngine: Sendable {
   public convenience init(global: [WordList], custom: [WordList] = [], configuration: Configuration = Configuration())
     throws(WordListErrors)
   {
-    let globalMatcher = try Matcher(lists: global)
-    let defaultMatcher = custom.isEmpty ? globalMatcher : try Matcher(lists: custom, over: globalMatcher)
+    try self.init(global: try Matcher(lists: global), custom: custom, configuration: configuration)
+  }
+
+  /// Uses an already compiled global list (read back from `winnow`'s cache, or shared with
+  /// another engine) and compiles the default custom lists over it.
+  /// - Throws: ``WordListErrors`` with every entry of `custom` that cannot be compiled.
+  public convenience init(global: Matcher, custom: [WordList] = [], configuration: Configuration = Configuration())
+    throws(WordListErrors)
+  {
+    let defaultMatcher = custom.isEmpty ? global : try Matcher(lists: custom, over: global)
     self.init(
-      global: globalMatcher, default: defaultMatcher, apps: [:], configuration: configuration,
+      global: global, default: defaultMatcher, apps: [:], configuration: configuration,
       statistics: ReviewerStatistics())
   }
 

@@ -1,0 +1,265 @@
+/// The compiled form of a matcher: what a build computed (automata, start filters, per-pattern
+/// checks, the normalized lexicon, the entries with their sources), written out so that the
+/// next process reads it back instead of parsing, normalizing and laying out every list again.
+/// `winnow` keeps one per set of global-list directories (see `CompiledListCache` in the CLI).
+///
+/// The format belongs to one build of Winnow: integers are in the host's byte order, and the
+/// caller's *identity* (in `winnow`, the list files' contents and the executable's size and
+/// time) is written in the header and must match on reading. A checksum over the payload
+/// catches a file cut short or garbled; it is not a defence against a forged file, so the
+/// compiled form must come from a directory only its user writes. Regexes are compiled again
+/// from their text (PCRE2's code is not written out); a layer's fold table is written with
+/// it and shared, as a built one is, by every normalizer of its rules.
+extension Matcher {
+  /// The file's first eight bytes.
+  static let compiledMagic: [UInt8] = Array("WNWMATCH".utf8)
+  /// Bumped whenever what is written changes.
+  static let compiledFormatVersion: UInt64 = 1
+  /// Written as the host lays it out: read back as itself only in the same byte order.
+  private static let byteOrderMark: UInt64 = 0x0102_0304_0506_0708
+
+  /// The compiled form of this matcher, tagged with `identity` (see the extension's doc).
+  package func compiledBytes(identity: [UInt8]) -> [UInt8] {
+    var payload = CompiledWriter()
+    payload.write(layers.count)
+    for layer in layers { layer.encode(into: &payload) }
+    let body = payload.finished()
+    var header = CompiledWriter()
+    header.write(Self.compiledFormatVersion)
+    withUnsafeBytes(of: Self.byteOrderMark) { header.write([UInt8]($0)) }
+    header.write(identity)
+    header.write(body.count)
+    header.write(body.withUnsafeBytes { CompiledChecksum.of($0) })
+    return Self.compiledMagic + header.bytes + body
+  }
+
+  /// Reads back a matcher that ``compiledBytes(identity:)`` wrote with the same `identity`.
+  /// - Throws: ``CompiledMatcherError`` when the bytes are not a compiled matcher of this format
+  ///   and byte order, carry another identity, fail the checksum, or do not describe a matcher.
+  package convenience init(compiledBytes bytes: UnsafeRawBufferPointer, identity: [UInt8])
+    throws(CompiledMatcherError)
+  {
+    let magic = Self.compiledMagic.count
+    guard bytes.count > magic, bytes.prefix(magic).elementsEqual(Self.compiledMagic) else {
+      throw CompiledMatcherError(.notCompiledMatcher)
+    }
+    var header = CompiledReader(headerOf: UnsafeRawBufferPointer(rebasing: bytes[magic...]))
+    let version = try header.readUInt64()
+    let byteOrder: [UInt8] = try header.readArray()
+    guard version == Self.compiledFormatVersion,
+      withUnsafeBytes(of: Self.byteOrderMark, { byteOrder.elementsEqual($0) })
+    else { throw CompiledMatcherError(.notCompiledMatcher) }
+    guard try header.readArray(of: UInt8.self) == identity else { throw CompiledMatcherError(.otherIdentity) }
+    let length = try header.readInt()
+    let checksum = try header.readUInt64()
+    let start = magic + header.offset
+    guard bytes.count - start == length else { throw CompiledMatcherError(.checksum) }
+    let body = UnsafeRawBufferPointer(rebasing: bytes[start...])
+    guard CompiledChecksum.of(body) == checksum else { throw CompiledMatcherError(.checksum) }
+    var reader = try CompiledReader(body)
+    let count = try reader.readCount(limit: 1 << 16)
+    var layers: [MatcherLayer] = []
+    for _ in 0..<count { layers.append(try MatcherLayer(decoding: &reader)) }
+    guard reader.isAtEnd else { throw CompiledMatcherError(.malformed("bytes after the last layer")) }
+    self.init(layers: layers)
+  }
+}
+
+extension MatcherLayer {
+  func encode(into writer: inout CompiledWriter) {
+    writer.write(Int(normalizer.rules.rawValue))
+    FoldTable.shared(for: normalizer.rules).encode(into: &writer)
+    encodeEntries(into: &writer)
+    writer.write(automaton != nil)
+    automaton?.encode(into: &writer)
+    writer.write(patternEntries)
+    writer.write(patternChecks)
+    writer.write(patternRuns.map { UInt32($0.count) })
+    writer.write(patternRuns.flatMap { $0 })
+    var lexiconIndices: [UInt32] = []
+    for word in lexiconWords { lexiconIndices.append(writer.add(word)) }
+    writer.write(lexiconIndices)
+    writer.write(Array(lexicon))
+    writer.write(regexes.map { Int64($0.entry) })
+    writer.write(regexes.map { UInt8($0.prefiltered ? 1 : 0) })
+  }
+
+  /// Reads a layer back: its automaton and tables as written, its regexes compiled again from
+  /// their entries' text.
+  convenience init(decoding reader: inout CompiledReader) throws(CompiledMatcherError) {
+    let rules = Normalization(rawValue: UInt16(truncatingIfNeeded: try reader.readInt()))
+    try FoldTable.shareDecoded(from: &reader, for: rules)
+    let entries = try Self.decodeEntries(from: &reader)
+    let automaton = try reader.readBool() ? try AhoCorasick(decoding: &reader) : nil
+    let patternEntries: [Int32] = try reader.readArray()
+    let patternChecks: [UInt8] = try reader.readArray()
+    let runCounts: [UInt32] = try reader.readArray()
+    let allRuns: [UInt16] = try reader.readArray()
+    let patterns = automaton?.patternCount ?? 0
+    guard patternEntries.count == patterns, patternChecks.count == patterns, runCounts.count == patterns,
+      patternEntries.allSatisfy({ Int($0) < entries.count })
+    else { throw CompiledMatcherError(.malformed("pattern tables")) }
+    var patternRuns: [[UInt16]] = []
+    patternRuns.reserveCapacity(patterns)
+    var start = 0
+    for count in runCounts {
+      guard start + Int(count) <= allRuns.count else { throw CompiledMatcherError(.malformed("repeat counts")) }
+      patternRuns.append(count == 0 ? [] : Array(allRuns[start..<start + Int(count)]))
+      start += Int(count)
+    }
+    var lexiconWords: [String] = []
+    for index in try reader.readArray(of: UInt32.self) { lexiconWords.append(try reader.string(at: index)) }
+    let lexicon = Set(try reader.readArray(of: UInt64.self))
+    let regexEntries: [Int64] = try reader.readArray()
+    let prefiltered: [UInt8] = try reader.readArray()
+    guard prefiltered.count == regexEntries.count else { throw CompiledMatcherError(.malformed("regexes")) }
+    var regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)] = []
+    for (entry, filtered) in zip(regexEntries, prefiltered) {
+      guard entry >= 0 && entry < entries.count, entries[Int(entry)].entry.kind == .regex else {
+        throw CompiledMatcherError(.malformed("regex entry \(entry)"))
+      }
+      let text = entries[Int(entry)].entry.text
+      guard let program = try? RegexProgram(pattern: text, caseless: rules.contains(.caseFolding)) else {
+        throw CompiledMatcherError(.malformed("regex \(text) does not compile"))
+      }
+      regexes.append((Int(entry), program, filtered != 0))
+    }
+    self.init(
+      normalizer: Normalizer(rules: rules), entries: entries, automaton: automaton, patternEntries: patternEntries,
+      patternChecks: patternChecks, patternRuns: patternRuns, lexiconWords: lexiconWords, lexicon: lexicon,
+      regexes: regexes)
+  }
+
+  /// The entries as columns: one array per field, strings as table indices.
+  private func encodeEntries(into writer: inout CompiledWriter) {
+    let none = UInt32.max
+    var texts: [UInt32] = []
+    var kinds: [UInt8] = []  // kind, action and boundary, two bits each
+    var replacements: [UInt32] = []
+    var categories: [UInt32] = []
+    var files: [UInt32] = []
+    var lines: [Int64] = []
+    var origins: [UInt8] = []
+    var lists: [UInt32] = []
+    for compiled in entries {
+      let entry = compiled.entry
+      texts.append(writer.add(entry.text))
+      let action: UInt8
+      var replacement = none
+      switch entry.action {
+      case .block: action = 0
+      case .replace(let text):
+        action = 1
+        replacement = writer.index(of: text)
+      case .allow: action = 2
+      case .lexicon: action = 3
+      }
+      let boundary: UInt8 =
+        switch entry.boundary {
+        case .word: 0
+        case .substring: 1
+        case .dictionaryWord: 2
+        }
+      kinds.append((entry.kind == .regex ? 1 : 0) | action << 2 | boundary << 4)
+      replacements.append(replacement)
+      categories.append(entry.category.map { writer.index(of: $0) } ?? none)
+      files.append(entry.source.map { writer.index(of: $0.file) } ?? none)
+      lines.append(Int64(entry.source?.line ?? 0))
+      origins.append(compiled.origin == .global ? 0 : 1)
+      lists.append(writer.index(of: compiled.list))
+    }
+    for column in [texts, replacements, categories, files, lists] { writer.write(column) }
+    writer.write(kinds)
+    writer.write(lines)
+    writer.write(origins)
+  }
+
+  private static func decodeEntries(from reader: inout CompiledReader) throws(CompiledMatcherError) -> [CompiledEntry] {
+    let none = UInt32.max
+    let texts: [UInt32] = try reader.readArray()
+    let replacements: [UInt32] = try reader.readArray()
+    let categories: [UInt32] = try reader.readArray()
+    let files: [UInt32] = try reader.readArray()
+    let lists: [UInt32] = try reader.readArray()
+    let kinds: [UInt8] = try reader.readArray()
+    let lines: [Int64] = try reader.readArray()
+    let origins: [UInt8] = try reader.readArray()
+    let count = texts.count
+    guard
+      [replacements.count, categories.count, files.count, lists.count, kinds.count, lines.count, origins.count]
+        .allSatisfy({ $0 == count })
+    else { throw CompiledMatcherError(.malformed("entry columns")) }
+    var entries: [CompiledEntry] = []
+    entries.reserveCapacity(count)
+    for index in 0..<count {
+      let packed = kinds[index]
+      let action: Entry.Action
+      switch packed >> 2 & 3 {
+      case 0: action = .block
+      case 1: action = .replace(try reader.string(at: replacements[index]))
+      case 2: action = .allow
+      default: action = .lexicon
+      }
+      let boundary: Entry.Boundary
+      switch packed >> 4 & 3 {
+      case 0: boundary = .word
+      case 1: boundary = .substring
+      case 2: boundary = .dictionaryWord
+      default: throw CompiledMatcherError(.malformed("entry boundary"))
+      }
+      let file = files[index]
+      let entry = Entry(
+        text: try reader.string(at: texts[index]), kind: packed & 1 == 1 ? .regex : .literal, action: action,
+        boundary: boundary, category: categories[index] == none ? nil : try reader.string(at: categories[index]),
+        source: file == none ? nil : SourceLocation(file: try reader.string(at: file), line: Int(lines[index])))
+      entries.append(
+        CompiledEntry(
+          entry: entry, origin: origins[index] == 0 ? .global : .custom, list: try reader.string(at: lists[index])))
+    }
+    return entries
+  }
+}
+
+extension AhoCorasick {
+  func encode(into writer: inout CompiledWriter) {
+    writer.write(layout.program)
+    writer.write(layout.slots)
+    writer.write(layout.slotPatterns)
+    writer.write(layout.stateCount)
+    writer.write(patternLengths)
+    writer.write(patternByteLengths)
+    writer.write(bmpCodes)
+    let supplementary = supplementaryCodes.sorted { $0.key < $1.key }
+    writer.write(supplementary.map(\.key))
+    writer.write(supplementary.map(\.value))
+    writer.write(startFilter != nil)
+    startFilter?.encode(into: &writer)
+    writer.write(scalarFilter != nil)
+    scalarFilter?.encode(into: &writer)
+  }
+
+  /// Reads an automaton back. Its tables are trusted as the checksummed output of the same
+  /// build: only their sizes are checked, not every transition.
+  convenience init(decoding reader: inout CompiledReader) throws(CompiledMatcherError) {
+    let program: [UInt32] = try reader.readArray()
+    let slots: [UInt32] = try reader.readArray()
+    let slotPatterns: [UInt32] = try reader.readArray()
+    let stateCount = try reader.readInt()
+    let patternLengths: [UInt32] = try reader.readArray()
+    let patternByteLengths: [UInt32] = try reader.readArray()
+    let bmpCodes: [UInt32] = try reader.readArray()
+    let supplementaryScalars: [UInt32] = try reader.readArray()
+    let supplementaryValues: [UInt32] = try reader.readArray()
+    guard bmpCodes.count == 0x10000, patternByteLengths.count == patternLengths.count,
+      supplementaryScalars.count == supplementaryValues.count, program.count >= AutomatonLayout.rowOffset,
+      slots.count % 3 == 0
+    else { throw CompiledMatcherError(.malformed("automaton tables")) }
+    let startFilter = try reader.readBool() ? try StartFilter(decoding: &reader) : nil
+    let scalarFilter = try reader.readBool() ? try ScalarStartFilter(decoding: &reader) : nil
+    self.init(
+      layout: AutomatonLayout(program: program, slots: slots, slotPatterns: slotPatterns, stateCount: stateCount),
+      patternLengths: patternLengths, patternByteLengths: patternByteLengths, bmpCodes: bmpCodes,
+      supplementaryCodes: Dictionary(zip(supplementaryScalars, supplementaryValues)) { first, _ in first },
+      startFilter: startFilter, scalarFilter: scalarFilter)
+  }
+}

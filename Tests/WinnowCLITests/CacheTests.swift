@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// The compiled global list kept between runs: read back only while the lists are unchanged,
+/// and never the cause of a wrong or failed run.
+@Suite("compiled global list cache")
+struct CacheTests {
+  /// A fresh cache directory and a global list directory holding `contents` as `zh.txt`.
+  static func setUp(_ contents: String) throws -> (cache: URL, list: String, directory: String) {
+    let list = try CLITests.temporaryFile("zh.txt", contents)
+    let cache = FileManager.default.temporaryDirectory.appendingPathComponent("winnow-cache-\(UUID().uuidString)")
+    return (cache, list, URL(fileURLWithPath: list).deletingLastPathComponent().path)
+  }
+
+  /// The compiled files in `cache`, with their inode numbers (a rewrite renames a new file in).
+  static func compiledFiles(in cache: URL) throws -> [String: UInt64] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []
+    var files: [String: UInt64] = [:]
+    for name in names where name.hasSuffix(".compiled") {
+      let attributes = try FileManager.default.attributesOfItem(atPath: cache.appendingPathComponent(name).path)
+      files[name] = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
+    }
+    return files
+  }
+
+  @Test func aCompiledListIsReadBackAndAnEditedOneIsCompiledAgain() async throws {
+    let (cache, list, directory) = try Self.setUp("[sensitive]\n傻逼\n")
+    let arguments = ["check", "--global", directory, "秒杀 傻逼"]
+    let first = try await CLITests.run(arguments, cache: cache)
+    #expect(first.status == 1)
+    #expect(first.stdout.contains("傻逼 (block) global \(list):2 [sensitive]"))
+    let written = try Self.compiledFiles(in: cache)
+    #expect(written.count == 1)
+
+    let second = try await CLITests.run(arguments, cache: cache)
+    #expect(second.stdout == first.stdout)
+    #expect(try Self.compiledFiles(in: cache) == written, "read back, not written again")
+
+    try "[sensitive]\n傻逼\n[ads]\n秒杀\n".write(toFile: list, atomically: true, encoding: .utf8)
+    let edited = try await CLITests.run(arguments, cache: cache)
+    #expect(edited.stdout.contains("秒杀 (block) global \(list):4 [ads]"))
+    #expect(edited.stdout.hasSuffix("2 matches\n"))
+    let rewritten = try Self.compiledFiles(in: cache)
+    #expect(rewritten.keys == written.keys && rewritten != written, "the same file, written again")
+  }
+
+  @Test func aDamagedCacheFileIsCompiledAgain() async throws {
+    let (cache, _, directory) = try Self.setUp("[sensitive]\n傻逼\n")
+    let arguments = ["check", "--global", directory, "--json", "你是傻 逼"]
+    let first = try await CLITests.run(arguments, cache: cache)
+    for (name, _) in try Self.compiledFiles(in: cache) {
+      let file = cache.appendingPathComponent(name)
+      let bytes = try Data(contentsOf: file)
+      for damaged in [Data("garbage".utf8), bytes.prefix(bytes.count / 2), Data(bytes.map { $0 ^ 0x5A })] {
+        try damaged.write(to: file)
+        let again = try await CLITests.run(arguments, cache: cache)
+        #expect(again.status == first.status)
+        #expect(again.stdout == first.stdout)
+        #expect(again.stderr.isEmpty)
+      }
+    }
+  }
+
+  @Test func excludedCategoriesAreCompiledApart() async throws {
+    let (cache, _, directory) = try Self.setUp("[sensitive]\n傻逼\n[ads]\n秒杀\n")
+    let text = "秒杀 傻逼"
+    for _ in 0..<2 {
+      let all = try await CLITests.run(["check", "--global", directory, text], cache: cache)
+      #expect(all.stdout.hasSuffix("2 matches\n"))
+      let some = try await CLITests.run(
+        ["check", "--global", directory, "--exclude-category", "ads", text], cache: cache)
+      #expect(some.stdout.hasSuffix("1 match\n"))
+    }
+    #expect(try Self.compiledFiles(in: cache).count == 2)
+  }
+
+  @Test func noCacheNeitherReadsNorWrites() async throws {
+    let (cache, _, directory) = try Self.setUp("[sensitive]\n傻逼\n")
+    let result = try await CLITests.run(["check", "--global", directory, "--no-cache", "傻逼"], cache: cache)
+    #expect(result.status == 1)
+    #expect(try Self.compiledFiles(in: cache).isEmpty)
+  }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+@testable import Winnow
+
+/// A matcher read back from its compiled form must find exactly what the one that wrote it
+/// finds, and a damaged or foreign file must be an error, never a wrong matcher.
+@Suite("compiled matchers")
+struct CompiledMatcherTests {
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  static let identity = Array("lists v1".utf8)
+
+  /// Every kind of entry: literals with each boundary, a replacement, an allow span, lexicon
+  /// words for a `word:` entry, a category, and regexes with and without a required literal.
+  static let customList = """
+    [spam]
+    秒杀 => **
+    sub:fuk
+    word:日入
+    lexicon:入住
+    allow:classic
+    ass
+    re:傻.{0,2}逼
+    re:\\d{11}
+    """
+
+  static func custom() throws -> WordList {
+    try WordList(name: "app.txt", origin: .custom, parsing: customList)
+  }
+
+  static func roundTrip(_ matcher: Matcher, identity: [UInt8] = identity) throws -> Matcher {
+    let bytes = matcher.compiledBytes(identity: identity)
+    return try bytes.withUnsafeBytes { bytes in try Matcher(compiledBytes: bytes, identity: identity) }
+  }
+
+  static let texts = [
+    "秒杀 活动 今天", "ｆ.u.c.k you, 傻 逼", "a classic ass", "18日入住", "傻了个逼", "call 13800138000", "fuuuk it",
+    "反v动 售k粉", "nothing here at all", "", "ass", "sh1t and a$$", "考试试试机构",
+  ]
+
+  static func sampleTexts() throws -> [String] {
+    let utterances = try String(
+      contentsOf: repository.appendingPathComponent("samples/chatterbot-utterances.txt"), encoding: .utf8)
+    return texts + utterances.split(separator: "\n").prefix(2000).map(String.init)
+  }
+
+  @Test func aCustomListReadBackFindsTheSameMatches() throws {
+    let matcher = try Matcher(lists: [Self.custom()])
+    let decoded = try Self.roundTrip(matcher)
+    #expect(decoded.entryCount == matcher.entryCount)
+    for text in try Self.sampleTexts() {
+      #expect(decoded.overlappingMatches(in: text) == matcher.overlappingMatches(in: text), "\(text)")
+      #expect(decoded.explain(text).suppressed == matcher.explain(text).suppressed, "\(text)")
+    }
+  }
+
+  @Test func theGlobalListReadBackFindsTheSameMatchesAndServesAppsTheSame() throws {
+    let global = try WordList.load(
+      directory: Self.repository.appendingPathComponent("wordlists/global").path, origin: .global)
+    let matcher = try Matcher(lists: global)
+    let decoded = try Self.roundTrip(matcher)
+    #expect(decoded.entryCount == matcher.entryCount)
+    // An app's list compiled over the read-back global list (borrowing its lexicon).
+    let app = try Matcher(lists: [Self.custom()], over: matcher)
+    let decodedApp = try Matcher(lists: [Self.custom()], over: decoded)
+    var matched = 0
+    for text in try Self.sampleTexts() {
+      let expected = matcher.overlappingMatches(in: text)
+      matched += expected.count
+      #expect(decoded.overlappingMatches(in: text) == expected, "\(text)")
+      #expect(decodedApp.matches(in: text) == app.matches(in: text), "\(text)")
+    }
+    #expect(matched > 0)
+  }
+
+  @Test func anotherIdentityIsRefused() throws {
+    let bytes = try Matcher(lists: [Self.custom()]).compiledBytes(identity: Self.identity)
+    let error = #expect(throws: CompiledMatcherError.self) {
+      try bytes.withUnsafeBytes { try Matcher(compiledBytes: $0, identity: Array("lists v2".utf8)) }
+    }
+    #expect(error?.kind == .otherIdentity)
+  }
+
+  @Test func aDamagedFileIsAnErrorWhereverItIsDamaged() throws {
+    let bytes = try Matcher(lists: [Self.custom()]).compiledBytes(identity: Self.identity)
+    var generator = SystemRandomNumberGenerator()
+    // Every cut, then a byte changed at 200 random places.
+    for length in 0..<bytes.count {
+      #expect(throws: CompiledMatcherError.self) {
+        try bytes[..<length].withUnsafeBytes { try Matcher(compiledBytes: $0, identity: Self.identity) }
+      }
+    }
+    for _ in 0..<200 {
+      var damaged = bytes
+      let position = Int.random(in: 0..<bytes.count, using: &generator)
+      damaged[position] ^= UInt8.random(in: 1...255, using: &generator)
+      #expect(throws: CompiledMatcherError.self, "byte \(position)") {
+        try damaged.withUnsafeBytes { try Matcher(compiledBytes: $0, identity: Self.identity) }
+      }
+    }
+    #expect(throws: CompiledMatcherError.self) {
+      try Array("not a matcher at all".utf8).withUnsafeBytes {
+        try Matcher(compiledBytes: $0, identity: Self.identity)
+      }
+    }
+  }
+
+  @Test func theChecksumSeesEveryByte() {
+    let bytes = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+    let checksum = bytes.withUnsafeBytes { CompiledChecksum.of($0) }
+    for position in bytes.indices {
+      var changed = bytes
+      changed[position] ^= 1
+      #expect(changed.withUnsafeBytes { CompiledChecksum.of($0) } != checksum, "byte \(position)")
+    }
+    #expect(bytes.dropLast().withUnsafeBytes { CompiledChecksum.of($0) } != checksum)
+  }
+}
