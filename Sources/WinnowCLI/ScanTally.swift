@@ -15,13 +15,36 @@ struct ScanTally: Sendable {
   var readBySourceType = [0, 0, 0]
   var flaggedBySourceType = [0, 0, 0]
   var byFormat: [DumpFormat: Int] = [:]
-  /// Matches by list (file name) and by entry.
-  var byList: [String: Int] = [:]
-  var byEntry: [EntryKey: Int] = [:]
+  /// Matches by list (file name) and by entry, counted by where the entry is written (see
+  /// ``EntrySite``) and named only when asked.
+  var byList: [String: Int] { Self.merged(bySite.values.map { (Self.shortName($0.list), $0.count) }) }
+  var byEntry: [EntryKey: Int] {
+    Self.merged(
+      bySite.values.map { counted in
+        let entry = counted.entry
+        let list = Self.shortName(counted.list)
+        let place = entry.source.map { "\(Self.shortName($0.file)):\($0.line)" } ?? list
+        return (EntryKey(text: (entry.kind == .regex ? "re:" : "") + entry.text, place: place), counted.count)
+      })
+  }
+  private var bySite: [EntrySite: (entry: Entry, list: String, count: Int)] = [:]
 
   struct EntryKey: Hashable, Sendable {
     var text: String
     var place: String
+  }
+
+  /// An entry by its file and line (its text only when it has no source): hashing the text of
+  /// every match, and building its name, was a twentieth of a scan of a dump with many matches.
+  private struct EntrySite: Hashable {
+    var list: String
+    var file: String?
+    var line: Int
+    var text: String
+  }
+
+  private static func merged<Key: Hashable>(_ counts: [(Key, Int)]) -> [Key: Int] {
+    Dictionary(counts, uniquingKeysWith: +)
   }
 
   mutating func add(_ line: DumpLine, _ result: ModerationResult) {
@@ -37,11 +60,11 @@ struct ScanTally: Sendable {
     if result.verdict != .pass { flaggedBySourceType[source] += 1 }
     byFormat[line.format, default: 0] += 1
     for match in result.matches {
-      let list = Self.shortName(match.match.list)
-      byList[list, default: 0] += 1
-      let place = match.match.entry.source.map { "\(Self.shortName($0.file)):\($0.line)" } ?? list
-      let text = (match.match.entry.kind == .regex ? "re:" : "") + match.match.entry.text
-      byEntry[EntryKey(text: text, place: place), default: 0] += 1
+      let entry = match.match.entry
+      let site = EntrySite(
+        list: match.match.list, file: entry.source?.file, line: entry.source?.line ?? 0,
+        text: entry.source == nil ? entry.text : "")
+      bySite[site, default: (entry, match.match.list, 0)].count += 1
     }
   }
 
@@ -63,8 +86,7 @@ struct ScanTally: Sendable {
       flaggedBySourceType[index] += other.flaggedBySourceType[index]
     }
     byFormat.merge(other.byFormat, uniquingKeysWith: +)
-    byList.merge(other.byList, uniquingKeysWith: +)
-    byEntry.merge(other.byEntry, uniquingKeysWith: +)
+    bySite.merge(other.bySite) { mine, theirs in (mine.entry, mine.list, mine.count + theirs.count) }
   }
 
   static func shortName(_ path: String) -> String {
@@ -95,10 +117,12 @@ struct ScanTally: Sendable {
           + DumpFormat.allCases.compactMap { format in byFormat[format].map { "\(format.rawValue) \($0)" } }.joined(
             separator: ", "))
     }
+    let byList = self.byList
     if !byList.isEmpty {
       let lists = byList.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(10)
       lines.append("  matches by list: " + lists.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }
+    let byEntry = self.byEntry
     if !byEntry.isEmpty {
       let entries = byEntry.sorted {
         ($1.value, $0.key.text, $0.key.place) < ($0.value, $1.key.text, $1.key.place)

@@ -103,9 +103,10 @@ struct StatsCommand: ParsableCommand {
       output.write(
         "corpus: \(tally.read) items, \(tally.blocked) blocked, \(tally.replaced) replaced, \(tally.errors) errors\n")
       output.write("fire most:\n")
-      let fired = tally.byEntry.sorted { ($1.value, $0.key.place) < ($0.value, $1.key.place) }
+      let byEntry = tally.byEntry
+      let fired = byEntry.sorted { ($1.value, $0.key.place) < ($0.value, $1.key.place) }
       for (key, count) in fired.prefix(top) { output.write("  \(count) \(jsonString(key.text)) \(key.place)\n") }
-      let firedPlaces = Set(tally.byEntry.keys.map(\.place))
+      let firedPlaces = Set(byEntry.keys.map(\.place))
       let never = entries.filter { entry in
         entry.action != .allow && entry.action != .lexicon
           && !firedPlaces.contains(entry.source.map { "\(ScanTally.shortName($0.file)):\($0.line)" } ?? "")

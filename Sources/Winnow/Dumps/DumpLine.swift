@@ -69,9 +69,12 @@ public struct DumpLine: Sendable, Hashable {
     self.platformFlagged = platformFlagged
   }
 
+  /// A log time prefix, `0` standing for any digit (one array, not one per line read).
+  private static let logTimePattern = Array("0000/00/00 00:00:00".utf8)
+
   /// `yyyy/MM/dd HH:mm:ss` at `start`.
   static func hasLogTimePrefix(_ line: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
-    let pattern = Array("0000/00/00 00:00:00".utf8)
+    let pattern = logTimePattern
     guard line.count - start >= pattern.count + 1 else { return false }
     for (offset, expected) in pattern.enumerated() {
       let byte = line[start + offset]

@@ -224,10 +224,12 @@ public final class ModerationEngine: Sendable {
   /// `{"matches":[{"word":…,"list":…,"category":…},…]}` with each entry once, as many as fit in
   /// 1024 characters.
   static func extra(for matches: [FieldMatch]) -> String {
-    var seen = Set<Entry>()
+    // An item has a few matches: compared, not hashed (hashing an entry's text cost more).
+    var seen: [Entry] = []
     var words: [String] = []
     var length = "{\"matches\":[]}".count
-    for match in matches.map(\.match) where seen.insert(match.entry).inserted {
+    for match in matches.map(\.match) where !seen.contains(match.entry) {
+      seen.append(match.entry)
       let list = match.list.split(separator: "/").last.map(String.init) ?? match.list
       let word: JSONValue = [
         "word": .string(match.entry.kind == .regex ? "re:" + match.entry.text : match.entry.text),
