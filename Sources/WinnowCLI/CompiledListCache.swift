@@ -39,7 +39,8 @@ struct CompiledListCache {
       return try compile()
     }
     let file = directory.appendingPathComponent(name)
-    if let data = try? Data(contentsOf: file, options: .alwaysMapped),
+    // Read, not mapped: a file cut short under a mapping would be a crash, not an error.
+    if let data = try? Data(contentsOf: file),
       let matcher = try? data.withUnsafeBytes({ try Matcher(compiledBytes: $0, identity: identity) })
     {
       return matcher
