@@ -124,6 +124,10 @@ extension MatcherLayer {
       }
       regexes.append((Int(entry), program, filtered != 0))
     }
+    // A negative pattern entry names a regex whose literal the pattern is.
+    guard patternEntries.allSatisfy({ $0 >= 0 || Int(-$0 - 1) < regexes.count }) else {
+      throw CompiledMatcherError(.malformed("regex literal of no regex"))
+    }
     self.init(
       normalizer: Normalizer(rules: rules), entries: entries, automaton: automaton, patternEntries: patternEntries,
       patternChecks: patternChecks, patternRuns: patternRuns, lexiconWords: lexiconWords, lexicon: lexicon,
