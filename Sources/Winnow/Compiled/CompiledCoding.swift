@@ -140,14 +140,6 @@ struct CompiledReader {
     guard Int(index) < strings.count else { throw CompiledMatcherError(.malformed("string index \(index)")) }
     return strings[Int(index)]
   }
-
-  mutating func readString() throws(CompiledMatcherError) -> String {
-    try string(at: UInt32(truncatingIfNeeded: try readCount(limit: Int(UInt32.max))))
-  }
-}
-
-extension CompiledWriter {
-  mutating func write(_ string: String) { write(Int(index(of: string))) }
 }
 
 /// Why a compiled matcher could not be read back. The reader of a cache treats any of these as

@@ -103,7 +103,7 @@ public final class AhoCorasick: Sendable {
   }
 
   /// An automaton from the parts ``init(scalarPatterns:filters:)`` computes, as read back from
-  /// a compiled matcher (see `MatcherLayer+Compiled.swift`).
+  /// a compiled matcher (see `Matcher+Compiled.swift`).
   init(
     layout: AutomatonLayout, patternLengths: [UInt32], patternByteLengths: [UInt32], bmpCodes: [UInt32],
     supplementaryCodes: [UInt32: UInt32], startFilter: StartFilter?, scalarFilter: ScalarStartFilter?

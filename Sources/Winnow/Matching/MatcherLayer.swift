@@ -40,7 +40,7 @@ final class MatcherLayer: Sendable {
   /// (lexicon words of any list serve the `word:` entries of every list, as allow entries do).
   /// `donor`, the layer compiled under this one, may lend its normalized lexicon (see
   /// ``checksAndLexicon(entries:normalizedEntries:patternEntries:variantRuns:normalizer:lexiconWords:donor:)``).
-  init(
+  convenience init(
     lists: [WordList], rules: Normalization, lexiconWords: [String] = [], donor: MatcherLayer? = nil
   ) throws(WordListErrors) {
     let normalizer = Normalizer(rules: rules)
@@ -50,7 +50,7 @@ final class MatcherLayer: Sendable {
     var patterns: [[UInt32]] = []
     var patternEntries: [Int32] = []
     var variantRuns: [Int: [UInt16]] = [:]
-    var regexes: [(Int, RegexProgram, Bool)] = []
+    var regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)] = []
     var errors: [WordListError] = []
     // Normalizing the literal entries and deriving their variants is most of a build, and each
     // entry's work is its own: it runs on every core, then patterns are numbered in list order.
@@ -101,8 +101,6 @@ final class MatcherLayer: Sendable {
       }
     }
     guard errors.isEmpty else { throw WordListErrors(errors) }
-    self.normalizer = normalizer
-    self.entries = entries
     // The automaton (most of what is left of a build) on one core, the per-pattern checks and
     // the lexicon on another: neither reads the other.
     let (automaton, tables) = concurrently(
@@ -116,16 +114,14 @@ final class MatcherLayer: Sendable {
           variantRuns: variantRuns, normalizer: normalizer,
           lexiconWords: lexiconWords, donor: donor)
       })
-    self.automaton = automaton
-    self.patternEntries = patternEntries
-    (self.patternChecks, self.patternRuns, self.lexicon) = tables
-    self.lexiconWords = lexiconWords
-    self.regexes = regexes
-    self.unfilteredRegexes = regexes.indices.filter { !regexes[$0].2 }.map { Int32($0) }
+    self.init(
+      normalizer: normalizer, entries: entries, automaton: automaton, patternEntries: patternEntries,
+      patternChecks: tables.checks, patternRuns: tables.runs, lexiconWords: lexiconWords, lexicon: tables.lexicon,
+      regexes: regexes)
   }
 
-  /// A layer from the parts ``init(lists:rules:lexiconWords:donor:)`` computes, as read back
-  /// from a compiled matcher (see `MatcherLayer+Compiled.swift`).
+  /// A layer from its parts: what ``init(lists:rules:lexiconWords:donor:)`` computes, or what
+  /// a compiled matcher holds (see `Matcher+Compiled.swift`).
   init(
     normalizer: Normalizer, entries: [CompiledEntry], automaton: AhoCorasick?, patternEntries: [Int32],
     patternChecks: [UInt8], patternRuns: [[UInt16]], lexiconWords: [String], lexicon: Set<UInt64>,

@@ -31,9 +31,19 @@ enum BlockedBloom {
 
   /// log2 of the bitmap size for `keys` keys.
   static func bits(forKeys keys: Int) -> UInt64 {
-    var bits: UInt64 = 10
-    while bits < 22 && (1 << bits) < keys * 32 { bits += 1 }
+    var bits = minimumBits
+    while bits < maximumBits && (1 << bits) < keys * 32 { bits += 1 }
     return bits
+  }
+
+  private static let minimumBits: UInt64 = 10
+  private static let maximumBits: UInt64 = 22
+
+  /// Whether the bitmap at `offset` with index shift `shift` is one ``bits(forKeys:)`` can give
+  /// and lies inside `count` words: what a filter read back from a compiled matcher checks.
+  static func bitmapFits(offset: Int, shift: UInt64, inWords count: Int) -> Bool {
+    guard shift >= 64 - maximumBits && shift <= 64 - minimumBits else { return false }
+    return offset >= 0 && offset + 1 << (64 - Int(shift) - 6) <= count
   }
 
   /// Sets both bits of a hashed key in the bitmap at `offset` whose index is `product >> shift`.
@@ -293,9 +303,9 @@ extension StartFilter {
     var windows: [Window] = []
     for _ in 0..<Self.windowLengths.count {
       let window = Window(mask: try reader.readUInt64(), shift: try reader.readUInt64(), offset: try reader.readInt())
-      guard window.shift >= 42 && window.shift <= 64 - 6,
-        window.offset >= 0 && window.offset + 1 << (64 - Int(window.shift) - 6) <= words.count
-      else { throw CompiledMatcherError(.malformed("start filter window")) }
+      guard BlockedBloom.bitmapFits(offset: window.offset, shift: window.shift, inWords: words.count) else {
+        throw CompiledMatcherError(.malformed("start filter window"))
+      }
       windows.append(window)
     }
     (w1, w2, w3, w4, w6, w8) = (windows[0], windows[1], windows[2], windows[3], windows[4], windows[5])
@@ -328,7 +338,7 @@ extension ScalarStartFilter {
     var shifts: [UInt64] = []
     for _ in 0..<4 {
       let (offset, shift) = (try reader.readInt(), try reader.readUInt64())
-      guard shift >= 42 && shift <= 64 - 6, offset >= 0 && offset + 1 << (64 - Int(shift) - 6) <= words.count else {
+      guard BlockedBloom.bitmapFits(offset: offset, shift: shift, inWords: words.count) else {
         throw CompiledMatcherError(.malformed("scalar filter bitmap"))
       }
       offsets.append(offset)

@@ -19,11 +19,14 @@ final class FoldTable: Sendable {
 
   private static let cache = Mutex<[Normalization: FoldTable]>([:])
 
+  /// The rules a fold table applies: those that map one scalar at a time.
+  static let perScalarRules: Normalization = [
+    .compatibility, .caseFolding, .traditionalToSimplified, .invisibleCharacters, .lookalikes,
+  ]
+
   /// The shared table for a rule set (only the per-scalar rules matter).
   static func shared(for rules: Normalization) -> FoldTable {
-    let key = rules.intersection([
-      .compatibility, .caseFolding, .traditionalToSimplified, .invisibleCharacters, .lookalikes,
-    ])
+    let key = rules.intersection(perScalarRules)
     if let table = cache.withLock({ $0[key] }) { return table }
     return share(FoldTable(rules: key), for: key)
   }
@@ -161,10 +164,6 @@ extension FoldTable {
       supplementary[key] = Array(values[start..<start + Int(count)])
       start += Int(count)
     }
-    let key = rules.intersection([
-      .compatibility, .caseFolding, .traditionalToSimplified, .invisibleCharacters, .lookalikes,
-    ])
-    guard cache.withLock({ $0[key] }) == nil else { return }
-    _ = share(FoldTable(bmp: bmp, pool: pool, supplementary: supplementary), for: key)
+    _ = share(FoldTable(bmp: bmp, pool: pool, supplementary: supplementary), for: rules.intersection(perScalarRules))
   }
 }

@@ -33,9 +33,7 @@ public struct Normalizer: Sendable {
   public init(rules: Normalization = .default) {
     self.rules = rules
     self.table = FoldTable.shared(for: rules)
-    self.foldsScalars = !rules.isDisjoint(with: [
-      .compatibility, .caseFolding, .traditionalToSimplified, .invisibleCharacters, .lookalikes,
-    ])
+    self.foldsScalars = !rules.isDisjoint(with: FoldTable.perScalarRules)
     self.shapesWords = !rules.isDisjoint(with: [.separators, .interleavedLetters, .repeatedLetters, .lookalikes])
   }
 
