@@ -6,30 +6,44 @@ struct LineBatch: Sendable {
   var file: String
   /// The 1-based number of the first line.
   var firstLine: Int
-  /// The bytes of the lines, newlines included.
+  /// The bytes of the lines, newlines included; a piece (``pieces(ofAtMost:)``) shares its
+  /// batch's bytes.
   var bytes: [UInt8]
   /// Each line's byte range in `bytes`, without its newline.
   var lines: [Range<Int>]
   /// A problem reading the input after these lines (unreadable file, gzip failure): reported
   /// as an error record on the line after the last.
   var failure: String?
+  /// The number of input bytes these lines stand for, newlines included: all of `bytes` for a
+  /// batch, its own span for a piece.
+  var byteCount: Int
+
+  init(file: String, firstLine: Int, bytes: [UInt8], lines: [Range<Int>], failure: String?) {
+    self.file = file
+    self.firstLine = firstLine
+    self.bytes = bytes
+    self.lines = lines
+    self.failure = failure
+    byteCount = bytes.count
+  }
 }
 
 extension LineBatch {
-  /// The batch cut into batches of at most `limit` lines each, in order, each with a copy of its
-  /// own bytes (so that byte counts add up) and the read failure, if any, on the last. Workers
-  /// share a round of batches; the smaller they are, the less one waits for the other at the
-  /// round's end.
+  /// The batch cut into batches of at most `limit` lines each, in order, each sharing the
+  /// batch's bytes (not copying them), with its own byte count (so that counts add up) and the
+  /// read failure, if any, on the last. Workers take pieces one at a time; the smaller they
+  /// are, the less one waits for the other at the input's end.
   func pieces(ofAtMost limit: Int) -> [LineBatch] {
     guard lines.count > limit else { return [self] }
     return stride(from: 0, to: lines.count, by: limit).map { first in
       let last = min(first + limit, lines.count)
       let start = lines[first].lowerBound
       let end = last == lines.count ? bytes.count : lines[last].lowerBound
-      return LineBatch(
-        file: file, firstLine: firstLine + first, bytes: Array(bytes[start..<end]),
-        lines: lines[first..<last].map { ($0.lowerBound - start)..<($0.upperBound - start) },
+      var piece = LineBatch(
+        file: file, firstLine: firstLine + first, bytes: bytes, lines: Array(lines[first..<last]),
         failure: last == lines.count ? failure : nil)
+      piece.byteCount = end - start
+      return piece
     }
   }
 }

@@ -220,7 +220,7 @@ struct ScanWorker: Sendable {
     _ batch: LineBatch, moderate: (Int) throws(ItemError) -> (DumpLine, ModerationResult)
   ) -> BatchOutput {
     var output = BatchOutput()
-    output.tally.bytes = batch.bytes.count
+    output.tally.bytes = batch.byteCount
     for offset in batch.lines.indices {
       let number = batch.firstLine + offset
       do throws(ItemError) {

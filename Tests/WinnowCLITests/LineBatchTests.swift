@@ -1,8 +1,10 @@
+import Foundation
+import Synchronization
 import Testing
 
 @testable import WinnowCLI
 
-/// Batches cut into pieces for the workers of a scan round: every line once, in order, with its
+/// Batches cut into pieces for the workers of a scan: every line once, in order, with its
 /// number, its bytes, and the read failure on the last piece only.
 @Suite("Line batches")
 struct LineBatchTests {
@@ -23,7 +25,7 @@ struct LineBatchTests {
     let pieces = whole.pieces(ofAtMost: 5)
     #expect(pieces.count == max(1, (count + 4) / 5))
     #expect(pieces.allSatisfy { $0.lines.count <= 5 })
-    #expect(pieces.reduce(0) { $0 + $1.bytes.count } == whole.bytes.count)
+    #expect(pieces.reduce(0) { $0 + $1.byteCount } == whole.bytes.count)
     #expect(pieces.map(\.failure) == Array(repeating: nil, count: pieces.count - 1) + ["cannot decompress"])
     var number = 41
     for piece in pieces {
@@ -34,5 +36,82 @@ struct LineBatchTests {
       number += piece.lines.count
     }
     #expect(number == 41 + count)
+  }
+}
+
+/// The scan's pipeline: every line of the input mapped once and consumed in input order,
+/// whatever the number of jobs, and a failing consumer stops the workers.
+@Suite("Batch pipeline")
+struct PipelineTests {
+  /// A dump of `count` numbered lines of varied lengths, over 1 MiB so that it is read as several
+  /// batches of many pieces.
+  static func input(lines count: Int) throws -> (path: String, size: Int) {
+    var text = ""
+    for index in 0..<count { text += "line \(index) " + String(repeating: "x", count: index % 97) + "\n" }
+    let path = try CLITests.temporaryFile("pipeline.jsonl", text)
+    return (path, text.utf8.count)
+  }
+
+  struct Piece: Sendable, Equatable {
+    var firstLine: Int
+    var lines: [String]
+    var byteCount: Int
+  }
+
+  static func map(_ batch: LineBatch) -> Piece {
+    Piece(
+      firstLine: batch.firstLine,
+      lines: batch.lines.map { String(decoding: batch.bytes[$0], as: UTF8.self) }, byteCount: batch.byteCount)
+  }
+
+  @Test(arguments: [1, 2, 3, 4])
+  func everyLineOnceInOrder(jobs: Int) throws {
+    let count = 40_000
+    let (path, size) = try Self.input(lines: count)
+    var pieces: [Piece] = []
+    var calls = 0
+    pipelineBatches(of: LineReader(file: path), jobs: jobs, map: Self.map) { outputs in
+      calls += 1
+      // A slow consumer now and then: the workers must wait for it, not run ahead without end.
+      if calls % 8 == 1 { Thread.sleep(forTimeInterval: 0.002) }
+      pieces += outputs
+    }
+    // One job maps whole batches of about 1 MiB; more map pieces of 256 lines.
+    #expect(pieces.count > (jobs == 1 ? 1 : maximumPiecesAhead), "the input is read in many parts")
+    var expected = 1
+    for piece in pieces {
+      #expect(piece.firstLine == expected)
+      for (offset, line) in piece.lines.enumerated() {
+        #expect(line.hasPrefix("line \(expected + offset - 1) "))
+      }
+      expected += piece.lines.count
+    }
+    #expect(expected == count + 1)
+    #expect(pieces.reduce(0) { $0 + $1.byteCount } == size)
+  }
+
+  struct Stop: Error {}
+
+  @Test(arguments: [1, 2, 4])
+  func aFailingConsumerStopsTheWorkers(jobs: Int) throws {
+    let (path, _) = try Self.input(lines: 40_000)
+    let mapped = Mutex(0)
+    var consumed = 0
+    let count: @Sendable (LineBatch) -> Int = { batch in
+      mapped.withLock { $0 += 1 }
+      return batch.lines.count
+    }
+    #expect(throws: Stop.self) {
+      try pipelineBatches(of: LineReader(file: path), jobs: jobs, map: count) { outputs in
+        consumed += outputs.count
+        throw Stop()
+      }
+    }
+    // Returned only once every worker had stopped: no piece is mapped after.
+    let after = mapped.withLock { $0 }
+    Thread.sleep(forTimeInterval: 0.05)
+    #expect(mapped.withLock { $0 } == after)
+    #expect(after < 40_000 / 256, "the workers stopped before the end of the input")
+    #expect(consumed >= 1)
   }
 }

@@ -127,6 +127,22 @@ struct ScanTests {
         #""line":2,"verdict":"error","error":"content: content of 10500020 bytes is over the limit of 131072 bytes"}"#))
   }
 
+  @Test func contentNestedAsDeepAsAllowedIsModeratedByEveryWorker() async throws {
+    let global = try Self.globalList()
+    let nested = String(repeating: "[", count: 510) + #""傻逼""# + String(repeating: "]", count: 510)
+    let line =
+      #"{"msgUID":"N1","targetId":"g1","conversationType":3,"objectName":"App:Nested","content":{"a":"#
+      + nested + #"},"sentTime":1}"#
+    let dump = try CLITests.temporaryFile("nested.jsonl", String(repeating: line + "\n", count: 600))
+    for jobs in ["1", "2"] {
+      let result = try await Self.run(["scan", "--global", global, "--no-progress", "--jobs", jobs, dump])
+      #expect(result.status == 1)
+      #expect(
+        Self.summary(result.stderr).first
+          == "winnow scan: 600 lines read = 0 passed + 0 replaced + 600 blocked + 0 errors")
+    }
+  }
+
   @Test func outputIsTheSameWhateverTheJobs() async throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
