@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The compiled form of a set of word lists: finds their entries in text, whatever evasions
 /// the normalization rules undo, and reports every match on the original characters.
 ///
@@ -23,11 +21,6 @@ import Synchronization
 /// a new one to change lists. Errors in the lists surface when it is built; a scan never fails.
 public final class Matcher: Sendable {
   let layers: [MatcherLayer]
-  /// Normalized-text buffers of finished scans, for the next scans to reuse: a scan then
-  /// allocates no normalization storage. At most ``keptWorkspaces`` are kept, none of them for
-  /// a text of more than ``WordShaper/keptCapacity`` units (64K, about 1 MiB of buffers).
-  private let workspaces = Mutex<[ScanWorkspace]>([])
-  private static let keptWorkspaces = 16
   /// Up to this many candidates, duplicates are found by comparing rather than hashing.
   static let linearDeduplicationLimit = 32
 
@@ -119,12 +112,11 @@ public final class Matcher: Sendable {
   private func scan(
     utf8 bytes: UnsafeBufferPointer<UInt8>, kind: MatchKind?, suppressed: inout [SuppressedMatch]?
   ) -> MatchReport {
-    var workspace = workspaces.withLock { $0.popLast() } ?? ScanWorkspace()
-    defer {
-      if workspace.texts.allSatisfy(\.isWorthKeeping) {
-        workspaces.withLock { if $0.count < Self.keptWorkspaces { $0.append(workspace) } }
-      }
-    }
+    // The thread's normalized-text buffers (see ``ThreadWorkspace``), kept for its next scan
+    // unless a text of more than ``WordShaper/keptCapacity`` units (64K, about 1 MiB of
+    // buffers) grew them.
+    var workspace = ThreadWorkspace.take() ?? ScanWorkspace()
+    defer { if workspace.texts.allSatisfy(\.isWorthKeeping) { ThreadWorkspace.keep(workspace) } }
     var candidates: [Candidate] = []
     var warnings: [MatchWarning] = []
     var rejected: [(Candidate, MatcherLayer.Rejection)]? = suppressed == nil ? nil : []

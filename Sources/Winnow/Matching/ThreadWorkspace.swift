@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The scan workspace of the calling thread: the normalized-text buffers its last scan left, for
+/// the next scan on the same thread (of any ``Matcher``) to reuse, so that a scan allocates no
+/// normalization storage. Internal to ``Matcher``.
+///
+/// One per thread, in thread-local storage, rather than a pool shared by all threads: with a
+/// pool (a lock around a stack of workspaces), the workspace one thread had just put back was
+/// the one the other took next, so with two scanning threads every scan moved a workspace's
+/// buffers from one core's cache to the other's, and both threads wrote the pool's lock and
+/// array; `winnow scan --jobs 2` spent about 5% more CPU time a line than one job. A thread
+/// that ends releases its workspace.
+enum ThreadWorkspace {
+  /// The storage a thread's key points to.
+  private final class Slot {
+    var workspace: ScanWorkspace?
+  }
+
+  private static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    #if canImport(Darwin)
+      let status = pthread_key_create(&key) { Unmanaged<Slot>.fromOpaque($0).release() }
+    #else
+      let status = pthread_key_create(&key) { pointer in
+        if let pointer { Unmanaged<Slot>.fromOpaque(pointer).release() }
+      }
+    #endif
+    precondition(status == 0, "pthread_key_create failed (\(status))")
+    return key
+  }()
+
+  /// The calling thread's workspace, taken out (nil when it has none, or a scan on this thread
+  /// holds it).
+  static func take() -> ScanWorkspace? {
+    guard let pointer = pthread_getspecific(key) else { return nil }
+    let slot = Unmanaged<Slot>.fromOpaque(pointer).takeUnretainedValue()
+    let workspace = slot.workspace
+    slot.workspace = nil
+    return workspace
+  }
+
+  /// Keeps `workspace` as the calling thread's, for its next scan.
+  static func keep(_ workspace: ScanWorkspace) {
+    if let pointer = pthread_getspecific(key) {
+      Unmanaged<Slot>.fromOpaque(pointer).takeUnretainedValue().workspace = workspace
+    } else {
+      let slot = Slot()
+      slot.workspace = workspace
+      pthread_setspecific(key, Unmanaged.passRetained(slot).toOpaque())
+    }
+  }
+}
