@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 
 @testable import Winnow
@@ -191,5 +193,28 @@ struct MatcherTests {
     let raw = try Matcher(lists: [WordList(name: "raw", origin: .custom, parsing: "fuck", normalization: .none)])
     #expect(raw.matches(in: "ｆｕｃｋ").isEmpty)
     #expect(raw.matches(in: "fuck").count == 1)
+  }
+
+  /// A matcher is shared by the threads of a server, and each thread keeps its scans' buffers
+  /// for its next scan, of any matcher: every thread must find in each text exactly what one
+  /// thread scanning alone finds, whatever ran on it before (texts of every size, one past the
+  /// size whose buffers are kept, and two matchers of different rules in turn).
+  @Test func threadsSharingMatchersFindWhatOneThreadFinds() throws {
+    let normalized = try CompiledMatcherTests.roundTrip(Matcher(lists: [CompiledMatcherTests.custom()]))
+    let raw = try Matcher(lists: [WordList(name: "raw", origin: .custom, parsing: "fuck\n傻逼", normalization: .none)])
+    let huge = String(repeating: "傻 逼 ｆｕｃｋ fuck ", count: WordShaper.keptCapacity / 4)
+    let texts = try CompiledMatcherTests.sampleTexts() + [huge]
+    let alone = texts.map { (normalized.overlappingMatches(in: $0), raw.overlappingMatches(in: $0)) }
+    let mismatches = Mutex(0)
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      // Each thread in its own order, so that texts of different sizes follow one another.
+      for step in 0..<texts.count {
+        let index = (step * (2 * thread + 1) + thread * 97) % texts.count
+        let found = (normalized.overlappingMatches(in: texts[index]), raw.overlappingMatches(in: texts[index]))
+        if found.0 != alone[index].0 || found.1 != alone[index].1 { mismatches.withLock { $0 += 1 } }
+      }
+    }
+    #expect(mismatches.withLock { $0 } == 0)
+    #expect(alone.last!.0.count > 0 && alone.last!.1.count > 0)
   }
 }
