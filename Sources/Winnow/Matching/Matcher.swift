@@ -113,8 +113,7 @@ public final class Matcher: Sendable {
     utf8 bytes: UnsafeBufferPointer<UInt8>, kind: MatchKind?, suppressed: inout [SuppressedMatch]?
   ) -> MatchReport {
     // The thread's normalized-text buffers (see ``ThreadWorkspace``), kept for its next scan
-    // unless a text of more than ``WordShaper/keptCapacity`` units (64K, about 1 MiB of
-    // buffers) grew them.
+    // unless a text of more than ``WordShaper/keptCapacity`` units (64K) grew them.
     var workspace = ThreadWorkspace.take() ?? ScanWorkspace()
     defer { if workspace.texts.allSatisfy(\.isWorthKeeping) { ThreadWorkspace.keep(workspace) } }
     var candidates: [Candidate] = []
