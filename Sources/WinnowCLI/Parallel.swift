@@ -22,7 +22,9 @@ func pipelineBatches<Output: Sendable>(
   }
   let pipeline = BatchPipeline(reader: reader, jobs: jobs, body: body)
   pipeline.start()
-  // On a throw from `consume` too: the workers stop taking pieces, and are waited for.
+  // On a throw from `consume` too: the workers stop taking pieces, and are waited for (a
+  // worker in the middle of reading a standard input that is slow to come finishes that read
+  // first).
   defer { pipeline.finish() }
   while let outputs = pipeline.nextOutputs() { try consume(outputs) }
 }
