@@ -12,10 +12,10 @@
 ///
 /// One per thread, in thread-local storage, rather than a pool shared by all threads: with a
 /// pool (a lock around a stack of workspaces), the workspace one thread had just put back was
-/// the one the other took next, so with two scanning threads every scan moved a workspace's
-/// buffers from one core's cache to the other's, and both threads wrote the pool's lock and
-/// array; `winnow scan --jobs 2` spent about 5% more CPU time a line than one job. A thread
-/// that ends releases its workspace.
+/// often the one the other took next, so with two scanning threads the scans kept moving
+/// workspaces' buffers from one core's cache to the other's, and both threads wrote the pool's
+/// lock and array: part of the 5% more CPU time a line that `winnow scan --jobs 2` spent than
+/// one job. A thread that ends releases its workspace.
 enum ThreadWorkspace {
   /// The storage a thread's key points to.
   private final class Slot {
