@@ -14,7 +14,9 @@ struct ScanTally: Sendable {
   /// Items read, and flagged (blocked or replaced), by source type 0–2.
   var readBySourceType = [0, 0, 0]
   var flaggedBySourceType = [0, 0, 0]
-  var byFormat: [DumpFormat: Int] = [:]
+  /// Lines by format, in the order of `DumpFormat.allCases` (an array: hashing the format of
+  /// every line was a hundredth of a scan).
+  var byFormat = [Int](repeating: 0, count: DumpFormat.allCases.count)
   /// Matches by list (file name) and by entry, counted by where the entry is written (see
   /// ``EntrySite``) and named only when asked.
   var byList: [String: Int] { Self.merged(bySite.values.map { (Self.shortName($0.list), $0.count) }) }
@@ -58,7 +60,7 @@ struct ScanTally: Sendable {
     let source = line.item.sourceType.rawValue
     readBySourceType[source] += 1
     if result.verdict != .pass { flaggedBySourceType[source] += 1 }
-    byFormat[line.format, default: 0] += 1
+    byFormat[Self.formatIndex(line.format)] += 1
     for match in result.matches {
       let entry = match.match.entry
       let site = EntrySite(
@@ -85,8 +87,16 @@ struct ScanTally: Sendable {
       readBySourceType[index] += other.readBySourceType[index]
       flaggedBySourceType[index] += other.flaggedBySourceType[index]
     }
-    byFormat.merge(other.byFormat, uniquingKeysWith: +)
+    for index in byFormat.indices { byFormat[index] += other.byFormat[index] }
     bySite.merge(other.bySite) { mine, theirs in (mine.entry, mine.list, mine.count + theirs.count) }
+  }
+
+  static func formatIndex(_ format: DumpFormat) -> Int {
+    switch format {
+    case .item: 0
+    case .historyLog: 1
+    case .callback: 2
+    }
   }
 
   static func shortName(_ path: String) -> String {
@@ -111,11 +121,11 @@ struct ScanTally: Sendable {
       "  by sourceType (read/flagged): "
         + (0..<3).map { "\($0) \(names[$0]) \(readBySourceType[$0])/\(flaggedBySourceType[$0])" }.joined(
           separator: ", "))
-    if !byFormat.isEmpty {
+    let formats = DumpFormat.allCases.filter { byFormat[Self.formatIndex($0)] > 0 }
+    if !formats.isEmpty {
       lines.append(
         "  by format: "
-          + DumpFormat.allCases.compactMap { format in byFormat[format].map { "\(format.rawValue) \($0)" } }.joined(
-            separator: ", "))
+          + formats.map { "\($0.rawValue) \(byFormat[Self.formatIndex($0)])" }.joined(separator: ", "))
     }
     let byList = self.byList
     if !byList.isEmpty {

@@ -83,6 +83,47 @@ struct JSONTests {
   }
 }
 
+/// The reader's string scanning, eight bytes at a time, against a byte at a time.
+@Suite("JSON string scanning")
+struct JSONStringScanningTests {
+  /// Bytes where the eight-at-a-time tests can go wrong: the three kinds of special byte, their
+  /// neighbours, and bytes with the high bit set.
+  static let interesting: [UInt8] = [
+    0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x61, 0x7F, 0x80, 0x9F, 0xA0, 0xA2, 0xBD, 0xDC,
+    0xE4, 0xFF,
+  ]
+
+  @Test func findsTheFirstSpecialByteOfAWord() async {
+    let words = Gen.int(in: 0...(Self.interesting.count - 1)).map { Self.interesting[$0] }.array(of: 8...8)
+    await propertyCheck(count: 3000, input: words) { bytes in
+      let word = bytes.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+      let special = JSONParser.specialBytes(in: word)
+      let found = special == 0 ? 8 : special.trailingZeroBitCount / 8
+      let expected = bytes.firstIndex { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 } ?? 8
+      #expect(found == expected)
+    }
+  }
+
+  /// A string without quotes or backslashes, of any length around the eight-byte steps: its
+  /// text, a control character's offset, or invalid UTF-8, as a byte-at-a-time reading finds.
+  @Test func readsStringsAsAByteAtATimeReadingDoes() async {
+    let plain = Self.interesting.filter { $0 != 0x22 && $0 != 0x5C } + Array("傻逼é".utf8)
+    let texts = Gen.int(in: 0...(plain.count - 1)).map { plain[$0] }.array(of: 0...40)
+    await propertyCheck(count: 3000, input: texts) { bytes in
+      let document = [0x22] + bytes + [0x22]
+      let expected: Result<JSONValue, JSONParseError>
+      if let control = bytes.firstIndex(where: { $0 < 0x20 }) {
+        expected = .failure(JSONParseError(message: "control character in a string (escape it)", offset: 1 + control))
+      } else if let text = String(validating: bytes, as: UTF8.self) {
+        expected = .success(.string(text))
+      } else {
+        expected = .failure(JSONParseError(message: "invalid UTF-8 in a string", offset: 1))
+      }
+      #expect(Result { () throws(JSONParseError) in try JSONValue(parsingUTF8: document) } == expected)
+    }
+  }
+}
+
 /// The UTF-8 check of the JSON reader against the standard library's.
 @Suite("UTF-8 validation")
 struct UTF8ValidationTests {

@@ -88,7 +88,9 @@ public struct ContentExtractor: Sendable, Hashable {
         }
       }
     case .original, .edit:
-      switch rules[item.objectName] {
+      // Text messages, most of any dump, skip hashing their name: built-in names cannot be
+      // registered again, so their rule is always the built-in one.
+      switch item.objectName == "RC:TxtMsg" ? Self.textMessageRule : rules[item.objectName] {
       case .fields(let paths)?:
         for path in paths {
           item.content.collect(path.steps[...], steps: [], description: "", into: &fields)
@@ -101,6 +103,8 @@ public struct ContentExtractor: Sendable, Hashable {
     }
     return fields
   }
+
+  private static let textMessageRule = builtInRules["RC:TxtMsg"]
 
   /// The rules for the platform's own message types.
   public static let builtInRules: [String: Rule] = {

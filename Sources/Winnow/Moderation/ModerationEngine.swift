@@ -113,7 +113,7 @@ public final class ModerationEngine: Sendable {
 
   /// The matcher that applies to an item: its app's, or the default.
   public func matcher(for item: MessageItem) -> Matcher {
-    item.appKey.flatMap { apps[$0] } ?? defaultMatcher
+    apps.isEmpty ? defaultMatcher : item.appKey.flatMap { apps[$0] } ?? defaultMatcher
   }
 
   /// Moderates an item with the word lists only (steps 1 and 2): synchronous, for batch scans
