@@ -114,7 +114,7 @@ struct JSONParser {
       guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
         throw error("expected a string key in an object")
       }
-      let key = try parseString()
+      let key = try parseString(isKey: true)
       skipWhitespace()
       guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
         throw error("expected ':' after an object key")
@@ -191,7 +191,7 @@ struct JSONParser {
   private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
   /// Parses a string literal at `position` (which holds the opening quote).
-  mutating func parseString() throws(JSONParseError) -> String {
+  mutating func parseString(isKey: Bool = false) throws(JSONParseError) -> String {
     position += 1
     let start = position
     var bits: UInt8 = 0  // every byte of the string OR-ed: below 0x80 when it is all ASCII
@@ -220,6 +220,7 @@ struct JSONParser {
       if byte == UInt8(ascii: "\"") {
         let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
         position += 1
+        if isKey, slice.count > 15, let known = Self.knownLongKey(slice) { return known }
         return try makeString(slice, at: start, isASCII: bits < 0x80)
       }
       bits |= byte
@@ -228,6 +229,19 @@ struct JSONParser {
       position += 1
     }
     throw error("unterminated string")
+  }
+
+  /// Keys of message items too long for a string stored inline (more than 15 bytes), which
+  /// would take an allocation in every item read and a byte-wise comparison in every lookup.
+  private static let knownLongKeys = ["conversationType", "mentionedContent"]
+
+  /// The known key whose bytes these are, if any.
+  private static func knownLongKey(_ slice: UnsafeBufferPointer<UInt8>) -> String? {
+    for key in knownLongKeys where key.utf8.count == slice.count {
+      let equal = key.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(slice) } ?? false
+      if equal { return key }
+    }
+    return nil
   }
 
   /// The high bit of each byte of `word` that is a quote, a backslash or below 0x20, exact up

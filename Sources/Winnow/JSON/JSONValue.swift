@@ -21,8 +21,10 @@ public enum JSONValue: Sendable, Hashable {
   /// replaces that member's value, or appends a member.
   public subscript(key: String) -> JSONValue? {
     get {
-      guard case .object(let members) = self else { return nil }
-      return members.last { $0.isNamed(key) }?.value
+      guard case .object(let members) = self, let index = members.lastIndex(where: { $0.isNamed(key) }) else {
+        return nil
+      }
+      return members[index].value
     }
     set {
       guard case .object(var members) = self else { return }
@@ -36,6 +38,13 @@ public enum JSONValue: Sendable, Hashable {
   }
 
   /// The string, for a string value.
+  /// Whether the value is anything but `null` (a match on the case: comparing with `.null`
+  /// copied both values, for every field of every item read).
+  var isNotNull: Bool {
+    if case .null = self { return false }
+    return true
+  }
+
   public var stringValue: String? {
     if case .string(let string) = self { return string }
     return nil

@@ -115,7 +115,7 @@ public final class Matcher: Sendable {
     // The thread's normalized-text buffers (see ``ThreadWorkspace``), kept for its next scan
     // unless a text of more than ``WordShaper/keptCapacity`` units (64K) grew them.
     var workspace = ThreadWorkspace.take() ?? ScanWorkspace()
-    defer { if workspace.texts.allSatisfy(\.isWorthKeeping) { ThreadWorkspace.keep(workspace) } }
+    defer { if workspace.texts.allSatisfy({ $0.isWorthKeeping }) { ThreadWorkspace.keep(workspace) } }
     var candidates: [Candidate] = []
     var warnings: [MatchWarning] = []
     var rejected: [(Candidate, MatcherLayer.Rejection)]? = suppressed == nil ? nil : []

@@ -112,9 +112,13 @@ public struct MessageItem: Sendable, Hashable {
 
   /// A string field, or a number written where ids usually are strings.
   static func text(_ object: JSONValue, _ key: String) throws(ItemError) -> String? {
-    guard let value = object[key], value != .null else { return nil }
-    guard let text = value.scalarText else { throw ItemError(.invalidField(key, "a string")) }
-    return text
+    switch object[key] {
+    case nil, .null?: return nil
+    case .string(let text)?: return text
+    case let value?:
+      guard let text = value.scalarText else { throw ItemError(.invalidField(key, "a string")) }
+      return text
+    }
   }
 
   static func userIds(_ value: JSONValue?) throws(ItemError) -> [String] {
@@ -136,7 +140,7 @@ public struct MessageItem: Sendable, Hashable {
   static func conversationType(_ value: JSONValue?, field: String = "conversationType") throws(ItemError)
     -> ConversationType
   {
-    guard let value, value != .null else { return .privateChat }
+    guard let value, value.isNotNull else { return .privateChat }
     if let number = value.int64Value, let type = ConversationType(rawValue: Int(number)) { return type }
     if let name = value.stringValue, let type = ConversationType(channelTypeName: name) { return type }
     throw ItemError(.invalidField(field, "a conversation type 1–12 or a channelType name"))
@@ -144,7 +148,7 @@ public struct MessageItem: Sendable, Hashable {
 
   /// A time in Unix milliseconds, as a number or a string of digits.
   static func time(_ value: JSONValue?, field: String) throws(ItemError) -> Int64? {
-    guard let value, value != .null else { return nil }
+    guard let value, value.isNotNull else { return nil }
     guard let time = value.int64Value else { throw ItemError(.invalidField(field, "Unix milliseconds")) }
     return time
   }
