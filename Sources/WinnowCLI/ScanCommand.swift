@@ -170,10 +170,16 @@ struct ScanWorker: Sendable {
   /// Each line is read, moderated and written in turn: its item is built once and never
   /// copied (holding a batch's items in an array copied each one, a retain per string, on the
   /// way out).
+  ///
+  /// A line that ``ModerationEngine/screensClean(dumpLine:)`` passes, as almost every line of
+  /// a dump does, is counted without building its item; the others are read and screened in
+  /// full. With `--all`, every line is read, since every line's result is written.
   @Sendable func process(_ batch: LineBatch) -> BatchOutput {
     batch.bytes.withUnsafeBufferPointer { bytes in
-      process(batch) { (offset) throws(ItemError) -> (DumpLine, ModerationResult) in
-        let line = try DumpLine(utf8: UnsafeBufferPointer(rebasing: bytes[batch.lines[offset]]))
+      process(batch) { (offset) throws(ItemError) -> (DumpLine, ModerationResult)? in
+        let bytes = UnsafeBufferPointer(rebasing: bytes[batch.lines[offset]])
+        if !writeAll && engine.screensClean(dumpLine: bytes) { return nil }
+        let line = try DumpLine(utf8: bytes)
         return (line, try engine.screen(line.item))
       }
     }
@@ -215,16 +221,20 @@ struct ScanWorker: Sendable {
   }
 
   /// Writes the result of each line of a batch; `moderate` gives a line, read as a dump item,
-  /// and its verdict from the line's offset in the batch, or the reason it cannot.
+  /// and its verdict from the line's offset in the batch, or the reason it cannot, or nil for
+  /// an original message in item JSON that passes with nothing found.
   func process(
-    _ batch: LineBatch, moderate: (Int) throws(ItemError) -> (DumpLine, ModerationResult)
+    _ batch: LineBatch, moderate: (Int) throws(ItemError) -> (DumpLine, ModerationResult)?
   ) -> BatchOutput {
     var output = BatchOutput()
     output.tally.bytes = batch.byteCount
     for offset in batch.lines.indices {
       let number = batch.firstLine + offset
       do throws(ItemError) {
-        let (line, result) = try moderate(offset)
+        guard let (line, result) = try moderate(offset) else {
+          output.tally.addCleanItem()
+          continue
+        }
         output.tally.add(line, result)
         if writeAll || result.verdict != .pass {
           write(result, of: line, file: batch.file, number: number, to: &output.bytes)

@@ -70,6 +70,15 @@ struct ScanTally: Sendable {
     }
   }
 
+  /// Counts what ``add(_:_:)`` counts for an original message in item JSON that passed with
+  /// nothing found.
+  mutating func addCleanItem() {
+    read += 1
+    passed += 1
+    readBySourceType[SourceType.original.rawValue] += 1
+    byFormat[Self.formatIndex(.item)] += 1
+  }
+
   mutating func addError() {
     read += 1
     errors += 1

@@ -62,6 +62,24 @@ struct ScanTests {
       ])
   }
 
+  /// Clean item lines are counted without being read unless `--all` writes them: the counts
+  /// must not tell the two apart.
+  @Test func countsCleanItemsAlikeReadOrNot() async throws {
+    let global = try Self.globalList()
+    let clean = [
+      #"{"msgUID":"K1","content":{"content":"hello","extra":"x"},"conversationType":"GROUP"}"#,
+      #"{"msgUID":"K2","objectName":"RC:ImgMsg","content":{"content":"傻逼 is not read in images"}}"#,
+      #"{"msgUID":"K3","objectName":"My:Card","content":{"title":["fine",{"t":"ok"}]}}"#,
+    ]
+    let dump = try CLITests.temporaryFile("mixed.jsonl", (Self.lines + clean).joined(separator: "\n") + "\n")
+    let counted = try await Self.run(["scan", "--global", global, "--no-progress", dump])
+    let read = try await Self.run(["scan", "--global", global, "--no-progress", "--all", dump])
+    #expect(Self.summary(counted.stderr) == Self.summary(read.stderr))
+    #expect(
+      Self.summary(counted.stderr).first == "winnow scan: 8 lines read = 4 passed + 0 replaced + 3 blocked + 1 errors")
+    #expect(read.stdout.split(separator: "\n").filter { $0.contains(#""verdict":"pass""#) }.count == 4)
+  }
+
   @Test func allWritesPassedItemsAndReplacedContent() async throws {
     let custom = try CLITests.temporaryFile("app.txt", "秒杀 => **\n")
     let dump =

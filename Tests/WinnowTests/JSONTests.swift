@@ -124,6 +124,53 @@ struct JSONStringScanningTests {
   }
 }
 
+/// Skipping a value (how `winnow scan` checks lines it does not read into items) against
+/// parsing it.
+@Suite("JSON skipping")
+struct JSONSkippingTests {
+  static let fragments = [
+    #""a""#, #""傻逼""#, #""a\"b""#, #""\u00e9\ud83c\udf46""#, "0", "-1.5e3", "true", "false", "null", "[]", "{}",
+    #"{"k":1}"#, #"[1,"x",null]"#, " ", "\n", ",", ":", "01", "1.", "tru", #""\x""#, "[", "]", "{", "}",
+  ]
+
+  /// Any text, well-formed or broken, is accepted by both or rejected by both with the same
+  /// error.
+  @Test func skippingAcceptsAndRejectsWhatParsingDoes() async {
+    let recipes = Gen.int(in: 0...100_000).array(of: 1...12)
+    await propertyCheck(count: 4000, input: recipes) { recipe in
+      var text = ""
+      for (index, number) in recipe.dropLast().enumerated() {
+        switch number % 6 {
+        case 0: text = "[" + text + "]"
+        case 1: text = #"{"k\#(index)":"# + (text.isEmpty ? "0" : text) + "}"
+        case 2: text = "[" + text + "," + Self.fragments[number / 6 % Self.fragments.count] + "]"
+        default: text += Self.fragments[number / 6 % Self.fragments.count]
+        }
+      }
+      var bytes = Array(text.utf8)
+      let damage = recipe.last!
+      if damage % 3 == 0, !bytes.isEmpty {
+        bytes[damage / 3 % bytes.count] = [0x22, 0x5C, 0xFF, 0x01, 0x7D, 0x5D, 0xE4][damage / 96 % 7]
+      }
+      let parsed = Result { () throws(JSONParseError) in _ = try JSONValue(parsingUTF8: bytes) }
+      let skipped = bytes.withUnsafeBufferPointer { buffer in
+        Result { () throws(JSONParseError) in
+          var parser = JSONParser(buffer)
+          parser.skipWhitespace()
+          try parser.skipValue(depth: 0)
+          parser.skipWhitespace()
+          guard parser.position == buffer.count else { throw parser.error("unexpected text after the JSON value") }
+        }
+      }
+      switch (parsed, skipped) {
+      case (.success, .success): break
+      case (.failure(let parsing), .failure(let skipping)): #expect(parsing == skipping)
+      default: Issue.record("parsing \(parsed), skipping \(skipped): \(String(decoding: bytes, as: UTF8.self))")
+      }
+    }
+  }
+}
+
 /// The UTF-8 check of the JSON reader against the standard library's.
 @Suite("UTF-8 validation")
 struct UTF8ValidationTests {

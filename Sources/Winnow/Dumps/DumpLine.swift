@@ -35,10 +35,7 @@ public struct DumpLine: Sendable, Hashable {
   /// Reads one line (without its newline).
   /// - Throws: ``ItemError`` for a line that is not JSON or lacks what an item needs.
   public init(utf8 line: UnsafeBufferPointer<UInt8>) throws(ItemError) {
-    var start = 0
-    while start < line.count, line[start] == 0x20 || line[start] == 0x09 || line[start] == 0x0D { start += 1 }
-    var end = line.count
-    while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 || line[end - 1] == 0x0D { end -= 1 }
+    var (start, end) = Self.trimmed(line)
     guard start < end else { throw ItemError(.invalidField("line", "a JSON object (the line is empty)")) }
     var prefixed = false
     if Self.hasLogTimePrefix(line, at: start) {
@@ -67,6 +64,15 @@ public struct DumpLine: Sendable, Hashable {
     self.format = format
     self.item = item
     self.platformFlagged = platformFlagged
+  }
+
+  /// The line without the spaces, tabs and carriage returns around it: its start and end.
+  static func trimmed(_ line: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
+    var start = 0
+    while start < line.count, line[start] == 0x20 || line[start] == 0x09 || line[start] == 0x0D { start += 1 }
+    var end = line.count
+    while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 || line[end - 1] == 0x0D { end -= 1 }
+    return (start, end)
   }
 
   /// A log time prefix, `0` standing for any digit (one array, not one per line read).

@@ -163,8 +163,99 @@ struct JSONParser {
     }
   }
 
+  /// Moves past one value, checking it as ``parseValue(depth:)`` does (any text one rejects,
+  /// the other rejects), without building it.
+  mutating func skipValue(depth: Int) throws(JSONParseError) {
+    guard position < bytes.count else { throw error("unexpected end of input, expected a value") }
+    switch bytes[position] {
+    case UInt8(ascii: "{"): try skipObject(depth: depth + 1) { _, _ throws(JSONParseError) in }
+    case UInt8(ascii: "["): try skipArray(depth: depth + 1)
+    case UInt8(ascii: "\""): _ = try skipString()
+    case UInt8(ascii: "t"): try expectWord("true")
+    case UInt8(ascii: "f"): try expectWord("false")
+    case UInt8(ascii: "n"): try expectWord("null")
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try scanNumber()
+    default: throw error("unexpected character \(describe(bytes[position])), expected a value")
+    }
+  }
+
+  /// Moves past the object at `position`, checking it as ``parseValue(depth:)`` does; `member`
+  /// gets each member's key (as ``skipString()`` gives it) and the offset of its value, in order.
+  mutating func skipObject(
+    depth: Int, member: (_ key: (text: Range<Int>, isEscaped: Bool), _ value: Range<Int>) throws(JSONParseError) -> Void
+  ) throws(JSONParseError) {
+    guard depth <= JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth)") }
+    position += 1
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+      position += 1
+      return
+    }
+    while true {
+      skipWhitespace()
+      guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+        throw error("expected a string key in an object")
+      }
+      let key = try skipString()
+      skipWhitespace()
+      guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+        throw error("expected ':' after an object key")
+      }
+      position += 1
+      skipWhitespace()
+      let valueStart = position
+      try skipValue(depth: depth)
+      try member(key, valueStart..<position)
+      skipWhitespace()
+      guard position < bytes.count else { throw error("unexpected end of input in an object") }
+      if bytes[position] == UInt8(ascii: ",") {
+        position += 1
+      } else if bytes[position] == UInt8(ascii: "}") {
+        position += 1
+        return
+      } else {
+        throw error("expected ',' or '}' in an object")
+      }
+    }
+  }
+
+  /// Moves past the array at `position`, checking it as ``parseValue(depth:)`` does.
+  mutating func skipArray(depth: Int, element: (Range<Int>) throws(JSONParseError) -> Void = { _ in })
+    throws(JSONParseError)
+  {
+    guard depth <= JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth)") }
+    position += 1
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+      position += 1
+      return
+    }
+    while true {
+      skipWhitespace()
+      let valueStart = position
+      try skipValue(depth: depth)
+      try element(valueStart..<position)
+      skipWhitespace()
+      guard position < bytes.count else { throw error("unexpected end of input in an array") }
+      if bytes[position] == UInt8(ascii: ",") {
+        position += 1
+      } else if bytes[position] == UInt8(ascii: "]") {
+        position += 1
+        return
+      } else {
+        throw error("expected ',' or ']' in an array")
+      }
+    }
+  }
+
   private mutating func parseNumber() throws(JSONParseError) -> String {
     let start = position
+    try scanNumber()
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+  }
+
+  /// Moves past a number, checking its form.
+  private mutating func scanNumber() throws(JSONParseError) {
     if bytes[position] == UInt8(ascii: "-") { position += 1 }
     guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit in a number") }
     if bytes[position] == UInt8(ascii: "0") {
@@ -185,15 +276,40 @@ struct JSONParser {
       guard position < bytes.count, isDigit(bytes[position]) else { throw error("expected a digit in an exponent") }
       while position < bytes.count, isDigit(bytes[position]) { position += 1 }
     }
-    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
   }
 
   private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
   /// Parses a string literal at `position` (which holds the opening quote).
   mutating func parseString(isKey: Bool = false) throws(JSONParseError) -> String {
+    let start = position + 1
+    guard let (end, isASCII) = try scanPlainString() else { return try parseEscapedString(from: start) }
+    let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
+    if isKey, slice.count > 15, let known = Self.knownLongKey(slice) { return known }
+    return try makeString(slice, at: start, isASCII: isASCII)
+  }
+
+  /// Moves past a string literal at `position`, checking it as ``parseString(isKey:)`` does
+  /// without making a `String` of it unless it has escapes: the range of its text between the
+  /// quotes, and whether it has escapes (the range then holds them as written).
+  mutating func skipString() throws(JSONParseError) -> (text: Range<Int>, isEscaped: Bool) {
+    let start = position + 1
+    guard let (end, isASCII) = try scanPlainString() else {
+      _ = try parseEscapedString(from: start)
+      return (start..<(position - 1), true)
+    }
+    let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
+    guard isASCII || Self.isValidUTF8(slice) else {
+      throw JSONParseError(message: "invalid UTF-8 in a string", offset: start)
+    }
+    return (start..<end, false)
+  }
+
+  /// Moves past a string literal without escapes at `position` (its opening quote): the end of
+  /// its text (the closing quote's offset) and whether it is all ASCII; nil, with `position` at
+  /// the first backslash, when it has escapes.
+  private mutating func scanPlainString() throws(JSONParseError) -> (end: Int, isASCII: Bool)? {
     position += 1
-    let start = position
     var bits: UInt8 = 0  // every byte of the string OR-ed: below 0x80 when it is all ASCII
     // Eight bytes at a time up to the first quote, backslash or control character (the loop
     // below, a byte at a time, took a twentieth of a `winnow scan` alone); the loop below takes
@@ -218,13 +334,11 @@ struct JSONParser {
     while position < bytes.count {
       let byte = bytes[position]
       if byte == UInt8(ascii: "\"") {
-        let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
         position += 1
-        if isKey, slice.count > 15, let known = Self.knownLongKey(slice) { return known }
-        return try makeString(slice, at: start, isASCII: bits < 0x80)
+        return (position - 1, bits < 0x80)
       }
       bits |= byte
-      if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
+      if byte == UInt8(ascii: "\\") { return nil }
       if byte < 0x20 { throw error("control character in a string (escape it)") }
       position += 1
     }

@@ -92,6 +92,14 @@ public final class Matcher: Sendable {
     return text.withUTF8 { scan(utf8: $0, kind: kind, suppressed: &suppressed) }
   }
 
+  /// Whether ``scan(_:kind:)`` of the text these bytes encode (valid UTF-8) reports no match
+  /// and no warning.
+  func findsNothing(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var suppressed: [SuppressedMatch]? = nil
+    let report = scan(utf8: bytes, kind: .leftmostLongest, suppressed: &suppressed)
+    return report.matches.isEmpty && report.warnings.isEmpty
+  }
+
   /// Scans a text like ``scan(_:kind:)`` and also lists where an entry's text was found but not
   /// reported, and why: inside an allowed span, inside a longer word, cut from two lexicon words,
   /// or with fewer repeated letters than the entry writes, in order of start. For tuning lists

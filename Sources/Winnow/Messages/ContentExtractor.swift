@@ -88,9 +88,7 @@ public struct ContentExtractor: Sendable, Hashable {
         }
       }
     case .original, .edit:
-      // Text messages, most of any dump, skip hashing their name: built-in names cannot be
-      // registered again, so their rule is always the built-in one.
-      switch item.objectName == "RC:TxtMsg" ? Self.textMessageRule : rules[item.objectName] {
+      switch rule(for: item.objectName) {
       case .fields(let paths)?:
         for path in paths {
           item.content.collect(path.steps[...], steps: [], description: "", into: &fields)
@@ -102,6 +100,13 @@ public struct ContentExtractor: Sendable, Hashable {
       }
     }
     return fields
+  }
+
+  /// The rule of an object name, nil for one neither built in nor registered.
+  func rule(for objectName: String) -> Rule? {
+    // Text messages, most of any dump, skip hashing their name: built-in names cannot be
+    // registered again, so their rule is always the built-in one.
+    objectName == "RC:TxtMsg" ? Self.textMessageRule : rules[objectName]
   }
 
   private static let textMessageRule = builtInRules["RC:TxtMsg"]

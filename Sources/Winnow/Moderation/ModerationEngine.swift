@@ -108,6 +108,9 @@ public final class ModerationEngine: Sendable {
       statistics: reviewerStatistics)
   }
 
+  /// Whether any app has its own custom lists.
+  var hasApps: Bool { !apps.isEmpty }
+
   /// The apps with their own custom lists.
   public var appKeys: [String] { apps.keys.sorted() }
 

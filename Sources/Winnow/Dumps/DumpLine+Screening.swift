@@ -1,0 +1,225 @@
+extension ModerationEngine {
+  /// Whether a dump line is an item that passes the word lists with nothing found, decided
+  /// without building the item: for batch scans, where almost every line passes.
+  ///
+  /// True only for a line that ``DumpLine/init(utf8:)`` reads as an original message in
+  /// Winnow's item JSON (format ``DumpFormat/item``, ``SourceType/original``, no
+  /// ``DumpLine/platformFlagged``) and whose item ``screen(_:)`` passes with no match and no
+  /// warning. False means *not known*: the line may pass, be flagged, be another format or not
+  /// be an item at all; read it with ``DumpLine/init(utf8:)`` and screen its item as usual.
+  ///
+  /// The line is checked as closely as reading it would (every byte of its JSON, every field's
+  /// type); its user text is found by the same extraction rules and matched from the line's own
+  /// bytes. Anything unusual gives false rather than a second reading of the rules: keys or
+  /// names written with escapes, content given as a string of JSON, extensions and edits,
+  /// object names that are not strings, and engines with per-app lists.
+  public func screensClean(dumpLine line: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard !hasApps else { return false }
+    let (start, end) = DumpLine.trimmed(line)
+    guard start < end, !DumpLine.hasLogTimePrefix(line, at: start) else { return false }
+    let body = UnsafeBufferPointer(rebasing: line[start..<end])
+    var parser = JSONParser(body)
+    var fields = ItemMembers()
+    do {
+      parser.skipWhitespace()
+      guard parser.position < body.count, body[parser.position] == UInt8(ascii: "{") else { return false }
+      try parser.skipObject(depth: 1) { key, value throws(JSONParseError) in
+        guard !key.isEscaped else { throw .unsure }
+        fields.note(UnsafeBufferPointer(rebasing: body[key.text]), value)
+      }
+      parser.skipWhitespace()
+      guard parser.position == body.count else { return false }
+    } catch { return false }
+    guard !fields.hasOtherFormatKeys, let content = fields.content, body[content.lowerBound] == UInt8(ascii: "{")
+    else { return false }
+    let screening = ContentScreening(bytes: body, matcher: defaultMatcher)
+    guard screening.isOriginal(fields.kind), fields.scalarFieldsAreText(in: body),
+      screening.userIdsAreText(fields.toUserIds),
+      screening.parses(fields.conversationType, as: { v throws(ItemError) in _ = try MessageItem.conversationType(v) }),
+      screening.parses(fields.sentTime, as: { v throws(ItemError) in _ = try MessageItem.time(v, field: "sentTime") }),
+      let objectName = screening.objectName(fields.objectName),
+      content.count <= configuration.extractor.contentLimit
+    else { return false }
+    // The content's compact size is at most its bytes as written (escapes and white space only
+    // shrink), so content within the limit as written is within it as read.
+    switch configuration.extractor.rule(for: objectName) {
+    case .fields(let paths)?:
+      return paths.allSatisfy { screening.isClean(at: content.lowerBound, path: $0.steps[...]) }
+    case .none?:
+      return true
+    case nil:
+      return configuration.extractor.unknownTypes == .skip || screening.isCleanEverywhere(at: content.lowerBound)
+    }
+  }
+}
+
+extension JSONParseError {
+  /// Thrown from a skip's callback to stop it: the line is not known to pass (the screening
+  /// gives false for any error).
+  fileprivate static let unsure = JSONParseError(message: "not known to pass", offset: 0)
+}
+
+/// The value ranges of the members of an item line that reading it looks at, the last of each
+/// name as lookups find it.
+private struct ItemMembers {
+  var kind: Range<Int>?
+  var content: Range<Int>?
+  var msgUID: Range<Int>?
+  var fromUserId: Range<Int>?
+  var targetId: Range<Int>?
+  var toUserIds: Range<Int>?
+  var conversationType: Range<Int>?
+  var channelId: Range<Int>?
+  var objectName: Range<Int>?
+  var sentTime: Range<Int>?
+  var appKey: Range<Int>?
+  /// A member that makes the line a history log or a callback post (see ``DumpLine``).
+  var hasOtherFormatKeys = false
+
+  mutating func note(_ key: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
+    func `is`(_ name: StaticString) -> Bool {
+      name.utf8CodeUnitCount == key.count && (0..<key.count).allSatisfy { name.utf8Start[$0] == key[$0] }
+    }
+    switch key.count {
+    case 4 where `is`("kind"): kind = value
+    case 6 where `is`("msgUID"): msgUID = value
+    case 6 where `is`("appKey"): appKey = value
+    case 7 where `is`("content"): content = value
+    case 8 where `is`("targetId"): targetId = value
+    case 8 where `is`("sentTime"): sentTime = value
+    case 9 where `is`("toUserIds"): toUserIds = value
+    case 9 where `is`("channelId"): channelId = value
+    case 10 where `is`("fromUserId"): fromUserId = value
+    case 10 where `is`("objectName"): objectName = value
+    case 16 where `is`("conversationType"): conversationType = value
+    case 7 where `is`("msgType"), 9 where `is`("classname"), 9 where `is`("messageId"),
+      11 where `is`("channelType"), 12 where `is`("msgTimeStamp"), 12 where `is`("msgTimestamp"):
+      hasOtherFormatKeys = true
+    default: break
+    }
+  }
+
+  /// The fields read as text (``MessageItem/text(_:_:)``) hold a string, a number, a boolean
+  /// or null, not an object or array.
+  func scalarFieldsAreText(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    [msgUID, fromUserId, targetId, channelId, appKey].allSatisfy { range in
+      guard let range else { return true }
+      return bytes[range.lowerBound] != UInt8(ascii: "{") && bytes[range.lowerBound] != UInt8(ascii: "[")
+    }
+  }
+}
+
+/// Checks on one line's bytes, already checked as JSON.
+private struct ContentScreening {
+  let bytes: UnsafeBufferPointer<UInt8>
+  let matcher: Matcher
+
+  /// `kind` absent, or the string `message`.
+  func isOriginal(_ kind: Range<Int>?) -> Bool {
+    guard let kind else { return true }
+    return bytes[kind].elementsEqual("\"message\"".utf8)
+  }
+
+  /// `toUserIds` absent, null, a string, or an array of strings, numbers and booleans.
+  func userIdsAreText(_ range: Range<Int>?) -> Bool {
+    guard let range else { return true }
+    switch bytes[range.lowerBound] {
+    case UInt8(ascii: "n"), UInt8(ascii: "\""): return true
+    case UInt8(ascii: "["):
+      var parser = JSONParser(bytes)
+      parser.position = range.lowerBound
+      do {
+        try parser.skipArray(depth: 1) { element throws(JSONParseError) in
+          switch bytes[element.lowerBound] {
+          case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "n"): throw .unsure
+          default: break
+          }
+        }
+      } catch { return false }
+      return true
+    default: return false
+    }
+  }
+
+  /// A field, if present, read as a value that `check` accepts (the same check reading does).
+  func parses(_ range: Range<Int>?, as check: (JSONValue) throws(ItemError) -> Void) -> Bool {
+    guard let range else { return true }
+    guard let value = try? JSONValue(parsingUTF8: UnsafeBufferPointer(rebasing: bytes[range])) else { return false }
+    do { try check(value) } catch { return false }
+    return true
+  }
+
+  /// The object name: `RC:TxtMsg` when absent or null, the string when it is one without
+  /// escapes, else nil (not known).
+  func objectName(_ range: Range<Int>?) -> String? {
+    guard let range, bytes[range.lowerBound] != UInt8(ascii: "n") else { return "RC:TxtMsg" }
+    var parser = JSONParser(bytes)
+    parser.position = range.lowerBound
+    guard bytes[range.lowerBound] == UInt8(ascii: "\""), let text = try? parser.skipString(), !text.isEscaped else {
+      return nil
+    }
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[text.text]), as: UTF8.self)
+  }
+
+  /// Whether every string a field path leads to from the value at `position` has nothing
+  /// for the matcher, as ``ContentExtractor/fields(of:)`` finds them (every member of a name,
+  /// every element of an array).
+  func isClean(at position: Int, path: ArraySlice<FieldPath.Step>) -> Bool {
+    var parser = JSONParser(bytes)
+    parser.position = position
+    do {
+      switch (path.first, bytes[position]) {
+      case (nil, UInt8(ascii: "\"")):
+        return isClean(try parser.skipString())
+      case (.key(let name)?, UInt8(ascii: "{")):
+        try parser.skipObject(depth: 1) { key, value throws(JSONParseError) in
+          guard !key.isEscaped else { throw .unsure }
+          guard bytes[key.text].elementsEqual(name.utf8) else { return }
+          guard isClean(at: value.lowerBound, path: path.dropFirst()) else { throw .unsure }
+        }
+      case (.eachElement?, UInt8(ascii: "[")):
+        try parser.skipArray(depth: 1) { element throws(JSONParseError) in
+          guard isClean(at: element.lowerBound, path: path.dropFirst()) else { throw .unsure }
+        }
+      default:
+        break
+      }
+    } catch { return false }
+    return true
+  }
+
+  /// Whether every string value (not key) inside the value at `position` has nothing for the
+  /// matcher.
+  func isCleanEverywhere(at position: Int) -> Bool {
+    var parser = JSONParser(bytes)
+    parser.position = position
+    do {
+      switch bytes[position] {
+      case UInt8(ascii: "\""):
+        return isClean(try parser.skipString())
+      case UInt8(ascii: "{"):
+        try parser.skipObject(depth: 1) { _, value throws(JSONParseError) in
+          guard isCleanEverywhere(at: value.lowerBound) else { throw .unsure }
+        }
+      case UInt8(ascii: "["):
+        try parser.skipArray(depth: 1) { element throws(JSONParseError) in
+          guard isCleanEverywhere(at: element.lowerBound) else { throw .unsure }
+        }
+      default:
+        break
+      }
+    } catch { return false }
+    return true
+  }
+
+  /// Whether the matcher finds nothing, and warns of nothing, in a string's text.
+  private func isClean(_ string: (text: Range<Int>, isEscaped: Bool)) -> Bool {
+    guard string.isEscaped else {
+      return matcher.findsNothing(inUTF8: UnsafeBufferPointer(rebasing: bytes[string.text]))
+    }
+    var parser = JSONParser(bytes)
+    parser.position = string.text.lowerBound - 1
+    guard var text = try? parser.parseString() else { return false }
+    return text.withUTF8 { matcher.findsNothing(inUTF8: $0) }
+  }
+}

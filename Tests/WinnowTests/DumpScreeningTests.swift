@@ -1,0 +1,129 @@
+import PropertyBased
+import Testing
+
+@testable import Winnow
+
+/// `ModerationEngine.screensClean(dumpLine:)`, the batch scan's way past building items: it
+/// may only say a line passes when reading and screening the line says so too.
+@Suite("Screening dump lines without reading items")
+struct DumpScreeningTests {
+  static let lists = [try! WordList(name: "zh.txt", origin: .global, parsing: "傻逼\nfuck\nbad word\n")]
+
+  /// Scans every string of unknown types, knows a custom type with an array path.
+  static let engine: ModerationEngine = {
+    var extractor = ContentExtractor()
+    try! extractor.register(objectName: "App:Card", textFields: ["title", "items[].label"])
+    return try! ModerationEngine(global: lists, configuration: .init(extractor: extractor))
+  }()
+
+  /// Skips unknown types, and has a small content limit.
+  static let strictEngine = try! ModerationEngine(
+    global: lists, configuration: .init(extractor: ContentExtractor(unknownTypes: .skip, contentLimit: 40)))
+
+  /// Values of every type a member can hold, right and wrong for each field, escapes included.
+  static let values = [
+    #""A1""#, #""u1""#, "3", #""3""#, #""GROUP""#, #""group""#, "13", "3.5", "-1", "null", "true", "[]",
+    #"["u1",2]"#, #"["u1",null]"#, "{}", #""message""#, #""edit""#, #""mess\u0061ge""#, #""RC:TxtMsg""#,
+    #""RC:ImgMsg""#, #""RC:ReadNtf""#, #""App:Card""#, #""Other:Type""#, #""RC:\u0054xtMsg""#, "1700000000000",
+    #""1700000000000""#, #""17e3""#, "1e3", #"{"content":"hello"}"#, #"{"content":"你是傻逼"}"#,
+    #"{"content":"傻 逼"}"#, #"{"content":"f.u.c.k"}"#, #"{"content":"fine","extra":"fuck"}"#,
+    #"{"content":"ok","user":{"name":"傻逼"}}"#, #"{"content":"ok","mentionedInfo":{"mentionedContent":"fuck"}}"#,
+    #"{"content":"a\"b"}"#, #"{"content":"fu\u0063k"}"#, #"{"content":5}"#, #"{"content":["fuck"]}"#,
+    #"{"title":"x","items":[{"label":"fuck"},{"label":"ok"}]}"#, #"{"title":"ok","items":[{"label":"ok"},3]}"#,
+    #"{"content":"ok","content":"fuck"}"#, #"{"con\u0074ent":"fuck"}"#, #"{"content":"hello","extra":null}"#,
+    #""{\"content\":\"fuck\"}""#, #"{"nested":{"deep":["fuck",{"x":"bad  word"}]}}"#,
+    #"{"content":"a long enough message to go past a small limit of forty bytes"}"#, #"{ "content" : "spaced" }"#,
+  ]
+  static let keys = [
+    "msgUID", "fromUserId", "targetId", "toUserIds", "conversationType", "channelId", "objectName", "sentTime",
+    "appKey", "kind", "content", "content", "content", "sourceContent", "msgType", "classname", "messageId",
+    "extra", #"con\u0074ent"#, #"object\u004eame"#,
+  ]
+
+  /// A line from a recipe: the first number picks the line's surroundings, the rest pairs of a
+  /// key and a value; the last number may damage one byte.
+  static func line(_ recipe: [Int]) -> [UInt8] {
+    var members: [String] = []
+    var index = 1
+    while index + 1 < recipe.count {
+      members.append("\"\(keys[recipe[index] % keys.count])\":\(values[recipe[index + 1] % values.count])")
+      index += 2
+    }
+    let shape = recipe.first ?? 0
+    var text = "{" + members.joined(separator: shape % 3 == 0 ? ", " : ",") + "}"
+    if shape % 5 == 1 { text = " \t" + text + " \r" }
+    if shape % 7 == 2 { text = "2024/01/02 03:04:05" + text }
+    var bytes = Array(text.utf8)
+    let damage = recipe.last ?? 0
+    if damage % 4 == 0, !bytes.isEmpty {
+      let junk: [UInt8] = [0x22, 0x5C, 0x7B, 0x7D, 0x2C, 0x3A, 0xFF, 0x00, 0x20, 0xE4, 0x5B]
+      bytes[damage / 4 % bytes.count] = junk[damage / 64 % junk.count]
+    } else if damage % 4 == 1 {
+      bytes.removeLast(min(bytes.count, damage / 4 % 8))
+    }
+    return bytes
+  }
+
+  /// What reading the line and screening its item says about a line the screening passed.
+  static func confirm(_ bytes: [UInt8], _ engine: ModerationEngine) {
+    bytes.withUnsafeBufferPointer { line in
+      guard engine.screensClean(dumpLine: line) else { return }
+      do {
+        let read = try DumpLine(utf8: line)
+        #expect(read.format == .item && read.item.sourceType == .original && read.platformFlagged == nil)
+        let result = try engine.screen(read.item)
+        #expect(result.verdict == .pass && result.matches.isEmpty && result.warnings.isEmpty)
+      } catch {
+        Issue.record("passed a line that reading rejects: \(error)")
+      }
+    }
+  }
+
+  @Test func passesOnlyLinesThatReadingAndScreeningPass() async {
+    let recipes = Gen.int(in: 0...100_000).array(of: 1...13)
+    await propertyCheck(count: 4000, input: recipes) { recipe in
+      let bytes = Self.line(recipe)
+      Self.confirm(bytes, Self.engine)
+      Self.confirm(bytes, Self.strictEngine)
+    }
+  }
+
+  /// The usual lines pass without being read, so that the scan gains: a test that only checked
+  /// the other direction would hold for a screening that never passed anything.
+  @Test(arguments: [
+    #"{"msgUID":"A1","fromUserId":"u1","targetId":"g1","conversationType":3,"channelId":"","objectName":"RC:TxtMsg","content":{"content":"hello there"},"sentTime":1700000000000}"#,
+    #"{"msgUID":"A2","content":{"content":"你好，明天见","extra":"{\"k\":1}"},"toUserIds":["u1","u2"],"appKey":"app"}"#,
+    #" {"kind":"message","objectName":"App:Card","content":{"title":"menu","items":[{"label":"tea"},{"label":"茶"}]}} "#,
+    #"{"objectName":"RC:ImgMsg","content":{"content":"base64 fuck","imageUri":"https://x/y.png"}}"#,
+    #"{"objectName":"Other:Type","content":{"a":["fine",{"b":"ok \u00e9"}]},"conversationType":"GROUP"}"#,
+  ])
+  func passesUsualCleanItems(line: String) {
+    Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.screensClean(dumpLine: $0)) }
+  }
+
+  @Test(arguments: [
+    #"{"msgUID":"B1","content":{"content":"你是傻 逼"}}"#,
+    #"{"msgUID":"B2","content":{"content":"ok","user":{"name":"f.u.c.k"}}}"#,
+    #"{"objectName":"App:Card","content":{"title":"menu","items":[{"label":"tea"},{"label":"fuck"}]}}"#,
+    #"{"objectName":"Other:Type","content":{"deep":[{"x":"bad  word"}]}}"#,
+    #"{"msgUID":"B3","content":{"content":"fu\u0063k"}}"#,
+    #"2024/01/02 03:04:05{"classname":"RC:TxtMsg","content":{"content":"hello"},"msgUID":"B4"}"#,
+    #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"hello\"}","messageId":"B5"}"#,
+    #"{"kind":"edit","msgUID":"B6","sourceContent":{"content":"hello"}}"#,
+    #"{"msgUID":"B7","content":{"content":"hello"},"sentTime":"soon"}"#,
+    #"{"msgUID":"B8","content":{"content":"hello"},"conversationType":99}"#,
+    #"{"msgUID":["B9"],"content":{"content":"hello"}}"#,
+    #"{"msgUID":"B10","content":{"content":"hello"}} x"#,
+    #"{"msgUID":"B11","content":{"content":"hello"}"#,
+  ])
+  func leavesFlaggedOtherAndBrokenLinesToReading(line: String) {
+    Array(line.utf8).withUnsafeBufferPointer { #expect(!Self.engine.screensClean(dumpLine: $0)) }
+  }
+
+  @Test func leavesEnginesWithAppListsToReading() throws {
+    let engine = try Self.engine.addingApp(
+      "app", custom: [WordList(name: "app.txt", origin: .custom, parsing: "tea\n")])
+    let line = #"{"msgUID":"A1","appKey":"app","content":{"content":"tea"}}"#
+    Array(line.utf8).withUnsafeBufferPointer { #expect(!engine.screensClean(dumpLine: $0)) }
+  }
+}
