@@ -171,18 +171,25 @@ struct ScanWorker: Sendable {
   /// copied (holding a batch's items in an array copied each one, a retain per string, on the
   /// way out).
   ///
-  /// A line that ``ModerationEngine/screensClean(dumpLine:)`` passes, as almost every line of
+  /// A line that ``ModerationEngine/cleanFormat(ofDumpLine:)`` passes, as almost every line of
   /// a dump does, is counted without building its item; the others are read and screened in
   /// full. With `--all`, every line is read, since every line's result is written.
   @Sendable func process(_ batch: LineBatch) -> BatchOutput {
     batch.bytes.withUnsafeBufferPointer { bytes in
-      process(batch) { (offset) throws(ItemError) -> (DumpLine, ModerationResult)? in
+      process(batch) { (offset) throws(ItemError) -> LineOutcome in
         let bytes = UnsafeBufferPointer(rebasing: bytes[batch.lines[offset]])
-        if !writeAll && engine.screensClean(dumpLine: bytes) { return nil }
+        if !writeAll, let format = engine.cleanFormat(ofDumpLine: bytes) { return .clean(format) }
         let line = try DumpLine(utf8: bytes)
-        return (line, try engine.screen(line.item))
+        return .screened(line, try engine.screen(line.item))
       }
     }
+  }
+
+  /// What became of one line: passed with nothing found, known without reading it (the line's
+  /// format), or read and screened.
+  enum LineOutcome {
+    case clean(DumpFormat)
+    case screened(DumpLine, ModerationResult)
   }
 
   /// With the reviewer: each batch's items concurrently (the reviewer bounds calls in flight).
@@ -204,8 +211,8 @@ struct ScanWorker: Sendable {
         return results
       }
       outputs.append(
-        process(batch) { (offset) throws(ItemError) -> (DumpLine, ModerationResult) in
-          (try lines[offset].get(), try results[offset]!.get())
+        process(batch) { (offset) throws(ItemError) -> LineOutcome in
+          .screened(try lines[offset].get(), try results[offset]!.get())
         })
     }
     return outputs
@@ -220,24 +227,22 @@ struct ScanWorker: Sendable {
     }
   }
 
-  /// Writes the result of each line of a batch; `moderate` gives a line, read as a dump item,
-  /// and its verdict from the line's offset in the batch, or the reason it cannot, or nil for
-  /// an original message in item JSON that passes with nothing found.
-  func process(
-    _ batch: LineBatch, moderate: (Int) throws(ItemError) -> (DumpLine, ModerationResult)?
-  ) -> BatchOutput {
+  /// Writes the result of each line of a batch; `moderate` gives what became of a line from
+  /// its offset in the batch, or the reason it cannot be read.
+  func process(_ batch: LineBatch, moderate: (Int) throws(ItemError) -> LineOutcome) -> BatchOutput {
     var output = BatchOutput()
     output.tally.bytes = batch.byteCount
     for offset in batch.lines.indices {
       let number = batch.firstLine + offset
       do throws(ItemError) {
-        guard let (line, result) = try moderate(offset) else {
-          output.tally.addCleanItem()
-          continue
-        }
-        output.tally.add(line, result)
-        if writeAll || result.verdict != .pass {
-          write(result, of: line, file: batch.file, number: number, to: &output.bytes)
+        switch try moderate(offset) {
+        case .clean(let format):
+          output.tally.addClean(format)
+        case .screened(let line, let result):
+          output.tally.add(line, result)
+          if writeAll || result.verdict != .pass {
+            write(result, of: line, file: batch.file, number: number, to: &output.bytes)
+          }
         }
       } catch {
         output.tally.addError()

@@ -70,13 +70,13 @@ struct ScanTally: Sendable {
     }
   }
 
-  /// Counts what ``add(_:_:)`` counts for an original message in item JSON that passed with
+  /// Counts what ``add(_:_:)`` counts for an original message of a format that passed with
   /// nothing found.
-  mutating func addCleanItem() {
+  mutating func addClean(_ format: DumpFormat) {
     read += 1
     passed += 1
     readBySourceType[SourceType.original.rawValue] += 1
-    byFormat[Self.formatIndex(.item)] += 1
+    byFormat[Self.formatIndex(format)] += 1
   }
 
   mutating func addError() {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Winnow
 
-/// `ModerationEngine.screensClean(dumpLine:)`, the batch scan's way past building items: it
+/// `ModerationEngine.cleanFormat(ofDumpLine:)`, the batch scan's way past building items: it
 /// may only say a line passes when reading and screening the line says so too.
 @Suite("Screening dump lines without reading items")
 struct DumpScreeningTests {
@@ -33,11 +33,13 @@ struct DumpScreeningTests {
     #"{"content":"ok","content":"fuck"}"#, #"{"con\u0074ent":"fuck"}"#, #"{"content":"hello","extra":null}"#,
     #""{\"content\":\"fuck\"}""#, #"{"nested":{"deep":["fuck",{"x":"bad  word"}]}}"#,
     #"{"content":"a long enough message to go past a small limit of forty bytes"}"#, #"{ "content" : "spaced" }"#,
+    #""2024-01-02 03:04:05.678""#, #""2024-13-02 03:04:05""#, #""false""#, #""PERSON""#,
   ]
   static let keys = [
     "msgUID", "fromUserId", "targetId", "toUserIds", "conversationType", "channelId", "objectName", "sentTime",
     "appKey", "kind", "content", "content", "content", "sourceContent", "msgType", "classname", "messageId",
-    "extra", #"con\u0074ent"#, #"object\u004eame"#,
+    "extra", #"con\u0074ent"#, #"object\u004eame"#, "classname", "targetType", "GroupId", "timestamp",
+    "dateTime", "busChannel", "appId", "isSensitiveWord", "channelType",
   ]
 
   /// A line from a recipe: the first number picks the line's surroundings, the rest pairs of a
@@ -67,10 +69,10 @@ struct DumpScreeningTests {
   /// What reading the line and screening its item says about a line the screening passed.
   static func confirm(_ bytes: [UInt8], _ engine: ModerationEngine) {
     bytes.withUnsafeBufferPointer { line in
-      guard engine.screensClean(dumpLine: line) else { return }
+      guard let format = engine.cleanFormat(ofDumpLine: line) else { return }
       do {
         let read = try DumpLine(utf8: line)
-        #expect(read.format == .item && read.item.sourceType == .original && read.platformFlagged == nil)
+        #expect(read.format == format && read.item.sourceType == .original)
         let result = try engine.screen(read.item)
         #expect(result.verdict == .pass && result.matches.isEmpty && result.warnings.isEmpty)
       } catch {
@@ -98,7 +100,7 @@ struct DumpScreeningTests {
     #"{"objectName":"Other:Type","content":{"a":["fine",{"b":"ok \u00e9"}]},"conversationType":"GROUP"}"#,
   ])
   func passesUsualCleanItems(line: String) {
-    Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.screensClean(dumpLine: $0)) }
+    Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.cleanFormat(ofDumpLine: $0) != nil) }
   }
 
   @Test(arguments: [
@@ -107,7 +109,8 @@ struct DumpScreeningTests {
     #"{"objectName":"App:Card","content":{"title":"menu","items":[{"label":"tea"},{"label":"fuck"}]}}"#,
     #"{"objectName":"Other:Type","content":{"deep":[{"x":"bad  word"}]}}"#,
     #"{"msgUID":"B3","content":{"content":"fu\u0063k"}}"#,
-    #"2024/01/02 03:04:05{"classname":"RC:TxtMsg","content":{"content":"hello"},"msgUID":"B4"}"#,
+    #"2024/01/02 03:04:05{"classname":"RC:TxtMsg","content":{"content":"你是傻逼"},"msgUID":"B4"}"#,
+    #"{"classname":"RC:TxtMsg","content":{"content":"hello"},"dateTime":"yesterday","msgUID":"B12"}"#,
     #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"hello\"}","messageId":"B5"}"#,
     #"{"kind":"edit","msgUID":"B6","sourceContent":{"content":"hello"}}"#,
     #"{"msgUID":"B7","content":{"content":"hello"},"sentTime":"soon"}"#,
@@ -117,13 +120,22 @@ struct DumpScreeningTests {
     #"{"msgUID":"B11","content":{"content":"hello"}"#,
   ])
   func leavesFlaggedOtherAndBrokenLinesToReading(line: String) {
-    Array(line.utf8).withUnsafeBufferPointer { #expect(!Self.engine.screensClean(dumpLine: $0)) }
+    Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.cleanFormat(ofDumpLine: $0) == nil) }
+  }
+
+  /// History-log lines, with and without their time prefix, pass as history logs.
+  @Test(arguments: [
+    #"2023/11/14 22:13:20{"appId":"app","fromUserId":"u1","targetId":"g1","targetType":3,"GroupId":"g1","classname":"RC:TxtMsg","content":{"content":"hello"},"dateTime":"2023-11-14 22:13:20.073","msgUID":"H1","timestamp":1700000000073,"source":"Websocket","isSensitiveWord":"false"}"#,
+    #"{"classname":"RC:TxtMsg","content":{"content":"你好"},"dateTime":"2023-11-14 22:13:20.073","msgUID":"H2"}"#,
+  ])
+  func passesCleanHistoryLogLines(line: String) {
+    Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.cleanFormat(ofDumpLine: $0) == .historyLog) }
   }
 
   @Test func leavesEnginesWithAppListsToReading() throws {
     let engine = try Self.engine.addingApp(
       "app", custom: [WordList(name: "app.txt", origin: .custom, parsing: "tea\n")])
     let line = #"{"msgUID":"A1","appKey":"app","content":{"content":"tea"}}"#
-    Array(line.utf8).withUnsafeBufferPointer { #expect(!engine.screensClean(dumpLine: $0)) }
+    Array(line.utf8).withUnsafeBufferPointer { #expect(engine.cleanFormat(ofDumpLine: $0) == nil) }
   }
 }

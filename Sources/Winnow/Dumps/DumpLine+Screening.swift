@@ -1,55 +1,81 @@
 extension ModerationEngine {
-  /// Whether a dump line is an item that passes the word lists with nothing found, decided
-  /// without building the item: for batch scans, where almost every line passes.
+  /// The format of a dump line whose message passes the word lists with nothing found,
+  /// decided without building its item: for batch scans, where almost every line passes.
   ///
-  /// True only for a line that ``DumpLine/init(utf8:)`` reads as an original message in
-  /// Winnow's item JSON (format ``DumpFormat/item``, ``SourceType/original``, no
-  /// ``DumpLine/platformFlagged``) and whose item ``screen(_:)`` passes with no match and no
-  /// warning. False means *not known*: the line may pass, be flagged, be another format or not
-  /// be an item at all; read it with ``DumpLine/init(utf8:)`` and screen its item as usual.
+  /// A format is given only for a line that ``DumpLine/init(utf8:)`` reads, in that format, as
+  /// an original message (``SourceType/original``) whose item ``screen(_:)`` passes with no
+  /// match and no warning: Winnow's item JSON (``DumpFormat/item``) or the platform's history
+  /// log (``DumpFormat/historyLog``). Nil means *not known*: the line may pass, be flagged, be
+  /// another format or not be an item at all; read it with ``DumpLine/init(utf8:)`` and screen
+  /// its item as usual.
   ///
   /// The line is checked as closely as reading it would (every byte of its JSON, every field's
   /// type); its user text is found by the same extraction rules and matched from the line's own
-  /// bytes. Anything unusual gives false rather than a second reading of the rules: keys or
-  /// names written with escapes, content given as a string of JSON, extensions and edits,
-  /// object names that are not strings, and engines with per-app lists.
-  public func screensClean(dumpLine line: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard !hasApps else { return false }
-    let (start, end) = DumpLine.trimmed(line)
-    guard start < end, !DumpLine.hasLogTimePrefix(line, at: start) else { return false }
+  /// bytes. Anything unusual gives nil rather than a second reading of the rules: keys or names
+  /// written with escapes, content given as a string of JSON, callback posts, extensions and
+  /// edits, object names that are not strings, and engines with per-app lists.
+  public func cleanFormat(ofDumpLine line: UnsafeBufferPointer<UInt8>) -> DumpFormat? {
+    guard !hasApps else { return nil }
+    var (start, end) = DumpLine.trimmed(line)
+    guard start < end else { return nil }
+    let prefixed = DumpLine.hasLogTimePrefix(line, at: start)
+    if prefixed {
+      start += 19
+      while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+    }
     let body = UnsafeBufferPointer(rebasing: line[start..<end])
     var parser = JSONParser(body)
-    var fields = ItemMembers()
+    var members = LineMembers()
     do {
       parser.skipWhitespace()
-      guard parser.position < body.count, body[parser.position] == UInt8(ascii: "{") else { return false }
+      guard parser.position < body.count, body[parser.position] == UInt8(ascii: "{") else { return nil }
       try parser.skipObject(depth: 1) { key, value throws(JSONParseError) in
         guard !key.isEscaped else { throw .unsure }
-        fields.note(UnsafeBufferPointer(rebasing: body[key.text]), value)
+        members.note(UnsafeBufferPointer(rebasing: body[key.text]), value)
       }
       parser.skipWhitespace()
-      guard parser.position == body.count else { return false }
-    } catch { return false }
-    guard !fields.hasOtherFormatKeys, let content = fields.content, body[content.lowerBound] == UInt8(ascii: "{")
-    else { return false }
+      guard parser.position == body.count else { return nil }
+    } catch { return nil }
     let screening = ContentScreening(bytes: body, matcher: defaultMatcher)
-    guard screening.isOriginal(fields.kind), fields.scalarFieldsAreText(in: body),
-      screening.userIdsAreText(fields.toUserIds),
-      screening.parses(fields.conversationType, as: { v throws(ItemError) in _ = try MessageItem.conversationType(v) }),
-      screening.parses(fields.sentTime, as: { v throws(ItemError) in _ = try MessageItem.time(v, field: "sentTime") }),
-      let objectName = screening.objectName(fields.objectName),
-      content.count <= configuration.extractor.contentLimit
-    else { return false }
+    let format: DumpFormat
+    let objectName: String?
+    if prefixed || members.classname != nil {
+      format = .historyLog
+      guard screening.areText(members.msgUID, members.fromUserId, members.targetId, members.groupId),
+        screening.areText(members.busChannel, members.channelId, members.appId),
+        screening.parses(members.targetType, as: { v throws(ItemError) in _ = try MessageItem.conversationType(v) }),
+        screening.hasLogTime(members.timestamp, members.dateTime)
+      else { return nil }
+      objectName = screening.objectName(members.classname)
+    } else if members.hasCallbackKeys {
+      return nil
+    } else {
+      format = .item
+      guard screening.isOriginal(members.kind),
+        screening.areText(members.msgUID, members.fromUserId, members.targetId, members.channelId, members.appKey),
+        screening.userIdsAreText(members.toUserIds),
+        screening.parses(
+          members.conversationType, as: { v throws(ItemError) in _ = try MessageItem.conversationType(v) }),
+        screening.parses(
+          members.sentTime, as: { v throws(ItemError) in _ = try MessageItem.time(v, field: "sentTime") })
+      else { return nil }
+      objectName = screening.objectName(members.objectName)
+    }
     // The content's compact size is at most its bytes as written (escapes and white space only
     // shrink), so content within the limit as written is within it as read.
+    guard let objectName, let content = members.content, body[content.lowerBound] == UInt8(ascii: "{"),
+      content.count <= configuration.extractor.contentLimit
+    else { return nil }
+    let clean: Bool
     switch configuration.extractor.rule(for: objectName) {
     case .fields(let paths)?:
-      return paths.allSatisfy { screening.isClean(at: content.lowerBound, path: $0.steps[...]) }
+      clean = paths.allSatisfy { screening.isClean(at: content.lowerBound, path: $0.steps[...]) }
     case .none?:
-      return true
+      clean = true
     case nil:
-      return configuration.extractor.unknownTypes == .skip || screening.isCleanEverywhere(at: content.lowerBound)
+      clean = configuration.extractor.unknownTypes == .skip || screening.isCleanEverywhere(at: content.lowerBound)
     }
+    return clean ? format : nil
   }
 }
 
@@ -59,9 +85,10 @@ extension JSONParseError {
   fileprivate static let unsure = JSONParseError(message: "not known to pass", offset: 0)
 }
 
-/// The value ranges of the members of an item line that reading it looks at, the last of each
-/// name as lookups find it.
-private struct ItemMembers {
+/// The value ranges of the members of a line that reading it looks at, the last of each name
+/// as lookups find it.
+private struct LineMembers {
+  // Item JSON.
   var kind: Range<Int>?
   var content: Range<Int>?
   var msgUID: Range<Int>?
@@ -73,8 +100,16 @@ private struct ItemMembers {
   var objectName: Range<Int>?
   var sentTime: Range<Int>?
   var appKey: Range<Int>?
-  /// A member that makes the line a history log or a callback post (see ``DumpLine``).
-  var hasOtherFormatKeys = false
+  // History logs.
+  var classname: Range<Int>?
+  var targetType: Range<Int>?
+  var groupId: Range<Int>?
+  var timestamp: Range<Int>?
+  var dateTime: Range<Int>?
+  var busChannel: Range<Int>?
+  var appId: Range<Int>?
+  /// A member that makes a line without `classname` a callback post (see ``DumpLine``).
+  var hasCallbackKeys = false
 
   mutating func note(_ key: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
     func `is`(_ name: StaticString) -> Bool {
@@ -82,29 +117,27 @@ private struct ItemMembers {
     }
     switch key.count {
     case 4 where `is`("kind"): kind = value
+    case 5 where `is`("appId"): appId = value
     case 6 where `is`("msgUID"): msgUID = value
     case 6 where `is`("appKey"): appKey = value
     case 7 where `is`("content"): content = value
+    case 7 where `is`("GroupId"): groupId = value
     case 8 where `is`("targetId"): targetId = value
     case 8 where `is`("sentTime"): sentTime = value
+    case 8 where `is`("dateTime"): dateTime = value
     case 9 where `is`("toUserIds"): toUserIds = value
     case 9 where `is`("channelId"): channelId = value
+    case 9 where `is`("classname"): classname = value
+    case 9 where `is`("timestamp"): timestamp = value
     case 10 where `is`("fromUserId"): fromUserId = value
     case 10 where `is`("objectName"): objectName = value
+    case 10 where `is`("targetType"): targetType = value
+    case 10 where `is`("busChannel"): busChannel = value
     case 16 where `is`("conversationType"): conversationType = value
-    case 7 where `is`("msgType"), 9 where `is`("classname"), 9 where `is`("messageId"),
-      11 where `is`("channelType"), 12 where `is`("msgTimeStamp"), 12 where `is`("msgTimestamp"):
-      hasOtherFormatKeys = true
+    case 7 where `is`("msgType"), 9 where `is`("messageId"), 11 where `is`("channelType"),
+      12 where `is`("msgTimeStamp"), 12 where `is`("msgTimestamp"):
+      hasCallbackKeys = true
     default: break
-    }
-  }
-
-  /// The fields read as text (``MessageItem/text(_:_:)``) hold a string, a number, a boolean
-  /// or null, not an object or array.
-  func scalarFieldsAreText(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    [msgUID, fromUserId, targetId, channelId, appKey].allSatisfy { range in
-      guard let range else { return true }
-      return bytes[range.lowerBound] != UInt8(ascii: "{") && bytes[range.lowerBound] != UInt8(ascii: "[")
     }
   }
 }
@@ -113,6 +146,28 @@ private struct ItemMembers {
 private struct ContentScreening {
   let bytes: UnsafeBufferPointer<UInt8>
   let matcher: Matcher
+
+  /// Fields read as text (``MessageItem/text(_:_:)``), each absent or holding a string, a
+  /// number, a boolean or null, not an object or array.
+  func areText(_ ranges: Range<Int>?...) -> Bool {
+    ranges.allSatisfy { range in
+      guard let range else { return true }
+      return bytes[range.lowerBound] != UInt8(ascii: "{") && bytes[range.lowerBound] != UInt8(ascii: "[")
+    }
+  }
+
+  /// A history log's time as reading takes it: `timestamp` in Unix milliseconds, else
+  /// `dateTime` as `yyyy-MM-dd HH:mm:ss.SSS`, else none.
+  func hasLogTime(_ timestamp: Range<Int>?, _ dateTime: Range<Int>?) -> Bool {
+    if let timestamp, bytes[timestamp.lowerBound] != UInt8(ascii: "n") {
+      return parses(timestamp, as: { v throws(ItemError) in _ = try MessageItem.time(v, field: "timestamp") })
+    }
+    return parses(dateTime) { v throws(ItemError) in
+      guard let text = v.stringValue, DumpLine.milliseconds(fromLogDateTime: text) != nil else {
+        throw ItemError(.invalidField("dateTime", "yyyy-MM-dd HH:mm:ss.SSS"))
+      }
+    }
+  }
 
   /// `kind` absent, or the string `message`.
   func isOriginal(_ kind: Range<Int>?) -> Bool {
