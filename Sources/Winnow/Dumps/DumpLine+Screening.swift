@@ -147,6 +147,15 @@ private struct ContentScreening {
   let bytes: UnsafeBufferPointer<UInt8>
   let matcher: Matcher
 
+  /// A parser at `position` of the line, which does not check its strings' UTF-8 again (the
+  /// whole line's was).
+  func checkedParser(at position: Int) -> JSONParser {
+    var parser = JSONParser(bytes)
+    parser.position = position
+    parser.checksUTF8 = false
+    return parser
+  }
+
   /// Fields read as text (``MessageItem/text(_:_:)``), each absent or holding a string, a
   /// number, a boolean or null, not an object or array.
   func areText(_ ranges: Range<Int>?...) -> Bool {
@@ -181,8 +190,7 @@ private struct ContentScreening {
     switch bytes[range.lowerBound] {
     case UInt8(ascii: "n"), UInt8(ascii: "\""): return true
     case UInt8(ascii: "["):
-      var parser = JSONParser(bytes)
-      parser.position = range.lowerBound
+      var parser = checkedParser(at: range.lowerBound)
       do {
         try parser.skipArray(depth: 1) { element throws(JSONParseError) in
           switch bytes[element.lowerBound] {
@@ -208,8 +216,7 @@ private struct ContentScreening {
   /// escapes, else nil (not known).
   func objectName(_ range: Range<Int>?) -> String? {
     guard let range, bytes[range.lowerBound] != UInt8(ascii: "n") else { return "RC:TxtMsg" }
-    var parser = JSONParser(bytes)
-    parser.position = range.lowerBound
+    var parser = checkedParser(at: range.lowerBound)
     guard bytes[range.lowerBound] == UInt8(ascii: "\""), let text = try? parser.skipString(), !text.isEscaped else {
       return nil
     }
@@ -220,8 +227,7 @@ private struct ContentScreening {
   /// for the matcher, as ``ContentExtractor/fields(of:)`` finds them (every member of a name,
   /// every element of an array).
   func isClean(at position: Int, path: ArraySlice<FieldPath.Step>) -> Bool {
-    var parser = JSONParser(bytes)
-    parser.position = position
+    var parser = checkedParser(at: position)
     do {
       switch (path.first, bytes[position]) {
       case (nil, UInt8(ascii: "\"")):
@@ -229,7 +235,7 @@ private struct ContentScreening {
       case (.key(let name)?, UInt8(ascii: "{")):
         try parser.skipObject(depth: 1) { key, value throws(JSONParseError) in
           guard !key.isEscaped else { throw .unsure }
-          guard bytes[key.text].elementsEqual(name.utf8) else { return }
+          guard key.text.count == name.utf8.count, Self.equal(name, bytes[key.text]) else { return }
           guard isClean(at: value.lowerBound, path: path.dropFirst()) else { throw .unsure }
         }
       case (.eachElement?, UInt8(ascii: "[")):
@@ -246,8 +252,7 @@ private struct ContentScreening {
   /// Whether every string value (not key) inside the value at `position` has nothing for the
   /// matcher.
   func isCleanEverywhere(at position: Int) -> Bool {
-    var parser = JSONParser(bytes)
-    parser.position = position
+    var parser = checkedParser(at: position)
     do {
       switch bytes[position] {
       case UInt8(ascii: "\""):
@@ -267,13 +272,19 @@ private struct ContentScreening {
     return true
   }
 
+  /// Whether a name's UTF-8 is these bytes (compared as buffers: as collections, a tenth of the
+  /// content's walk went to the comparison).
+  static func equal(_ name: String, _ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    name.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(UnsafeBufferPointer(rebasing: bytes)) }
+      ?? name.utf8.elementsEqual(bytes)
+  }
+
   /// Whether the matcher finds nothing, and warns of nothing, in a string's text.
   private func isClean(_ string: (text: Range<Int>, isEscaped: Bool)) -> Bool {
     guard string.isEscaped else {
       return matcher.findsNothing(inUTF8: UnsafeBufferPointer(rebasing: bytes[string.text]))
     }
-    var parser = JSONParser(bytes)
-    parser.position = string.text.lowerBound - 1
+    var parser = checkedParser(at: string.text.lowerBound - 1)
     guard var text = try? parser.parseString() else { return false }
     return text.withUTF8 { matcher.findsNothing(inUTF8: $0) }
   }

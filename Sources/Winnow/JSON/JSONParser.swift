@@ -54,6 +54,8 @@ extension JSONValue {
 struct JSONParser {
   let bytes: UnsafeBufferPointer<UInt8>
   var position = 0
+  /// False over text already checked: ``skipString()`` then leaves its UTF-8 unchecked.
+  var checksUTF8 = true
 
   init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -299,7 +301,7 @@ struct JSONParser {
       return (start..<(position - 1), true)
     }
     let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
-    guard isASCII || Self.isValidUTF8(slice) else {
+    guard isASCII || !checksUTF8 || Self.isValidUTF8(slice) else {
       throw JSONParseError(message: "invalid UTF-8 in a string", offset: start)
     }
     return (start..<end, false)
