@@ -33,13 +33,16 @@ struct DumpScreeningTests {
     #"{"content":"ok","content":"fuck"}"#, #"{"con\u0074ent":"fuck"}"#, #"{"content":"hello","extra":null}"#,
     #""{\"content\":\"fuck\"}""#, #"{"nested":{"deep":["fuck",{"x":"bad  word"}]}}"#,
     #"{"content":"a long enough message to go past a small limit of forty bytes"}"#, #"{ "content" : "spaced" }"#,
-    #""2024-01-02 03:04:05.678""#, #""2024-13-02 03:04:05""#, #""false""#, #""PERSON""#,
+    #""2024-01-02 03:04:05.678""#, #""2024-13-02 03:04:05""#, #""false""#, #""PERSON""#, #""""#,
+    #""{\"content\":\"hello\"}""#, #"" {\"content\":\"ok\",\"extra\":\"傻逼\"} ""#, #""[1]""#, #""{bad""#,
+    #""{\"content\":\"a\\\"b\"}""#, #""{\"put\":{\"k\":\"v\"}}""#,
   ]
   static let keys = [
     "msgUID", "fromUserId", "targetId", "toUserIds", "conversationType", "channelId", "objectName", "sentTime",
     "appKey", "kind", "content", "content", "content", "sourceContent", "msgType", "classname", "messageId",
     "extra", #"con\u0074ent"#, #"object\u004eame"#, "classname", "targetType", "GroupId", "timestamp",
-    "dateTime", "busChannel", "appId", "isSensitiveWord", "channelType",
+    "dateTime", "busChannel", "appId", "isSensitiveWord", "channelType", "messageId", "originalMsgUID",
+    "extraContent", "toUserId", "msgTimeStamp", "msgTimestamp", "content",
   ]
 
   /// A line from a recipe: the first number picks the line's surroundings, the rest pairs of a
@@ -111,7 +114,11 @@ struct DumpScreeningTests {
     #"{"msgUID":"B3","content":{"content":"fu\u0063k"}}"#,
     #"2024/01/02 03:04:05{"classname":"RC:TxtMsg","content":{"content":"你是傻逼"},"msgUID":"B4"}"#,
     #"{"classname":"RC:TxtMsg","content":{"content":"hello"},"dateTime":"yesterday","msgUID":"B12"}"#,
-    #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"hello\"}","messageId":"B5"}"#,
+    #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"傻 逼\"}","messageId":"B5"}"#,
+    #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"hello\"}","messageId":"B13","originalMsgUID":"B1"}"#,
+    #"{"msgType":"RC:TxtMsg","content":"","messageId":"B14","extraContent":"{\"k\":\"v\"}"}"#,
+    #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"hello\"","messageId":"B15"}"#,
+    #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"hello\"}","msgTimeStamp":"soon","msgTimestamp":1}"#,
     #"{"kind":"edit","msgUID":"B6","sourceContent":{"content":"hello"}}"#,
     #"{"msgUID":"B7","content":{"content":"hello"},"sentTime":"soon"}"#,
     #"{"msgUID":"B8","content":{"content":"hello"},"conversationType":99}"#,
@@ -130,6 +137,15 @@ struct DumpScreeningTests {
   ])
   func passesCleanHistoryLogLines(line: String) {
     Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.cleanFormat(ofDumpLine: $0) == .historyLog) }
+  }
+
+  /// Callback posts, their content a string of JSON, pass as callback posts.
+  @Test(arguments: [
+    #"{"appKey":"app","fromUserId":"u1","targetId":"g1","toUserIds":"","msgType":"RC:TxtMsg","content":"{\"content\":\"Are you sentient?\"}","channelType":"GROUP","msgTimeStamp":"1700000000160","messageId":"M1","originalMsgUID":"","busChannel":"","extraContent":""}"#,
+    #"{"objectName":"RC:TxtMsg","content":{"content":"你好"},"msgTimestamp":1700000000160,"msgUID":"M2"}"#,
+  ])
+  func passesCleanCallbackPosts(line: String) {
+    Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.cleanFormat(ofDumpLine: $0) == .callback) }
   }
 
   @Test func leavesEnginesWithAppListsToReading() throws {

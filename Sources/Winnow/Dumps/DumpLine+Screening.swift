@@ -4,16 +4,16 @@ extension ModerationEngine {
   ///
   /// A format is given only for a line that ``DumpLine/init(utf8:)`` reads, in that format, as
   /// an original message (``SourceType/original``) whose item ``screen(_:)`` passes with no
-  /// match and no warning: Winnow's item JSON (``DumpFormat/item``) or the platform's history
-  /// log (``DumpFormat/historyLog``). Nil means *not known*: the line may pass, be flagged, be
-  /// another format or not be an item at all; read it with ``DumpLine/init(utf8:)`` and screen
-  /// its item as usual.
+  /// match and no warning. Nil means *not known*: the line may pass, be flagged, be an
+  /// extension or an edit, or not be an item at all; read it with ``DumpLine/init(utf8:)`` and
+  /// screen its item as usual.
   ///
   /// The line is checked as closely as reading it would (every byte of its JSON, every field's
   /// type); its user text is found by the same extraction rules and matched from the line's own
-  /// bytes. Anything unusual gives nil rather than a second reading of the rules: keys or names
-  /// written with escapes, content given as a string of JSON, callback posts, extensions and
-  /// edits, object names that are not strings, and engines with per-app lists.
+  /// bytes (content given as a string of JSON, as callback posts send it, is decoded first).
+  /// Anything unusual gives nil rather than a second reading of the rules: keys or names
+  /// written with escapes, content that is not an object, extensions and edits, object names
+  /// that are not strings, and engines with per-app lists.
   public func cleanFormat(ofDumpLine line: UnsafeBufferPointer<UInt8>) -> DumpFormat? {
     guard !hasApps else { return nil }
     var (start, end) = DumpLine.trimmed(line)
@@ -47,8 +47,26 @@ extension ModerationEngine {
         screening.hasLogTime(members.timestamp, members.dateTime)
       else { return nil }
       objectName = screening.objectName(members.classname)
-    } else if members.hasCallbackKeys {
-      return nil
+    } else if members.isCallback {
+      format = .callback
+      // An original message: no `originalMsgUID` (else an edit), and content (else an
+      // extension update of `extraContent`).
+      guard
+        members.originalMsgUID.map({ body[$0].elementsEqual("null".utf8) || body[$0].elementsEqual("\"\"".utf8) })
+          ?? true,
+        screening.areText(members.messageId, members.msgUID, members.extraContent, members.fromUserId),
+        screening.areText(members.targetId, members.toUserId, members.busChannel, members.appKey),
+        screening.areText(members.msgType, members.objectName),
+        screening.userIdsAreText(members.toUserIds),
+        screening.parses(
+          members.channelType, as: { v throws(ItemError) in _ = try MessageItem.conversationType(v) }),
+        screening.parses(
+          members.msgTimeStamp ?? members.msgTimestamp,
+          as: { v throws(ItemError) in _ = try MessageItem.time(v, field: "msgTimeStamp") })
+      else { return nil }
+      // `msgType` unless absent or null, then `objectName`.
+      let msgType = members.msgType.flatMap { body[$0].elementsEqual("null".utf8) ? nil : $0 }
+      objectName = screening.objectName(msgType ?? members.objectName)
     } else {
       format = .item
       guard screening.isOriginal(members.kind),
@@ -61,21 +79,47 @@ extension ModerationEngine {
       else { return nil }
       objectName = screening.objectName(members.objectName)
     }
+    guard let objectName, let content = members.content else { return nil }
+    switch body[content.lowerBound] {
+    case UInt8(ascii: "{"):
+      return isClean(content, of: objectName, screening) ? format : nil
+    case UInt8(ascii: "\""):
+      // A string holding the content's JSON, as callback posts send it.
+      var parser = screening.checkedParser(at: content.lowerBound)
+      guard var text = try? parser.parseString() else { return nil }
+      let clean = text.withUTF8 { json in
+        var parser = JSONParser(json)
+        do {
+          parser.skipWhitespace()
+          let start = parser.position
+          guard start < json.count, json[start] == UInt8(ascii: "{") else { return false }
+          try parser.skipValue(depth: 0)
+          parser.skipWhitespace()
+          guard parser.position == json.count else { return false }
+          let inner = ContentScreening(bytes: json, matcher: screening.matcher)
+          return isClean(start..<json.count, of: objectName, inner)
+        } catch { return false }
+      }
+      return clean ? format : nil
+    default:
+      return nil
+    }
+  }
+
+  /// Whether content (an object, at the start of `content`) has nothing for the matcher in the
+  /// fields the extraction rules find for the object name.
+  private func isClean(_ content: Range<Int>, of objectName: String, _ screening: ContentScreening) -> Bool {
     // The content's compact size is at most its bytes as written (escapes and white space only
     // shrink), so content within the limit as written is within it as read.
-    guard let objectName, let content = members.content, body[content.lowerBound] == UInt8(ascii: "{"),
-      content.count <= configuration.extractor.contentLimit
-    else { return nil }
-    let clean: Bool
+    guard content.count <= configuration.extractor.contentLimit else { return false }
     switch configuration.extractor.rule(for: objectName) {
     case .fields(let paths)?:
-      clean = paths.allSatisfy { screening.isClean(at: content.lowerBound, path: $0.steps[...]) }
+      return paths.allSatisfy { screening.isClean(at: content.lowerBound, path: $0.steps[...]) }
     case .none?:
-      clean = true
+      return true
     case nil:
-      clean = configuration.extractor.unknownTypes == .skip || screening.isCleanEverywhere(at: content.lowerBound)
+      return configuration.extractor.unknownTypes == .skip || screening.isCleanEverywhere(at: content.lowerBound)
     }
-    return clean ? format : nil
   }
 }
 
@@ -108,8 +152,20 @@ private struct LineMembers {
   var dateTime: Range<Int>?
   var busChannel: Range<Int>?
   var appId: Range<Int>?
-  /// A member that makes a line without `classname` a callback post (see ``DumpLine``).
-  var hasCallbackKeys = false
+  // Callback posts.
+  var messageId: Range<Int>?
+  var originalMsgUID: Range<Int>?
+  var extraContent: Range<Int>?
+  var toUserId: Range<Int>?
+  var channelType: Range<Int>?
+  var msgType: Range<Int>?
+  var msgTimeStamp: Range<Int>?
+  var msgTimestamp: Range<Int>?
+
+  /// A line without `classname` with any of these is a callback post (see ``DumpLine``).
+  var isCallback: Bool {
+    msgType != nil || channelType != nil || msgTimeStamp != nil || msgTimestamp != nil || messageId != nil
+  }
 
   mutating func note(_ key: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
     func `is`(_ name: StaticString) -> Bool {
@@ -134,9 +190,14 @@ private struct LineMembers {
     case 10 where `is`("targetType"): targetType = value
     case 10 where `is`("busChannel"): busChannel = value
     case 16 where `is`("conversationType"): conversationType = value
-    case 7 where `is`("msgType"), 9 where `is`("messageId"), 11 where `is`("channelType"),
-      12 where `is`("msgTimeStamp"), 12 where `is`("msgTimestamp"):
-      hasCallbackKeys = true
+    case 7 where `is`("msgType"): msgType = value
+    case 8 where `is`("toUserId"): toUserId = value
+    case 9 where `is`("messageId"): messageId = value
+    case 11 where `is`("channelType"): channelType = value
+    case 12 where `is`("msgTimeStamp"): msgTimeStamp = value
+    case 12 where `is`("msgTimestamp"): msgTimestamp = value
+    case 12 where `is`("extraContent"): extraContent = value
+    case 14 where `is`("originalMsgUID"): originalMsgUID = value
     default: break
     }
   }
