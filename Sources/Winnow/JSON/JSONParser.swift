@@ -103,66 +103,24 @@ struct JSONParser {
   }
 
   private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
-    guard depth <= JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth)") }
-    position += 1
     var members: [JSONMember] = []
-    skipWhitespace()
-    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-      position += 1
-      return .object(members)
-    }
-    while true {
-      skipWhitespace()
-      guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
-        throw error("expected a string key in an object")
-      }
-      let key = try parseString(isKey: true)
-      skipWhitespace()
-      guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-        throw error("expected ':' after an object key")
-      }
-      position += 1
-      skipWhitespace()
+    try walkObject(depth: depth) { parser throws(JSONParseError) in
+      try parser.parseString(isKey: true)
+    } value: {
+      parser, key throws(JSONParseError) in
       // Room for a message's members at once: grown one append at a time, an item's object of
       // eight members was allocated and copied four times.
       if members.isEmpty { members.reserveCapacity(8) }
-      members.append(JSONMember(key: key, value: try parseValue(depth: depth)))
-      skipWhitespace()
-      guard position < bytes.count else { throw error("unexpected end of input in an object") }
-      if bytes[position] == UInt8(ascii: ",") {
-        position += 1
-      } else if bytes[position] == UInt8(ascii: "}") {
-        position += 1
-        return .object(members)
-      } else {
-        throw error("expected ',' or '}' in an object")
-      }
+      members.append(JSONMember(key: key, value: try parser.parseValue(depth: depth)))
     }
+    return .object(members)
   }
 
   private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
-    guard depth <= JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth)") }
-    position += 1
     var elements: [JSONValue] = []
-    skipWhitespace()
-    if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-      position += 1
-      return .array(elements)
+    try walkArray(depth: depth) { parser throws(JSONParseError) in elements.append(try parser.parseValue(depth: depth))
     }
-    while true {
-      skipWhitespace()
-      elements.append(try parseValue(depth: depth))
-      skipWhitespace()
-      guard position < bytes.count else { throw error("unexpected end of input in an array") }
-      if bytes[position] == UInt8(ascii: ",") {
-        position += 1
-      } else if bytes[position] == UInt8(ascii: "]") {
-        position += 1
-        return .array(elements)
-      } else {
-        throw error("expected ',' or ']' in an array")
-      }
-    }
+    return .array(elements)
   }
 
   /// Moves past one value, checking it as ``parseValue(depth:)`` does (any text one rejects,
@@ -182,9 +140,38 @@ struct JSONParser {
   }
 
   /// Moves past the object at `position`, checking it as ``parseValue(depth:)`` does; `member`
-  /// gets each member's key (as ``skipString()`` gives it) and the offset of its value, in order.
+  /// gets each member's key (as ``skipString()`` gives it) and the range of its value, in order.
   mutating func skipObject(
     depth: Int, member: (_ key: (text: Range<Int>, isEscaped: Bool), _ value: Range<Int>) throws(JSONParseError) -> Void
+  ) throws(JSONParseError) {
+    try walkObject(depth: depth) { parser throws(JSONParseError) in
+      try parser.skipString()
+    } value: {
+      parser, key throws(JSONParseError) in
+      let start = parser.position
+      try parser.skipValue(depth: depth)
+      try member(key, start..<parser.position)
+    }
+  }
+
+  /// Moves past the array at `position`, checking it as ``parseValue(depth:)`` does; `element`
+  /// gets the range of each element, in order.
+  mutating func skipArray(depth: Int, element: (Range<Int>) throws(JSONParseError) -> Void = { _ in })
+    throws(JSONParseError)
+  {
+    try walkArray(depth: depth) { parser throws(JSONParseError) in
+      let start = parser.position
+      try parser.skipValue(depth: depth)
+      try element(start..<parser.position)
+    }
+  }
+
+  /// The grammar of the object at `position`, for parsing and skipping alike: `key` reads each
+  /// member's key (at its opening quote), `value` its value (after the colon).
+  @inline(__always)
+  private mutating func walkObject<Key>(
+    depth: Int, key: (inout JSONParser) throws(JSONParseError) -> Key,
+    value: (inout JSONParser, Key) throws(JSONParseError) -> Void
   ) throws(JSONParseError) {
     guard depth <= JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth)") }
     position += 1
@@ -198,16 +185,14 @@ struct JSONParser {
       guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
         throw error("expected a string key in an object")
       }
-      let key = try skipString()
+      let name = try key(&self)
       skipWhitespace()
       guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
         throw error("expected ':' after an object key")
       }
       position += 1
       skipWhitespace()
-      let valueStart = position
-      try skipValue(depth: depth)
-      try member(key, valueStart..<position)
+      try value(&self, name)
       skipWhitespace()
       guard position < bytes.count else { throw error("unexpected end of input in an object") }
       if bytes[position] == UInt8(ascii: ",") {
@@ -221,8 +206,10 @@ struct JSONParser {
     }
   }
 
-  /// Moves past the array at `position`, checking it as ``parseValue(depth:)`` does.
-  mutating func skipArray(depth: Int, element: (Range<Int>) throws(JSONParseError) -> Void = { _ in })
+  /// The grammar of the array at `position`, for parsing and skipping alike: `element` reads
+  /// each element.
+  @inline(__always)
+  private mutating func walkArray(depth: Int, element: (inout JSONParser) throws(JSONParseError) -> Void)
     throws(JSONParseError)
   {
     guard depth <= JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth)") }
@@ -234,9 +221,7 @@ struct JSONParser {
     }
     while true {
       skipWhitespace()
-      let valueStart = position
-      try skipValue(depth: depth)
-      try element(valueStart..<position)
+      try element(&self)
       skipWhitespace()
       guard position < bytes.count else { throw error("unexpected end of input in an array") }
       if bytes[position] == UInt8(ascii: ",") {
