@@ -1,6 +1,7 @@
 // `winnow scan`'s work per line, in process: parse the dump line (item, history-log or
-// callback format), moderate the item with the global list, write its JSON result. The
-// sample dump is read 4 times per iteration. The CLI adds reading, ordering and writing
+// callback format), moderate the item with the global list, write its JSON result (as with
+// `--all`); and, as without it, count the lines that pass without reading them. The sample
+// dump is read 4 times per iteration. The CLI adds reading, ordering and writing
 // (measured end to end by `winnow scan`'s own summary line and Benchmarks/compare/run).
 import Benchmark
 import Winnow
@@ -32,6 +33,37 @@ let benchmarks: @Sendable () -> Void = {
   }
   let expected = scanAll()
   check(expected.blocked > 0, "nothing blocked in the sample dump")
+
+  /// `winnow scan` without `--all`: lines that pass are counted without being read
+  /// (`cleanFormat`), the others read and screened; the blocked and passed counts.
+  func countAll() -> (blocked: Int, passed: Int) {
+    var blocked = 0
+    var passed = 0
+    for line in lines {
+      line.withUnsafeBufferPointer { bytes in
+        if engine.cleanFormat(ofDumpLine: bytes) != nil {
+          passed += 1
+          return
+        }
+        guard let dumpLine = try? DumpLine(utf8: bytes), let result = try? engine.screen(dumpLine.item) else { return }
+        if result.verdict == .blocked { blocked += 1 }
+        if result.verdict == .pass { passed += 1 }
+      }
+    }
+    return (blocked, passed)
+  }
+  let counted = countAll()
+  check(counted.blocked == expected.blocked, "counting blocks \(counted.blocked) lines, reading \(expected.blocked)")
+
+  Benchmark("count every dump line, reading only those that do not pass") { benchmark in
+    var answers: [(blocked: Int, passed: Int)] = []
+    let seconds = secondsTaken {
+      for _ in 0..<repeats { answers.append(countAll()) }
+    }
+    check(answers.allSatisfy { $0 == counted }, "answers differ between passes: \(answers) vs \(counted)")
+    benchmark.measurement(megabytesPerSecond, Int(Double(bytes * repeats) / seconds / 1e6))
+    benchmark.measurement(messagesPerSecond, Int(Double(lines.count * repeats) / seconds))
+  }
 
   Benchmark("parse, moderate and write every dump line") { benchmark in
     var answers: [(blocked: Int, output: Int)] = []
