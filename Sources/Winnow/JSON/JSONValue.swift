@@ -37,7 +37,6 @@ public enum JSONValue: Sendable, Hashable {
     }
   }
 
-  /// The string, for a string value.
   /// Whether the value is anything but `null` (a match on the case: comparing with `.null`
   /// copied both values, for every field of every item read).
   var isNotNull: Bool {
@@ -45,6 +44,7 @@ public enum JSONValue: Sendable, Hashable {
     return true
   }
 
+  /// The string, for a string value.
   public var stringValue: String? {
     if case .string(let string) = self { return string }
     return nil
