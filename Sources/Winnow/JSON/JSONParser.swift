@@ -105,7 +105,7 @@ struct JSONParser {
   private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
     var members: [JSONMember] = []
     try walkObject(depth: depth) { parser throws(JSONParseError) in
-      try parser.parseString(isKey: true)
+      try parser.parseString()
     } value: {
       parser, key throws(JSONParseError) in
       // Room for a message's members at once: grown one append at a time, an item's object of
@@ -268,15 +268,13 @@ struct JSONParser {
   private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
   /// Parses a string literal at `position` (which holds the opening quote).
-  mutating func parseString(isKey: Bool = false) throws(JSONParseError) -> String {
+  mutating func parseString() throws(JSONParseError) -> String {
     let start = position + 1
     guard let (end, isASCII) = try scanPlainString() else { return try parseEscapedString(from: start) }
-    let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
-    if isKey, slice.count > 15, let known = Self.knownLongKey(slice) { return known }
-    return try makeString(slice, at: start, isASCII: isASCII)
+    return try makeString(UnsafeBufferPointer(rebasing: bytes[start..<end]), at: start, isASCII: isASCII)
   }
 
-  /// Moves past a string literal at `position`, checking it as ``parseString(isKey:)`` does
+  /// Moves past a string literal at `position`, checking it as ``parseString()`` does
   /// without making a `String` of it unless it has escapes: the range of its text between the
   /// quotes, and whether it has escapes (the range then holds them as written).
   mutating func skipString() throws(JSONParseError) -> (text: Range<Int>, isEscaped: Bool) {
@@ -330,19 +328,6 @@ struct JSONParser {
       position += 1
     }
     throw error("unterminated string")
-  }
-
-  /// Keys of message items too long for a string stored inline (more than 15 bytes), which
-  /// would take an allocation in every item read and a byte-wise comparison in every lookup.
-  private static let knownLongKeys = ["conversationType", "mentionedContent"]
-
-  /// The known key whose bytes these are, if any.
-  private static func knownLongKey(_ slice: UnsafeBufferPointer<UInt8>) -> String? {
-    for key in knownLongKeys where key.utf8.count == slice.count {
-      let equal = key.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(slice) } ?? false
-      if equal { return key }
-    }
-    return nil
   }
 
   /// The high bit of each byte of `word` that is a quote, a backslash or below 0x20, exact up
