@@ -67,12 +67,12 @@ extension JSONValue {
       fields.append(TextField(location: FieldLocation(steps: steps, isKey: false, description: path), text: text))
     case .array(let elements):
       for (index, element) in elements.enumerated() {
-        element.collectStrings(steps: steps.appending(.element(index)), path: "\(path)[\(index)]", into: &fields)
+        element.collectStrings(steps: steps + [.element(index)], path: "\(path)[\(index)]", into: &fields)
       }
     case .object(let members):
       for (index, member) in members.enumerated() {
         let child = path.isEmpty ? member.key : "\(path).\(member.key)"
-        member.value.collectStrings(steps: steps.appending(.member(index)), path: child, into: &fields)
+        member.value.collectStrings(steps: steps + [.member(index)], path: child, into: &fields)
       }
     default: break
     }
@@ -94,14 +94,12 @@ extension JSONValue {
     case (.key(let key), .object(let members)):
       for (index, member) in members.enumerated() where member.isNamed(key) {
         let child = description.isEmpty ? key : "\(description).\(key)"
-        member.value.collect(
-          path.dropFirst(), steps: steps.appending(.member(index)), description: child, into: &fields)
+        member.value.collect(path.dropFirst(), steps: steps + [.member(index)], description: child, into: &fields)
       }
     case (.eachElement, .array(let elements)):
       for (index, element) in elements.enumerated() {
         element.collect(
-          path.dropFirst(), steps: steps.appending(.element(index)), description: "\(description)[\(index)]",
-          into: &fields)
+          path.dropFirst(), steps: steps + [.element(index)], description: "\(description)[\(index)]", into: &fields)
       }
     default: break
     }
@@ -144,17 +142,5 @@ extension JSONValue {
     case .object(let members):
       members.reduce(1 + max(members.count, 1)) { $0 + $1.key.utf8.count + 3 + $1.value.compactSize }
     }
-  }
-}
-
-extension [FieldLocation.Step] {
-  /// The steps with one more, in one allocation (`steps + [step]` made two, for every field of
-  /// every message).
-  func appending(_ step: FieldLocation.Step) -> [FieldLocation.Step] {
-    var steps = [FieldLocation.Step]()
-    steps.reserveCapacity(count + 1)
-    steps += self
-    steps.append(step)
-    return steps
   }
 }
