@@ -43,7 +43,7 @@ extension ModerationEngine {
       format = .historyLog
       guard screening.areText(members.msgUID, members.fromUserId, members.targetId, members.groupId),
         screening.areText(members.busChannel, members.channelId, members.appId),
-        screening.parses(members.targetType, as: { v throws(ItemError) in _ = try MessageItem.conversationType(v) }),
+        screening.isConversationType(members.targetType),
         screening.hasLogTime(members.timestamp, members.dateTime)
       else { return nil }
       objectName = screening.objectName(members.classname)
@@ -58,11 +58,8 @@ extension ModerationEngine {
         screening.areText(members.targetId, members.toUserId, members.busChannel, members.appKey),
         screening.areText(members.msgType, members.objectName),
         screening.userIdsAreText(members.toUserIds),
-        screening.parses(
-          members.channelType, as: { v throws(ItemError) in _ = try MessageItem.conversationType(v) }),
-        screening.parses(
-          members.msgTimeStamp ?? members.msgTimestamp,
-          as: { v throws(ItemError) in _ = try MessageItem.time(v, field: "msgTimeStamp") })
+        screening.isConversationType(members.channelType),
+        screening.isTime(members.msgTimeStamp ?? members.msgTimestamp)
       else { return nil }
       // `msgType` unless absent or null, then `objectName`.
       let msgType = members.msgType.flatMap { body[$0].elementsEqual("null".utf8) ? nil : $0 }
@@ -72,10 +69,8 @@ extension ModerationEngine {
       guard screening.isOriginal(members.kind),
         screening.areText(members.msgUID, members.fromUserId, members.targetId, members.channelId, members.appKey),
         screening.userIdsAreText(members.toUserIds),
-        screening.parses(
-          members.conversationType, as: { v throws(ItemError) in _ = try MessageItem.conversationType(v) }),
-        screening.parses(
-          members.sentTime, as: { v throws(ItemError) in _ = try MessageItem.time(v, field: "sentTime") })
+        screening.isConversationType(members.conversationType),
+        screening.isTime(members.sentTime)
       else { return nil }
       objectName = screening.objectName(members.objectName)
     }
@@ -230,7 +225,7 @@ private struct ContentScreening {
   /// `dateTime` as `yyyy-MM-dd HH:mm:ss.SSS`, else none.
   func hasLogTime(_ timestamp: Range<Int>?, _ dateTime: Range<Int>?) -> Bool {
     if let timestamp, bytes[timestamp.lowerBound] != UInt8(ascii: "n") {
-      return parses(timestamp, as: { v throws(ItemError) in _ = try MessageItem.time(v, field: "timestamp") })
+      return isTime(timestamp)
     }
     return parses(dateTime) { v throws(ItemError) in
       guard let text = v.stringValue, DumpLine.milliseconds(fromLogDateTime: text) != nil else {
@@ -263,6 +258,16 @@ private struct ContentScreening {
       return true
     default: return false
     }
+  }
+
+  /// A conversation type, if present, as reading takes it (``MessageItem/conversationType(_:field:)``).
+  func isConversationType(_ range: Range<Int>?) -> Bool {
+    parses(range) { value throws(ItemError) in _ = try MessageItem.conversationType(value) }
+  }
+
+  /// A time, if present, as reading takes it (``MessageItem/time(_:field:)``).
+  func isTime(_ range: Range<Int>?) -> Bool {
+    parses(range) { value throws(ItemError) in _ = try MessageItem.time(value, field: "time") }
   }
 
   /// A field, if present, read as a value that `check` accepts (the same check reading does).
