@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs the built `winnow` binary and compares standard output, standard error and exit status.
@@ -14,10 +15,29 @@ struct CLITests {
   static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("winnow")
 
+  /// The directory that holds every file these tests write, removed when the test process
+  /// exits: each run used to leave its files and compiled-list caches (17 MB each) behind.
+  static let runDirectory: URL = {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "winnow-cli-tests-\(UUID().uuidString)")
+    runDirectoryPath.withLock { $0 = directory.path }
+    atexit {
+      if let path = CLITests.runDirectoryPath.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+    }
+    return directory
+  }()
+
+  /// ``runDirectory``'s path for the exit handler, which cannot capture it.
+  private static let runDirectoryPath = Mutex<String?>(nil)
+
+  /// A new, not yet created path inside ``runDirectory``.
+  static func temporaryPath(_ prefix: String) -> URL {
+    runDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+  }
+
   /// The compiled-list cache of this test run (`WINNOW_CACHE_DIR`), shared by every test, so
   /// that runs read back what earlier ones wrote, as they would on a user's machine.
-  static let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "winnow-cli-cache-\(UUID().uuidString)")
+  static let cacheDirectory = temporaryPath("cache")
 
   /// Runs winnow on a Dispatch thread, so that the blocking pipe reads and the wait keep no
   /// thread of the concurrency pool busy (other suites time things on it).
@@ -56,7 +76,7 @@ struct CLITests {
   }
 
   static func temporaryFile(_ name: String, _ contents: String) throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("winnow-cli-\(UUID().uuidString)")
+    let directory = temporaryPath("files")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let path = directory.appendingPathComponent(name).path
     try contents.write(toFile: path, atomically: true, encoding: .utf8)

@@ -8,7 +8,7 @@ struct CacheTests {
   /// A fresh cache directory and a global list directory holding `contents` as `zh.txt`.
   static func setUp(_ contents: String) throws -> (cache: URL, list: String, directory: String) {
     let list = try CLITests.temporaryFile("zh.txt", contents)
-    let cache = FileManager.default.temporaryDirectory.appendingPathComponent("winnow-cache-\(UUID().uuidString)")
+    let cache = CLITests.temporaryPath("cache")
     return (cache, list, URL(fileURLWithPath: list).deletingLastPathComponent().path)
   }
 
