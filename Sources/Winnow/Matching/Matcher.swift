@@ -122,8 +122,20 @@ public final class Matcher: Sendable {
   ) -> MatchReport {
     // The thread's normalized-text buffers (see ``ThreadWorkspace``), kept for its next scan
     // unless a text of more than ``WordShaper/keptCapacity`` units (64K) grew them.
-    var workspace = ThreadWorkspace.take() ?? ScanWorkspace()
-    defer { if workspace.texts.allSatisfy({ $0.isWorthKeeping }) { ThreadWorkspace.keep(workspace) } }
+    let ownsThreadWorkspace: Bool
+    var workspace: ScanWorkspace
+    if let taken = ThreadWorkspace.take() {
+      (workspace, ownsThreadWorkspace) = (taken, true)
+    } else {
+      (workspace, ownsThreadWorkspace) = (ScanWorkspace(), false)
+    }
+    defer {
+      if ownsThreadWorkspace {
+        // Indices, not iteration: iterating would copy each text.
+        if !workspace.texts.indices.allSatisfy({ workspace.texts[$0].isWorthKeeping }) { workspace = ScanWorkspace() }
+        ThreadWorkspace.keep(&workspace)
+      }
+    }
     var candidates: [Candidate] = []
     var warnings: [MatchWarning] = []
     var rejected: [(Candidate, MatcherLayer.Rejection)]? = suppressed == nil ? nil : []
@@ -141,7 +153,7 @@ public final class Matcher: Sendable {
         slot = normalized
         normalized += 1
       }
-      workspace.texts[slot!].withUnits { units in
+      Self.withUnits(of: &workspace.texts[slot!]) { units in
         layer.collect(in: units, layer: layerIndex, into: &candidates, warnings: &warnings, rejected: &rejected)
       }
     }
@@ -175,6 +187,13 @@ public final class Matcher: Sendable {
       kind?.select(kept, start: \.start, end: \.end, pattern: rank)
       ?? kept.sorted { ($0.start, $0.end, rank($0)) < ($1.start, $1.end, rank($1)) }
     return MatchReport(matches: chosen.map { match($0, in: bytes) }, warnings: warnings)
+  }
+
+  /// `text.withUnits(body)`, reaching the text in place: read out of an array (or through a
+  /// buffer pointer) it was copied, retaining and releasing its four buffers on every scan.
+  @inline(__always)
+  private static func withUnits<Result>(of text: inout NormalizedText, _ body: (NormalizedUnits) -> Result) -> Result {
+    text.withUnits(body)
   }
 
   /// The reported form of a candidate.

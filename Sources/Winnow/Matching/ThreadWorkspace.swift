@@ -19,7 +19,9 @@
 enum ThreadWorkspace {
   /// The storage a thread's key points to.
   private final class Slot {
-    var workspace: ScanWorkspace?
+    var workspace = ScanWorkspace()
+    /// Whether a scan on this thread holds the workspace.
+    var isTaken = false
   }
 
   private static let key: pthread_key_t = {
@@ -35,24 +37,30 @@ enum ThreadWorkspace {
     return key
   }()
 
-  /// The calling thread's workspace, taken out (nil when it has none, or a scan on this thread
-  /// holds it).
+  /// The calling thread's workspace, taken out (nil when a scan on this thread holds it). The
+  /// workspace moves out by swapping: copying it would retain and release every buffer of its
+  /// texts, twice a scan.
   static func take() -> ScanWorkspace? {
-    guard let pointer = pthread_getspecific(key) else { return nil }
-    let slot = Unmanaged<Slot>.fromOpaque(pointer).takeUnretainedValue()
-    let workspace = slot.workspace
-    slot.workspace = nil
+    let slot: Slot
+    if let pointer = pthread_getspecific(key) {
+      slot = Unmanaged<Slot>.fromOpaque(pointer).takeUnretainedValue()
+    } else {
+      slot = Slot()
+      pthread_setspecific(key, Unmanaged.passRetained(slot).toOpaque())
+    }
+    guard !slot.isTaken else { return nil }
+    slot.isTaken = true
+    var workspace = ScanWorkspace()
+    swap(&workspace, &slot.workspace)
     return workspace
   }
 
-  /// Keeps `workspace` as the calling thread's, for its next scan.
-  static func keep(_ workspace: ScanWorkspace) {
-    if let pointer = pthread_getspecific(key) {
-      Unmanaged<Slot>.fromOpaque(pointer).takeUnretainedValue().workspace = workspace
-    } else {
-      let slot = Slot()
-      slot.workspace = workspace
-      pthread_setspecific(key, Unmanaged.passRetained(slot).toOpaque())
-    }
+  /// Gives back a workspace that ``take()`` returned, as the calling thread's, for its next
+  /// scan; `workspace` is left empty.
+  static func keep(_ workspace: inout ScanWorkspace) {
+    guard let pointer = pthread_getspecific(key) else { return }
+    let slot = Unmanaged<Slot>.fromOpaque(pointer).takeUnretainedValue()
+    swap(&workspace, &slot.workspace)
+    slot.isTaken = false
   }
 }

@@ -34,10 +34,14 @@ public struct NormalizedText: Sendable {
     @inline(__always) var scalarClass: ScalarClass { ScalarClass(rawValue: flags & NormalizedText.classMask)! }
   }
 
-  /// Folded scalars, one per unit: what the automaton walks.
-  var scalars: [UInt32] = []
-  /// The rest of each unit, in step with `scalars`.
-  var units: [UnitInfo] = []
+  /// Folded scalars, one per unit: what the automaton walks. The first ``count`` are the
+  /// text's; the rest is room kept from earlier texts, so that the normalizer writes units in
+  /// place, with no per-text clearing, growing or copying.
+  var scalarStorage: [UInt32] = []
+  /// The rest of each unit, in step with `scalarStorage`.
+  var infoStorage: [UnitInfo] = []
+  /// The number of units.
+  public internal(set) var count = 0
   /// Whether any unit is optional, so that a second walk is needed.
   var hasOptionalUnits = false
   /// The normalizer's workspace, kept with the value so that reusing it reuses the workspace.
@@ -53,15 +57,17 @@ public struct NormalizedText: Sendable {
   /// Creates an empty value, to pass to ``Normalizer/normalize(_:into:)``.
   public init() {}
 
-  /// The number of units.
-  public var count: Int { scalars.count }
+  /// The folded scalars of the units.
+  var scalars: [UInt32] { Array(scalarStorage[..<count]) }
+  /// The rest of each unit, in step with ``scalars``.
+  var units: [UnitInfo] { Array(infoStorage[..<count]) }
 
   /// The normalized text, optional units left out.
   public var string: String {
     var result = String.UnicodeScalarView()
-    for index in scalars.indices where !isOptional(index) {
+    for index in 0..<count where !isOptional(index) {
       // A `1` read as a letter shows as `i`, as entries read it.
-      let value = UnicodeTables.plainLetter(scalars[index])
+      let value = UnicodeTables.plainLetter(scalarStorage[index])
       result.append(Unicode.Scalar(value) ?? "\u{FFFD}")
     }
     return String(result)
@@ -70,7 +76,7 @@ public struct NormalizedText: Sendable {
   /// The UTF-8 byte range of the original text that a range of units came from.
   public func originalRange(ofUnits units: Range<Int>) -> Range<Int> {
     precondition(!units.isEmpty && units.upperBound <= count, "unit range out of bounds")
-    return Int(self.units[units.lowerBound].start)..<Int(self.units[units.upperBound - 1].end)
+    return Int(infoStorage[units.lowerBound].start)..<Int(infoStorage[units.upperBound - 1].end)
   }
 
   /// Original UTF-8 byte offset where each unit starts.
@@ -78,36 +84,54 @@ public struct NormalizedText: Sendable {
   /// How many repeated letters each unit stands for.
   var runs: [UInt16] { units.map(\.run) }
 
-  @inline(__always) func run(_ index: Int) -> UInt16 { units[index].run }
-  @inline(__always) func isOptional(_ index: Int) -> Bool { units[index].isOptional }
-  @inline(__always) func scalarClass(_ index: Int) -> ScalarClass { units[index].scalarClass }
+  @inline(__always) func run(_ index: Int) -> UInt16 { infoStorage[index].run }
+  @inline(__always) func isOptional(_ index: Int) -> Bool { infoStorage[index].isOptional }
+  @inline(__always) func scalarClass(_ index: Int) -> ScalarClass { infoStorage[index].scalarClass }
 
   /// Whether the storage is small enough to keep for reuse (see ``WordShaper/keptCapacity``).
-  var isWorthKeeping: Bool { scalars.capacity <= WordShaper.keptCapacity }
+  var isWorthKeeping: Bool { scalarStorage.count <= WordShaper.keptCapacity && shaper.isWorthKeeping }
 
+  /// Empties the text, keeping its storage.
   mutating func removeAll() {
-    scalars.removeAll(keepingCapacity: true)
-    units.removeAll(keepingCapacity: true)
+    count = 0
     hasOptionalUnits = false
   }
 
+  /// Makes room for `capacity` units.
   mutating func reserveCapacity(_ capacity: Int) {
-    scalars.reserveCapacity(capacity)
-    units.reserveCapacity(capacity)
+    Self.grow(&scalarStorage, to: capacity, with: 0)
+    Self.grow(&infoStorage, to: capacity, with: .blank)
   }
 
+  /// Grows `storage` to at least `count` elements, filling new room with `blank`.
+  @inline(__always)
+  static func grow<Element>(_ storage: inout [Element], to count: Int, with blank: Element) {
+    if storage.count < count { storage.append(contentsOf: repeatElement(blank, count: count - storage.count)) }
+  }
+
+  /// Adds a unit that stands for one character.
   @inline(__always)
   mutating func append(_ scalar: UInt32, _ scalarClass: UInt8, start: Int32, end: Int32) {
-    scalars.append(scalar)
-    units.append(UnitInfo(start: start, end: end, run: 1, flags: scalarClass))
+    let unit = UnitInfo(start: start, end: end, run: 1, flags: scalarClass)
+    if count < scalarStorage.count {
+      scalarStorage[count] = scalar
+      infoStorage[count] = unit
+    } else {
+      scalarStorage.append(scalar)
+      infoStorage.append(unit)
+    }
+    count += 1
   }
 
   /// Calls `body` with a view of the units that holds no references, for the walks of a scan.
   @inline(__always)
   func withUnits<Result>(_ body: (NormalizedUnits) -> Result) -> Result {
-    scalars.withUnsafeBufferPointer { scalars in
-      units.withUnsafeBufferPointer { infos in
-        body(NormalizedUnits(scalars: scalars, infos: infos, hasOptionalUnits: hasOptionalUnits))
+    scalarStorage.withUnsafeBufferPointer { scalars in
+      infoStorage.withUnsafeBufferPointer { infos in
+        body(
+          NormalizedUnits(
+            scalars: UnsafeBufferPointer(rebasing: scalars[..<count]),
+            infos: UnsafeBufferPointer(rebasing: infos[..<count]), hasOptionalUnits: hasOptionalUnits))
       }
     }
   }

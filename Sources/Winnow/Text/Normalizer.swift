@@ -53,20 +53,18 @@ public struct Normalizer: Sendable {
   /// Normalizes UTF-8 bytes into `result`, reusing its storage. Invalid bytes read as U+FFFD.
   public func normalize(utf8 bytes: UnsafeBufferPointer<UInt8>, into result: inout NormalizedText) {
     result.removeAll()
-    result.reserveCapacity(bytes.count)
     if !shapesWords {
+      result.reserveCapacity(bytes.count)
       fold(bytes) { scalar, scalarClass, start, end in
         result.append(scalar, scalarClass.rawValue, start: start, end: end)
       }
       return
     }
-    // The workspace moves out of `result` while it writes into `result`, and back after.
-    var shaper = result.shaper
-    result.shaper = WordShaper()
     // Almost always one unit per scalar, so at most one per byte.
-    shaper.load(expected: bytes.count) { write in fold(bytes, write) }
-    shaper.shape(rules: rules, into: &result)
-    if shaper.isWorthKeeping { result.shaper = shaper }
+    result.shaper.load(expected: bytes.count) { write in fold(bytes, write) }
+    (result.count, result.hasOptionalUnits) = result.shaper.shape(
+      rules: rules, scalars: &result.scalarStorage, infos: &result.infoStorage)
+    if !result.shaper.isWorthKeeping { result.shaper = WordShaper() }
   }
 
   /// The folded scalars of `bytes`, each with its class and original byte range.

@@ -48,9 +48,6 @@ struct WordShaper: Sendable {
   /// (no apostrophe, no digit or symbol, no CJK) skips its pass.
   private var classesSeen: UInt8 = 0
   private var tokens: [Token] = []
-  /// The emitted units, written the same way as `units` and then copied to the result in bulk.
-  private var scalarsOut: [UInt32] = []
-  private var infosOut: [NormalizedText.UnitInfo] = []
 
   /// Workspaces for texts of more units than this are not kept for reuse: one huge text must
   /// not pin its buffers (about 36 bytes a unit) for the life of a long-running scanner.
@@ -96,43 +93,42 @@ struct WordShaper: Sendable {
     classesSeen & 1 &<< scalarClass.rawValue != 0
   }
 
-  /// Applies the word rules of `rules` and writes the final units into `result`.
-  mutating func shape(rules: Normalization, into result: inout NormalizedText) {
-    tokens.removeAll(keepingCapacity: true)
-    // Local copies are unique while they are written.
-    var tokens = self.tokens
-    var scalarsOut = self.scalarsOut
-    var infosOut = self.infosOut
-    (self.tokens, self.scalarsOut, self.infosOut) = ([], [], [])
-    // Every loaded unit yields at most one emitted unit.
-    if scalarsOut.count < count {
-      scalarsOut.append(contentsOf: repeatElement(0, count: count - scalarsOut.count))
-      infosOut.append(contentsOf: repeatElement(NormalizedText.UnitInfo.blank, count: count - infosOut.count))
-    }
+  /// Applies the word rules of `rules` and writes the final units over the start of `scalars`
+  /// and `infos` (the storage of a ``NormalizedText``, grown as needed); returns how many it
+  /// wrote and whether any is optional.
+  mutating func shape(
+    rules: Normalization, scalars: inout [UInt32], infos: inout [NormalizedText.UnitInfo]
+  ) -> (count: Int, hasOptionalUnits: Bool) {
+    // Every loaded unit yields at most one emitted unit, and belongs to at most one token.
+    NormalizedText.grow(&scalars, to: count, with: 0)
+    NormalizedText.grow(&infos, to: count, with: .blank)
+    NormalizedText.grow(&tokens, to: count, with: Token(start: 0, end: 0, length: 0))
     let (count, apostrophes, symbols) = (self.count, saw(.apostrophe), saw(.symbol))
     let (words, digits, unspaced) = (saw(.letter) || saw(.digit) || symbols, saw(.digit), saw(.unspaced))
-    var emitted = (count: 0, hasOptionalUnits: false)
-    units.withUnsafeMutableBufferPointer { storage in
-      let pass = ShapingPass(units: UnsafeMutableBufferPointer(rebasing: storage[..<count]), rules: rules)
-      if apostrophes { pass.resolveApostrophes() }
-      if symbols { pass.resolveExclamationMarks() }
-      if words { pass.joinTokens(into: &tokens) }
-      if digits || symbols {
-        for token in tokens { pass.resolveLookalikes(in: token) }
-      }
-      if rules.contains(.interleavedLetters) && unspaced {
-        for token in tokens { pass.markOptional(token) }
-      }
-      scalarsOut.withUnsafeMutableBufferPointer { scalars in
-        infosOut.withUnsafeMutableBufferPointer { infos in
-          emitted = pass.emit(scalars: scalars.baseAddress!, infos: infos.baseAddress!)
+    // Swapped out (no copy, no reference counting) so that the passes hold the units and the
+    // tokens at the same time.
+    var tokenStorage: [Token] = []
+    swap(&tokenStorage, &self.tokens)
+    defer { swap(&tokenStorage, &self.tokens) }
+    return units.withUnsafeMutableBufferPointer { storage in
+      tokenStorage.withUnsafeMutableBufferPointer { tokenStorage in
+        let pass = ShapingPass(units: UnsafeMutableBufferPointer(rebasing: storage[..<count]), rules: rules)
+        if apostrophes { pass.resolveApostrophes() }
+        if symbols { pass.resolveExclamationMarks() }
+        let tokens = words ? pass.joinTokens(into: tokenStorage.baseAddress!) : 0
+        if digits || symbols {
+          for token in tokenStorage[..<tokens] { pass.resolveLookalikes(in: token) }
+        }
+        if rules.contains(.interleavedLetters) && unspaced {
+          for token in tokenStorage[..<tokens] { pass.markOptional(token) }
+        }
+        return scalars.withUnsafeMutableBufferPointer { scalars in
+          infos.withUnsafeMutableBufferPointer { infos in
+            pass.emit(scalars: scalars.baseAddress!, infos: infos.baseAddress!)
+          }
         }
       }
     }
-    scalarsOut.withUnsafeBufferPointer { result.scalars.append(contentsOf: $0[..<emitted.count]) }
-    infosOut.withUnsafeBufferPointer { result.units.append(contentsOf: $0[..<emitted.count]) }
-    result.hasOptionalUnits = emitted.hasOptionalUnits
-    (self.tokens, self.scalarsOut, self.infosOut) = (tokens, scalarsOut, infosOut)
   }
 }
 
@@ -169,9 +165,11 @@ private struct ShapingPass {
     }
   }
 
-  /// Word tokens (runs of letters, digits and symbols), after joining letters spelled one by
-  /// one (`f.u.c.k`): the separators between them are dropped and the letters marked spelled.
-  func joinTokens(into tokens: inout [WordShaper.Token]) {
+  /// Writes the word tokens (runs of letters, digits and symbols) to `tokens` (room for one per
+  /// unit) and says how many, after joining letters spelled one by one (`f.u.c.k`): the
+  /// separators between them are dropped and the letters marked spelled.
+  func joinTokens(into tokens: UnsafeMutablePointer<WordShaper.Token>) -> Int {
+    var count = 0
     var index = 0
     while index < units.count {
       guard units[index].isWordUnit else {
@@ -184,12 +182,14 @@ private struct ShapingPass {
         if !units[index].isDropped { length += 1 }
         index += 1
       }
-      tokens.append(WordShaper.Token(start: start, end: index, length: length))
+      tokens[count] = WordShaper.Token(start: start, end: index, length: length)
+      count += 1
     }
-    guard rules.contains(.separators), var previous = tokens.first else { return }
+    guard rules.contains(.separators), count > 0 else { return count }
+    var previous = tokens[0]
     // Joined in place: the write position never passes the read position.
     var joinedCount = 1
-    for position in tokens.indices.dropFirst() {
+    for position in 1..<count {
       let current = tokens[position]
       let gap = previous.end..<current.start
       let joinable =
@@ -206,7 +206,7 @@ private struct ShapingPass {
       }
       previous = current
     }
-    tokens.removeLast(tokens.count - joinedCount)
+    return joinedCount
   }
 
   /// Inside a token that holds a letter, digits and symbols that imitate letters become those
