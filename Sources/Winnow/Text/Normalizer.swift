@@ -130,7 +130,7 @@ extension Normalizer {
     scalars.reserveCapacity(upper - lower)
     for index in lower..<upper where !normalized.isOptional(index) {
       // An entry's `1` is an `i` (`sh1t` is `shit`); variants give the text's `1` both readings.
-      scalars.append(UnicodeTables.plainLetter(normalized.scalars[index]))
+      scalars.append(UnicodeTables.plainLetter(normalized.scalarStorage[index]))
       let run = normalized.run(index)
       if run != 1 && runs.isEmpty { runs = Array(repeating: 1, count: scalars.count - 1) }
       if !runs.isEmpty || run != 1 { runs.append(run) }
