@@ -120,43 +120,9 @@ public final class Matcher: Sendable {
   private func scan(
     utf8 bytes: UnsafeBufferPointer<UInt8>, kind: MatchKind?, suppressed: inout [SuppressedMatch]?
   ) -> MatchReport {
-    // The thread's normalized-text buffers (see ``ThreadWorkspace``), kept for its next scan
-    // unless a text of more than ``WordShaper/keptCapacity`` units (64K) grew them.
-    let ownsThreadWorkspace: Bool
-    var workspace: ScanWorkspace
-    if let taken = ThreadWorkspace.take() {
-      (workspace, ownsThreadWorkspace) = (taken, true)
-    } else {
-      (workspace, ownsThreadWorkspace) = (ScanWorkspace(), false)
-    }
-    defer {
-      if ownsThreadWorkspace {
-        // Indices, not iteration: iterating would copy each text.
-        if !workspace.texts.indices.allSatisfy({ workspace.texts[$0].isWorthKeeping }) { workspace = ScanWorkspace() }
-        ThreadWorkspace.keep(&workspace)
-      }
-    }
-    var candidates: [Candidate] = []
     var warnings: [MatchWarning] = []
     var rejected: [(Candidate, MatcherLayer.Rejection)]? = suppressed == nil ? nil : []
-    var normalized = 0  // texts of `workspace` filled by this scan
-    for (layerIndex, layer) in layers.enumerated() {
-      let rules = layer.normalizer.rules
-      var slot = workspace.rules[..<normalized].firstIndex(of: rules)
-      if slot == nil {
-        if normalized == workspace.texts.count {
-          workspace.texts.append(NormalizedText())
-          workspace.rules.append(rules)
-        }
-        workspace.rules[normalized] = rules
-        layer.normalizer.normalize(utf8: bytes, into: &workspace.texts[normalized])
-        slot = normalized
-        normalized += 1
-      }
-      Self.withUnits(of: &workspace.texts[slot!]) { units in
-        layer.collect(in: units, layer: layerIndex, into: &candidates, warnings: &warnings, rejected: &rejected)
-      }
-    }
+    let candidates = collectCandidates(in: bytes, warnings: &warnings, rejected: &rejected)
     if let rejected { suppressed = explainRejections(rejected, candidates: candidates, bytes: bytes) }
     // Most texts hold nothing: no filtering, sorting or hashing for them.
     if candidates.isEmpty { return MatchReport(matches: [], warnings: warnings) }
@@ -187,6 +153,36 @@ public final class Matcher: Sendable {
       kind?.select(kept, start: \.start, end: \.end, pattern: rank)
       ?? kept.sorted { ($0.start, $0.end, rank($0)) < ($1.start, $1.end, rank($1)) }
     return MatchReport(matches: chosen.map { match($0, in: bytes) }, warnings: warnings)
+  }
+
+  /// Every layer's candidates in `bytes`, each layer walking the text normalized by its rules
+  /// (normalized once per distinct rule set, into the thread's buffers: see ``ThreadWorkspace``).
+  private func collectCandidates(
+    in bytes: UnsafeBufferPointer<UInt8>, warnings: inout [MatchWarning],
+    rejected: inout [(Candidate, MatcherLayer.Rejection)]?
+  ) -> [Candidate] {
+    ThreadWorkspace.withWorkspace { workspace in
+      var candidates: [Candidate] = []
+      var normalized = 0  // texts of `workspace` filled by this scan
+      for (layerIndex, layer) in layers.enumerated() {
+        let rules = layer.normalizer.rules
+        var slot = workspace.rules[..<normalized].firstIndex(of: rules)
+        if slot == nil {
+          if normalized == workspace.texts.count {
+            workspace.texts.append(NormalizedText())
+            workspace.rules.append(rules)
+          }
+          workspace.rules[normalized] = rules
+          layer.normalizer.normalize(utf8: bytes, into: &workspace.texts[normalized])
+          slot = normalized
+          normalized += 1
+        }
+        Self.withUnits(of: &workspace.texts[slot!]) { units in
+          layer.collect(in: units, layer: layerIndex, into: &candidates, warnings: &warnings, rejected: &rejected)
+        }
+      }
+      return candidates
+    }
   }
 
   /// `text.withUnits(body)`, reaching the text in place: read out of an array (or through a
@@ -238,6 +234,10 @@ public final class Matcher: Sendable {
 struct ScanWorkspace: Sendable {
   var texts: [NormalizedText] = []
   var rules: [Normalization] = []
+
+  /// Whether every text's buffers are small enough to keep (see ``WordShaper/keptCapacity``).
+  /// Indices, not iteration: iterating would copy each text.
+  var isWorthKeeping: Bool { texts.indices.allSatisfy { texts[$0].isWorthKeeping } }
 }
 
 /// A match before allow-filtering and selection: an entry of a layer over original bytes.

@@ -17,11 +17,23 @@
 /// lock and array: part of the 5% more CPU time a line that `winnow scan --jobs 2` spent than
 /// one job. A thread that ends releases its workspace.
 enum ThreadWorkspace {
-  /// The storage a thread's key points to.
+  /// The storage a thread's key points to. The workspace lives in memory of its own, so that a
+  /// scan works on it in place: moving it out and back, or copying it, retained and released
+  /// every buffer of its texts.
   private final class Slot {
-    var workspace = ScanWorkspace()
-    /// Whether a scan on this thread holds the workspace.
-    var isTaken = false
+    let workspace: UnsafeMutablePointer<ScanWorkspace>
+    /// Whether a scan on this thread is using the workspace.
+    var isInUse = false
+
+    init() {
+      workspace = .allocate(capacity: 1)
+      workspace.initialize(to: ScanWorkspace())
+    }
+
+    deinit {
+      workspace.deinitialize(count: 1)
+      workspace.deallocate()
+    }
   }
 
   private static let key: pthread_key_t = {
@@ -37,10 +49,9 @@ enum ThreadWorkspace {
     return key
   }()
 
-  /// The calling thread's workspace, taken out (nil when a scan on this thread holds it). The
-  /// workspace moves out by swapping: copying it would retain and release every buffer of its
-  /// texts, twice a scan.
-  static func take() -> ScanWorkspace? {
+  /// Calls `body` with the calling thread's workspace, or with a new one when a scan on this
+  /// thread is using it. A workspace that a huge text grew is emptied afterwards.
+  static func withWorkspace<Result>(_ body: (inout ScanWorkspace) -> Result) -> Result {
     let slot: Slot
     if let pointer = pthread_getspecific(key) {
       slot = Unmanaged<Slot>.fromOpaque(pointer).takeUnretainedValue()
@@ -48,19 +59,15 @@ enum ThreadWorkspace {
       slot = Slot()
       pthread_setspecific(key, Unmanaged.passRetained(slot).toOpaque())
     }
-    guard !slot.isTaken else { return nil }
-    slot.isTaken = true
-    var workspace = ScanWorkspace()
-    swap(&workspace, &slot.workspace)
-    return workspace
-  }
-
-  /// Gives back a workspace that ``take()`` returned, as the calling thread's, for its next
-  /// scan; `workspace` is left empty.
-  static func keep(_ workspace: inout ScanWorkspace) {
-    guard let pointer = pthread_getspecific(key) else { return }
-    let slot = Unmanaged<Slot>.fromOpaque(pointer).takeUnretainedValue()
-    swap(&workspace, &slot.workspace)
-    slot.isTaken = false
+    guard !slot.isInUse else {
+      var workspace = ScanWorkspace()
+      return body(&workspace)
+    }
+    slot.isInUse = true
+    defer {
+      if !slot.workspace.pointee.isWorthKeeping { slot.workspace.pointee = ScanWorkspace() }
+      slot.isInUse = false
+    }
+    return body(&slot.workspace.pointee)
   }
 }
