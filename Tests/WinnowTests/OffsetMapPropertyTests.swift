@@ -34,14 +34,17 @@ struct OffsetMapPropertyTests {
   /// exactly what a fresh value would: nothing of the previous text leaks into the next.
   @Test func reusedTextNormalizesLikeAFreshOne() async {
     await propertyCheck(count: 300, input: Self.textGen, Self.textGen) { first, second in
-      let normalizer = Normalizer()
-      var reused = NormalizedText()
-      normalizer.normalize(first, into: &reused)
-      normalizer.normalize(second, into: &reused)
-      let fresh = normalizer.normalize(second)
-      #expect(reused.scalars == fresh.scalars)
-      #expect(reused.units == fresh.units)
-      #expect(reused.hasOptionalUnits == fresh.hasOptionalUnits)
+      // With the word rules (units written by the shaper) and without them (appended one by one).
+      for normalizer in [Normalizer(), Normalizer(rules: [.compatibility, .caseFolding])] {
+        var reused = NormalizedText()
+        normalizer.normalize(first, into: &reused)
+        normalizer.normalize(second, into: &reused)
+        let fresh = normalizer.normalize(second)
+        #expect(reused.count == fresh.count)
+        #expect(reused.scalars == fresh.scalars)
+        #expect(reused.units == fresh.units)
+        #expect(reused.hasOptionalUnits == fresh.hasOptionalUnits)
+      }
     }
   }
 
