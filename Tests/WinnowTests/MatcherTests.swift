@@ -115,6 +115,15 @@ struct MatcherTests {
     #expect(found.map(\.entry.text) == ["傻逼", "傻逼玩意", "玩意"])
   }
 
+  /// Scans reuse the thread's normalized-text buffers: an empty text between two others finds
+  /// nothing, and nothing of the text before it.
+  @Test func anEmptyTextBetweenTwoFindsNothing() throws {
+    let matcher = try Self.matcher("傻逼\nfuck")
+    #expect(matcher.matches(in: "f.u.c.k 傻 逼").map(\.entry.text) == ["fuck", "傻逼"])
+    #expect(matcher.matches(in: "").isEmpty)
+    #expect(matcher.matches(in: "傻逼").map(\.entry.text) == ["傻逼"])
+  }
+
   /// A text with an optional unit is walked twice, and both walks find every match away from
   /// it: each must still be reported once, whether a text has few candidates (compared one by
   /// one) or many (hashed).

@@ -116,6 +116,20 @@ struct NormalizerTests {
     #expect(text.isOptional(1))
   }
 
+  /// An empty text (an empty message, an empty field) has no units, whether the value is new
+  /// or held a text before, with the word rules and without them.
+  @Test(arguments: [Normalization.default, [.caseFolding]])
+  func anEmptyTextHasNoUnits(rules: Normalization) {
+    let normalizer = Normalizer(rules: rules)
+    #expect(normalizer.normalize("").count == 0)
+    var reused = NormalizedText()
+    normalizer.normalize("Ｆ.u.c.k 傻 逼", into: &reused)
+    normalizer.normalize("", into: &reused)
+    #expect(reused.count == 0)
+    #expect(reused.string.isEmpty)
+    #expect(!reused.hasOptionalUnits)
+  }
+
   @Test func invalidUTF8ReadsAsReplacementCharacters() {
     let bytes: [UInt8] = [0x61, 0xFF, 0x62, 0xE4, 0xBD]
     var text = NormalizedText()
