@@ -16,14 +16,9 @@ extension ModerationEngine {
   /// that are not strings, and engines with per-app lists.
   public func cleanFormat(ofDumpLine line: UnsafeBufferPointer<UInt8>) -> DumpFormat? {
     guard !hasApps else { return nil }
-    var (start, end) = DumpLine.trimmed(line)
-    guard start < end else { return nil }
-    let prefixed = DumpLine.hasLogTimePrefix(line, at: start)
-    if prefixed {
-      start += 19
-      while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
-    }
-    let body = UnsafeBufferPointer(rebasing: line[start..<end])
+    let (range, prefixed) = DumpLine.body(of: line)
+    guard !range.isEmpty else { return nil }
+    let body = UnsafeBufferPointer(rebasing: line[range])
     var parser = JSONParser(body)
     var members = LineMembers()
     do {

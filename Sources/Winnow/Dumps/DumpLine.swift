@@ -35,17 +35,11 @@ public struct DumpLine: Sendable, Hashable {
   /// Reads one line (without its newline).
   /// - Throws: ``ItemError`` for a line that is not JSON or lacks what an item needs.
   public init(utf8 line: UnsafeBufferPointer<UInt8>) throws(ItemError) {
-    var (start, end) = Self.trimmed(line)
-    guard start < end else { throw ItemError(.invalidField("line", "a JSON object (the line is empty)")) }
-    var prefixed = false
-    if Self.hasLogTimePrefix(line, at: start) {
-      start += 19
-      while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
-      prefixed = true
-    }
+    let (body, prefixed) = Self.body(of: line)
+    guard !body.isEmpty else { throw ItemError(.invalidField("line", "a JSON object (the line is empty)")) }
     let value: JSONValue
-    do { value = try JSONValue(parsingUTF8: UnsafeBufferPointer(rebasing: line[start..<end])) } catch {
-      throw ItemError(.invalidJSON(JSONParseError(message: error.message, offset: error.offset + start)))
+    do { value = try JSONValue(parsingUTF8: UnsafeBufferPointer(rebasing: line[body])) } catch {
+      throw ItemError(.invalidJSON(JSONParseError(message: error.message, offset: error.offset + body.lowerBound)))
     }
     guard case .object = value else { throw ItemError(.invalidField("line", "a JSON object")) }
     if prefixed || value["classname"] != nil {
@@ -66,20 +60,25 @@ public struct DumpLine: Sendable, Hashable {
     self.platformFlagged = platformFlagged
   }
 
-  /// The line without the spaces, tabs and carriage returns around it: its start and end.
-  static func trimmed(_ line: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
+  /// Where a line's JSON lies: the line without the spaces, tabs and carriage returns around
+  /// it and without a history log's time prefix (empty only for a blank line), and whether it
+  /// had that prefix.
+  static func body(of line: UnsafeBufferPointer<UInt8>) -> (range: Range<Int>, prefixed: Bool) {
     var start = 0
     while start < line.count, line[start] == 0x20 || line[start] == 0x09 || line[start] == 0x0D { start += 1 }
     var end = line.count
     while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 || line[end - 1] == 0x0D { end -= 1 }
-    return (start, end)
+    guard hasLogTimePrefix(line, at: start) else { return (start..<end, false) }
+    start += logTimePattern.count
+    while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+    return (start..<end, true)
   }
 
   /// A log time prefix, `0` standing for any digit (one array, not one per line read).
   private static let logTimePattern = Array("0000/00/00 00:00:00".utf8)
 
   /// `yyyy/MM/dd HH:mm:ss` at `start`.
-  static func hasLogTimePrefix(_ line: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+  private static func hasLogTimePrefix(_ line: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
     let pattern = logTimePattern
     guard line.count - start >= pattern.count + 1 else { return false }
     for (offset, expected) in pattern.enumerated() {
