@@ -38,14 +38,16 @@ public final class WebhookReviewer: ContentReviewer {
   public let mode: Mode
   private let client: HTTPClient
   private let limiter: ConcurrencyLimiter
-  private let requestTimeout: TimeAmount
+  private let requestTimeout: Duration
 
   /// Creates a reviewer.
   /// - Parameters:
   ///   - client: the HTTP client (its connection pool is reused); `HTTPClient.shared` by default.
   ///   - maximumConcurrentRequests: the most calls in flight at once.
-  ///   - requestTimeout: a last-resort limit per request; the engine's policy timeout is
-  ///     normally shorter and applies first.
+  ///   - requestTimeout: a last-resort limit per request, from sending the item to reading
+  ///     the last byte of the answer (a call over it fails with
+  ///     ``WebhookError/requestTimedOut(_:)``); the engine's policy timeout is normally shorter
+  ///     and applies first.
   public init(
     url: String, mode: Mode, client: HTTPClient = .shared, maximumConcurrentRequests: Int = 64,
     requestTimeout: Duration = .seconds(30)
@@ -54,7 +56,7 @@ public final class WebhookReviewer: ContentReviewer {
     self.mode = mode
     self.client = client
     self.limiter = ConcurrencyLimiter(limit: max(1, maximumConcurrentRequests))
-    self.requestTimeout = TimeAmount(requestTimeout)
+    self.requestTimeout = requestTimeout
   }
 
   /// A client for reviewers that should fail fast: a refused connection fails the call at once
@@ -81,24 +83,55 @@ public final class WebhookReviewer: ContentReviewer {
       httpRequest.body = .bytes(ByteBuffer(string: Self.jsonBody(request).jsonString))
     }
     let prepared = httpRequest
-    let body = try await limiter.run {
-      let response: HTTPClientResponse
-      do {
-        response = try await client.execute(prepared, timeout: requestTimeout)
-      } catch {
-        throw WebhookError.unreachable("\(error)")
-      }
-      let body = try await response.body.collect(upTo: 1 << 20)
-      guard (200..<300).contains(response.status.code) else {
-        throw WebhookError.status(Int(response.status.code))
-      }
-      return String(buffer: body)
-    }
+    let body = try await limiter.run { try await exchange(prepared) }
     switch mode {
     case .messageCallback: return try Self.decodeCallbackAnswer(body, for: request.item)
     case .json: return try Self.decodeJSONAnswer(body)
     }
   }
+
+  /// Sends `request` and reads the whole answer, within `requestTimeout` from the first byte
+  /// sent to the last byte read. (The client's own timeout ends when the response head arrives,
+  /// so a server that sends a head and then stalls the body would otherwise hold the call until
+  /// the engine's policy timeout.)
+  private func exchange(_ request: HTTPClientRequest) async throws -> String {
+    let client = self.client
+    let limit = requestTimeout
+    return try await withThrowingTaskGroup(of: String?.self) { group in
+      group.addTask {
+        let response: HTTPClientResponse
+        do {
+          response = try await client.execute(request, timeout: TimeAmount(limit))
+        } catch {
+          throw WebhookError.unreachable("\(error)")
+        }
+        let body: ByteBuffer
+        do {
+          body = try await response.body.collect(upTo: Self.maximumAnswerBytes)
+        } catch is NIOTooManyBytesError {
+          throw WebhookError.malformedAnswer("the answer is longer than \(Self.maximumAnswerBytes) bytes")
+        } catch {
+          throw WebhookError.unreachable("the answer broke off: \(error)")
+        }
+        guard (200..<300).contains(response.status.code) else {
+          throw WebhookError.status(Int(response.status.code))
+        }
+        return String(buffer: body)
+      }
+      group.addTask {
+        try await Task.sleep(for: limit)
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let first = try await group.next(), let body = first else {
+        throw WebhookError.requestTimedOut(limit)
+      }
+      return body
+    }
+  }
+
+  /// The longest answer read; a longer one is a malformed answer.
+  static let maximumAnswerBytes = 1 << 20
 
   // MARK: Message callback
 
@@ -203,12 +236,16 @@ public enum WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
   case status(Int)
   /// The answer is not what the protocol expects.
   case malformedAnswer(String)
+  /// The exchange (sending the item, reading the whole answer) took longer than the reviewer's
+  /// `requestTimeout`.
+  case requestTimedOut(Duration)
 
   public var description: String {
     switch self {
     case .unreachable(let message): "reviewer unreachable: \(message)"
     case .status(let code): "reviewer answered HTTP \(code)"
     case .malformedAnswer(let message): "malformed reviewer answer: \(message)"
+    case .requestTimedOut(let limit): "reviewer gave no complete answer within its request timeout of \(limit)"
     }
   }
 }

@@ -4,7 +4,8 @@ import NIOPosix
 import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 with an ephemeral port, for the reviewer tests: each
-/// request gets the answer `respond` chooses, after the answer's delay. Requests are recorded.
+/// request gets the answer `respond` chooses, after the answer's delay (or half of it, if it
+/// stalls). Requests are recorded.
 final class TestHTTPServer: Sendable {
   struct Request: Sendable {
     var method: String
@@ -17,6 +18,9 @@ final class TestHTTPServer: Sendable {
     var status: Int = 200
     var body: String
     var delay: TimeAmount = .zero
+    /// Sends the head and the first half of the body, then nothing more (the connection stays
+    /// open): a server that stalls mid-answer.
+    var stallsBody = false
   }
 
   private let group: MultiThreadedEventLoopGroup
@@ -112,11 +116,18 @@ final class TestHTTPServer: Sendable {
             version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
           self.recorder.answered()
           context.write(self.wrapOutboundOut(.head(responseHead)), promise: nil)
+          if response.stallsBody {
+            let half = String(decoding: response.body.utf8.prefix(response.body.utf8.count / 2), as: UTF8.self)
+            context.writeAndFlush(
+              self.wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: half)))),
+              promise: nil)
+            return
+          }
           context.write(
             self.wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: response.body)))),
             promise: nil)
           context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in
-            if !keepAlive { context.close(promise: nil) }
+            if !keepAlive { loopBound.value.close(promise: nil) }
           }
         }
       }

@@ -10,9 +10,11 @@ import Winnow
 struct WebhookReviewerTests {
   static let custom = try! WordList(name: "app.txt", origin: .custom, parsing: "秒杀 => **\n")
 
-  /// Tests that are not about timeouts wait long: a busy test machine must not turn an answer
-  /// into a timeout.
-  static func engine(_ reviewer: WebhookReviewer, timeout: Duration = .seconds(60), failClosed: Bool = false) throws
+  /// Tests that are not about timeouts wait an hour: an answer must not turn into a timeout
+  /// when the test process is busy. (The engine's deadline is a Dispatch timer and fires on
+  /// time, but the reviewer's answer resumes on the concurrency pool, which long synchronous
+  /// tests in other suites can hold for a minute and more on a 2-core machine.)
+  static func engine(_ reviewer: WebhookReviewer, timeout: Duration = .seconds(3600), failClosed: Bool = false) throws
     -> ModerationEngine
   {
     try ModerationEngine(
@@ -140,6 +142,22 @@ struct WebhookReviewerTests {
     }
   }
 
+  @Test func anAnswerThatStallsMidBodyFailsAtTheRequestTimeout() async throws {
+    try await Self.withServer(.init(body: #"{"pass":1,"extra":"long enough to cut"}"#, stallsBody: true)) { server in
+      let reviewer = WebhookReviewer(
+        url: server.url, mode: .messageCallback(appKey: "k"), requestTimeout: .milliseconds(500))
+      // The engine's limit is long but not an hour: without the request timeout this fails in
+      // five minutes with "no answer within 300.0 seconds" instead of hanging the run.
+      let engine = try Self.engine(reviewer, timeout: .seconds(300), failClosed: true)
+      let result = try await engine.moderate(Self.item)
+      let elapsed = try #require(result.review?.elapsed)
+      #expect(elapsed >= .milliseconds(500), "decided after \(elapsed)")
+      #expect(result.verdict == .blocked && result.blockType == .thirdParty)
+      #expect(result.review?.failure == "reviewer gave no complete answer within its request timeout of 0.5 seconds")
+      #expect(engine.reviewerStatistics.counts.failures == 1)
+    }
+  }
+
   @Test func connectionRefusedFollowsTheFailurePolicy() async throws {
     let server = try await TestHTTPServer { _ in .init(body: "{}") }
     let url = server.url
@@ -149,10 +167,11 @@ struct WebhookReviewerTests {
       WebhookReviewer(url: url, mode: .messageCallback(appKey: "k"), client: client), failClosed: true)
     let result = try await engine.moderate(Self.item)
     try await client.shutdown()
-    let elapsed = try #require(result.review?.elapsed)
-    #expect(elapsed < .seconds(10), "a refused connection fails at once, not at the 60 s timeout (\(elapsed))")
     #expect(result.verdict == .blocked && result.blockType == .thirdParty)
-    #expect(result.review?.failure?.hasPrefix("reviewer unreachable") == true)
+    // The refusal itself is the failure: a client that retried until a deadline would report
+    // the deadline instead. (Elapsed time is not asserted: a busy test process delays it.)
+    let failure = result.review?.failure ?? ""
+    #expect(failure.hasPrefix("reviewer unreachable") && failure.contains("Connection refused"), "\(failure)")
     #expect(engine.reviewerStatistics.counts.failures == 1)
   }
 
