@@ -147,8 +147,10 @@ struct AhoCorasickTests {
   static let byteAlphabet: [String] = ["a", "b", "é", "傻", "逼", "🍆"]
   static let bytePatternGen = Gen.int(in: 0...(byteAlphabet.count - 1)).array(of: 1...6)
     .map { $0.map { byteAlphabet[$0] }.joined() }.array(of: 1...12)
-  /// Text tokens: the alphabet, then a stray continuation byte, a truncated lead and 0xFF.
-  static let byteTextGen = Gen.int(in: 0...(byteAlphabet.count + 2)).array(of: 0...40).map { tokens in
+  /// Text tokens: the alphabet, then a stray continuation byte, a truncated lead and 0xFF; up
+  /// to 480 bytes, so that the start filter's blocks of 64 positions and its padded last
+  /// block are all crossed by matches.
+  static let byteTextGen = Gen.int(in: 0...(byteAlphabet.count + 2)).array(of: 0...160).map { tokens in
     tokens.flatMap {
       $0 < byteAlphabet.count ? Array(byteAlphabet[$0].utf8) : [[0x80, 0xE4, 0xFF][$0 - byteAlphabet.count]]
     }
@@ -169,9 +171,11 @@ struct AhoCorasickTests {
   }
 
   /// The walk of normalized scalars (from the starts its filter lets through) finds what the
-  /// automaton finds: patterns of 1 to 6 scalars fill every key length of the filter.
+  /// automaton finds: patterns of 1 to 6 scalars fill every key length of the filter, and
+  /// texts of up to 200 scalars cross the filter's blocks of 64 positions.
   @Test func scalarWalkByStartEqualsAutomaton() async {
-    await propertyCheck(count: 400, input: Self.bytePatternGen, Self.textGen) { patterns, text in
+    await propertyCheck(count: 400, input: Self.bytePatternGen, Self.characterGen.string(of: 0...200)) {
+      patterns, text in
       let automaton = try! AhoCorasick(
         scalarPatterns: patterns.map { $0.unicodeScalars.map(\.value) }, filters: .scalars)
       let scalars = text.unicodeScalars.map(\.value)

@@ -1,26 +1,3 @@
-/// A filter that rules out most byte positions of a UTF-8 text as the start of a match, so
-/// that a scan of raw bytes walks the trie only where a pattern may begin. Internal to
-/// ``AhoCorasick``.
-///
-/// Each pattern is keyed by a window of its first bytes: the longest of 1, 2, 3, 4, 6 or 8
-/// bytes that the pattern fills (`fuck` by its 4 bytes, `傻逼` by 6, `sensitive` by its first 8).
-/// Each window length has a ``BlockedBloom`` filter: about 32 bits per key, of which a key sets
-/// two in one 64-bit word. At every position that is not a UTF-8 continuation byte the scan loads
-/// 8 bytes at once and tests the 4-, 6- and 8-byte keys; the keys of 1 to 3 bytes (`ass`, `cu`)
-/// are tested only where the position's first two bytes start such a pattern (an exact table,
-/// the *gate*), since each test costs about as much as the rest of the loop. Only a position
-/// that passes can start a match, and there the trie is walked from the root (no failure
-/// links). The tests at different positions do not depend on each other, so the processor
-/// overlaps their memory reads, where an automaton's next state waits for the one before.
-///
-/// A pattern that matches at a position fills its window there, so its bits are set: the
-/// filter never loses a match. On the comparison corpus (`Benchmarks/compare`, 64,349
-/// patterns) 1 lead byte in 38 passes, about 60% of those true starts of some pattern's window;
-/// one bit per key at 64 bits per key let 1 in 20 through, and larger bitmaps cost more in
-/// cache misses than they saved in walks.
-///
-/// This is the idea behind Hyperscan's FDR and the prefilters of other literal matchers, reduced
-/// to Bloom filters over fixed windows; the layout and sizes are ours.
 /// The blocked Bloom filter both start filters use: a key's hashed product picks a 64-bit word
 /// and a bit by its top bits and a second bit in the same word by bits 20..<26, so a test is one
 /// memory read. Bitmaps have about 32 bits per key, at least 1 Kbit (a short list then passes
@@ -61,6 +38,31 @@ enum BlockedBloom {
   }
 }
 
+/// A filter that rules out most byte positions of a UTF-8 text as the start of a match, so
+/// that a scan of raw bytes walks the trie only where a pattern may begin. Internal to
+/// ``AhoCorasick``.
+///
+/// It has two stages. The *prefix table* has a 64-bit word per hashed first four bytes of the
+/// patterns, with bit `b & 63` set for each fifth byte `b` that follows them (all bits for a
+/// pattern of exactly four bytes): one read and a shift per position, and about one lead byte
+/// in six passes on the comparison corpus (`Benchmarks/compare`, 64,349 patterns). Patterns of
+/// 1 to 3 bytes (`ass`, `cu`) pass by the *gate*, an exact table of the two-byte starts of such
+/// patterns. Then each pattern is keyed by a window of its first bytes: the longest of 1, 2, 3,
+/// 4, 6 or 8 bytes that it fills (`fuck` by its 4 bytes, `傻逼` by 6, `sensitive` by its first
+/// 8). Each window length has a ``BlockedBloom`` filter, about 32 bits per key. A position
+/// that passed the prefix table is tested against the 4-, 6- and 8-byte keys, and against the
+/// 1- to 3-byte keys only when it passed the gate. About 1 lead byte in 50 passes both stages;
+/// there the trie is walked from the root (no failure links). The tests at different
+/// positions do not depend on each other, so the processor overlaps their memory reads, where
+/// an automaton's next state waits for the one before. With the windows alone, three hashed
+/// reads at every lead byte, a raw scan took 40% longer.
+///
+/// A pattern that matches at a position fills its prefix and its window there, so its bits are
+/// set: the filter never loses a match. One bit per key at 64 bits per key let 1 in 20 through
+/// the windows, and larger bitmaps or prefix tables cost more in cache misses than they saved.
+///
+/// This is the idea behind Hyperscan's FDR and the prefilters of other literal matchers, reduced
+/// to a prefix table and Bloom filters over fixed windows; the layout and sizes are ours.
 struct StartFilter: Sendable {
   /// The window lengths in bytes, shortest first.
   static let windowLengths = [1, 2, 3, 4, 6, 8]
@@ -80,6 +82,10 @@ struct StartFilter: Sendable {
   private let w1, w2, w3, w4, w6, w8: Window
   private let hasShort: Bool
   private let gateOffset: Int
+  /// The prefix table (see ``init(patterns:)``): where its words start in `words`, and the
+  /// shift that takes a hashed 4-byte prefix to a word index.
+  private let prefixOffset: Int
+  private let prefixShift: UInt64
 
   /// Builds the filter for patterns given as UTF-8 bytes (none empty).
   init(patterns: [[UInt8]]) {
@@ -110,9 +116,38 @@ struct StartFilter: Sendable {
         words[gateOffset + pair >> 6] |= 1 << UInt64(pair & 63)
       }
     }
+    // The prefix table: a word per hashed first four bytes, with bit `b & 63` set for each
+    // fifth byte `b` that follows them in a pattern (all bits for a pattern of four bytes).
+    var prefixes: [UInt64: UInt64] = [:]
+    for pattern in patterns where pattern.count >= 4 {
+      let prefix = Self.key(pattern, length: 4) &* BlockedBloom.multiplier
+      prefixes[prefix, default: 0] |= pattern.count == 4 ? .max : 1 << UInt64(pattern[4] & 63)
+    }
+    (prefixOffset, prefixShift) = Self.appendPrefixTable(prefixes, to: &words)
     self.words = words
     (w1, w2, w3, w4, w6, w8) = (all[0], all[1], all[2], all[3], all[4], all[5])
     hasShort = !(keys[0].isEmpty && keys[1].isEmpty && keys[2].isEmpty)
+  }
+
+  /// A prefix table has at most 2^16 words (512 KiB).
+  static let maximumPrefixBits: UInt64 = 16
+
+  /// Appends a prefix table to `words`: the word at a hashed prefix's top bits holds the union
+  /// of the bits of every prefix there. Its size is a power of two, about 1.5 words a prefix
+  /// (more cost more in cache misses than they saved in passes). Returns its offset and shift.
+  static func appendPrefixTable(_ prefixes: [UInt64: UInt64], to words: inout [UInt64]) -> (Int, UInt64) {
+    var bits: UInt64 = 6
+    while bits < maximumPrefixBits && 1 << bits < prefixes.count + prefixes.count / 2 { bits += 1 }
+    let (offset, shift) = (words.count, 64 - bits)
+    words += [UInt64](repeating: 0, count: 1 << Int(bits))
+    for (hashed, bitsSet) in prefixes { words[offset + Int(hashed >> shift)] |= bitsSet }
+    return (offset, shift)
+  }
+
+  /// Whether a prefix table read back lies inside `count` words and has a size
+  /// ``appendPrefixTable(_:to:)`` can give.
+  static func prefixTableFits(offset: Int, shift: UInt64, inWords count: Int) -> Bool {
+    shift >= 64 - maximumPrefixBits && shift <= 58 && offset >= 0 && offset + 1 << (64 - Int(shift)) <= count
   }
 
   /// Bytes of memory the filter holds.
@@ -137,59 +172,127 @@ struct StartFilter: Sendable {
   }
 
   /// Whether a pattern may start at a position whose next 8 bytes (zeros past the end) are
-  /// `value`. Zeros can only add false passes, which the walk rejects: a pattern that fits
-  /// before the end has its window there.
+  /// `value`, by the windows. Zeros can only add false passes, which the walk rejects: a
+  /// pattern that fits before the end has its window there.
   @inline(__always)
-  private func passes(_ value: UInt64, _ words: UnsafeBufferPointer<UInt64>) -> Bool {
+  private func passes(_ value: UInt64, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
     var passed = Self.test(value, w8, words) | Self.test(value, w6, words) | Self.test(value, w4, words)
-    if hasShort {
-      let pair = Int(truncatingIfNeeded: value & 0xFFFF)
-      if words[gateOffset &+ pair &>> 6] &>> UInt64(pair & 63) & 1 != 0 {
-        passed |= Self.test(value, w1, words) | Self.test(value, w2, words) | Self.test(value, w3, words)
-      }
+    if hasShort && gate(value, words) & 1 != 0 {
+      passed |= Self.test(value, w1, words) | Self.test(value, w2, words) | Self.test(value, w3, words)
     }
-    return passed & 1 != 0
+    return passed & 1
+  }
+
+  /// Bit 0: whether the first two bytes of `value` start a pattern of 1 to 3 bytes (the gate).
+  @inline(__always)
+  private func gate(_ value: UInt64, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
+    let pair = Int(truncatingIfNeeded: value & 0xFFFF)
+    return words[gateOffset &+ pair &>> 6] &>> UInt64(pair & 63)
+  }
+
+  /// Bit 0: whether a pattern may start where the next 8 bytes are `value`, by the prefix
+  /// table (first four bytes, then the fifth) or the gate: one read where the windows take
+  /// three, and it lets through about one lead byte in six.
+  @inline(__always)
+  private func passesPrefix(_ value: UInt64, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
+    let prefix = ((value & 0xFFFF_FFFF) &* BlockedBloom.multiplier) &>> prefixShift
+    let word = words[prefixOffset &+ Int(truncatingIfNeeded: prefix)]
+    let passed = word &>> (value &>> 32 & 63)
+    return hasShort ? passed | gate(value, words) : passed
+  }
+
+  /// One bit per byte of `value` (bit `k` for byte `k`) that is not a UTF-8 continuation byte
+  /// (`10xxxxxx`, bit 7 set and bit 6 clear); the multiplication gathers the bit 7s of the
+  /// eight bytes into the top byte.
+  @inline(__always)
+  private static func leadBits(_ value: UInt64) -> UInt64 {
+    let continuation = value & ~(value &<< 1) & 0x8080_8080_8080_8080
+    return (((~continuation & 0x8080_8080_8080_8080) &>> 7) &* 0x0102_0408_1020_4080) &>> 56
   }
 
   /// Calls `body` with every position of `bytes`, in increasing order, where a pattern may
-  /// start: each lead byte whose windows pass the filter.
+  /// start: each lead byte that passes the prefix table and then the windows.
+  ///
+  /// The text is taken 64 positions at a time, in two rounds over a bit mask: every lead byte
+  /// (found eight at a time) is tested against the prefix table, then those that pass against
+  /// the windows, with no branch on either outcome; only then are the passes walked. Testing
+  /// every window at every lead byte cost three hashed reads a position, and a branch on each
+  /// outcome was mispredicted often enough to stall the reads. The last block, of fewer than 72
+  /// bytes, is copied into a buffer padded with zeros, so that every position reads eight bytes.
   @inline(__always)
   func forEachCandidate(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Void) {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
     let count = bytes.count
     words.withUnsafeBufferPointer { words in
       var index = 0
-      // Eight bytes at a time while eight remain.
-      while index &+ 8 <= count {
-        if base[index] & 0xC0 != 0x80,
-          passes(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)), words)
-        {
-          body(index)
+      // Whole blocks while every position's eight bytes lie inside the text.
+      while index &+ 71 < count {
+        forEachCandidate(inBlock: UnsafeRawPointer(base + index), positions: 64, words) { body(index &+ $0) }
+        index &+= 64
+      }
+      // The rest, at most 71 bytes, in a buffer of 80: a block of up to 64 positions and one
+      // of up to 7.
+      withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 10) { padded in
+        let tail = UnsafeMutableRawBufferPointer(padded)
+        tail.initializeMemory(as: UInt8.self, repeating: 0)
+        tail.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[index...]))
+        var offset = 0
+        while index &+ offset < count {
+          let positions = min(64, count &- index &- offset)
+          forEachCandidate(inBlock: UnsafeRawPointer(tail.baseAddress! + offset), positions: positions, words) {
+            body(index &+ offset &+ $0)
+          }
+          offset &+= 64
         }
-        index &+= 1
       }
-      // The last seven positions: the last eight bytes (or all, when fewer) read once and
-      // shifted, so that bytes past the end read as zeros.
-      let origin = max(count - 8, 0)
-      var last: UInt64 = 0
-      for offset in origin..<count { last |= UInt64(base[offset]) << UInt64(8 * (offset - origin)) }
-      while index < count {
-        if base[index] & 0xC0 != 0x80, passes(last &>> UInt64(8 * (index - origin)), words) { body(index) }
-        index += 1
-      }
+    }
+  }
+
+  /// The candidates among the first `positions` (1 to 64) positions at `block`, each readable
+  /// for eight bytes; `body` gets their offsets, in increasing order.
+  @inline(__always)
+  private func forEachCandidate(
+    inBlock block: UnsafeRawPointer, positions: Int, _ words: UnsafeBufferPointer<UInt64>, _ body: (Int) -> Void
+  ) {
+    @inline(__always) func load(_ offset: Int) -> UInt64 {
+      UInt64(littleEndian: block.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+    var leads: UInt64 = 0
+    var lane = 0
+    while lane < positions {
+      leads |= Self.leadBits(load(lane)) &<< UInt64(lane)
+      lane &+= 8
+    }
+    if positions < 64 { leads &= (1 &<< UInt64(positions)) &- 1 }
+    var prefixed: UInt64 = 0
+    while leads != 0 {
+      let offset = leads.trailingZeroBitCount
+      leads &= leads &- 1
+      prefixed |= (passesPrefix(load(offset), words) & 1) &<< UInt64(offset)
+    }
+    var passed: UInt64 = 0
+    while prefixed != 0 {
+      let offset = prefixed.trailingZeroBitCount
+      prefixed &= prefixed &- 1
+      passed |= passes(load(offset), words) &<< UInt64(offset)
+    }
+    while passed != 0 {
+      body(passed.trailingZeroBitCount)
+      passed &= passed &- 1
     }
   }
 }
 
-/// The ``StartFilter`` of a walk over scalars (normalized text): a pattern is keyed by its
-/// first 4 scalars, or all of them when it has 1 to 3, in one ``BlockedBloom`` filter per key
-/// length, except that one-scalar patterns of the BMP (`屌`) are kept exactly, one bit per
-/// scalar (read without hashing: 2.6% of a per-message normalized scan). At each position the
-/// scalars there are hashed directly, with no alphabet lookup; only a position that passes is
-/// walked from the root. Keys of two
-/// scalars alone would let a third of all positions through (English words share their first
-/// two letters with some listed word); with four, about 1 in 40 of the comparison corpus.
-/// Internal to ``AhoCorasick``.
+/// The ``StartFilter`` of a walk over scalars (normalized text). Its first stage is a prefix
+/// table: a 64-bit word per hashed first two scalars of the patterns, with bit `c & 63` set
+/// for each third scalar `c` that follows them (all bits for a pattern of two scalars), and an
+/// exact bitmap of one-scalar patterns of the BMP (`屌`). Then a pattern is keyed by its first
+/// 4 scalars, or all of them when it has 1 to 3, in one ``BlockedBloom`` filter per key length
+/// (one-scalar patterns of the BMP again exactly, read without hashing). The scalars are hashed
+/// directly, with no alphabet lookup; only a position that passes both stages is walked from
+/// the root. Keys of two scalars alone would let a third of all positions through (English
+/// words share their first two letters with some listed word); with four, about 1 in 40 of
+/// the comparison corpus. Internal to ``AhoCorasick``.
 struct ScalarStartFilter: Sendable {
   /// Past the last scalar: not a scalar, so no key holds it.
   private static let beyond: UInt32 = 0xFFFF_FFFF
@@ -204,6 +307,11 @@ struct ScalarStartFilter: Sendable {
   private let hasSingles: Bool
   private let hasSupplementarySingles: Bool
   private static let bmpSinglesWords = 0x10000 / 64
+  /// The prefix table: a word per hashed first two scalars, with bit `c & 63` set for each
+  /// third scalar `c` that follows them in a pattern (all bits for a pattern of two); where
+  /// its words start in `words`, and the shift that takes a hashed prefix to a word index.
+  private let prefixOffset: Int
+  private let prefixShift: UInt64
 
   /// Builds the filter for patterns given as scalar values (none empty).
   init(patterns: [[UInt32]]) {
@@ -232,6 +340,12 @@ struct ScalarStartFilter: Sendable {
       offsets.append(offset)
       shifts.append(shift)
     }
+    var prefixes: [UInt64: UInt64] = [:]
+    for pattern in patterns where pattern.count >= 2 {
+      let prefix = Self.key(pattern[0], pattern[1], 0, 0, length: 2)
+      prefixes[prefix, default: 0] |= pattern.count == 2 ? .max : 1 << UInt64(pattern[2] & 63)
+    }
+    (prefixOffset, prefixShift) = StartFilter.appendPrefixTable(prefixes, to: &words)
     self.words = words
     self.offsets = (offsets[0], offsets[1], offsets[2], offsets[3])
     self.shifts = (shifts[0], shifts[1], shifts[2], shifts[3])
@@ -255,30 +369,82 @@ struct ScalarStartFilter: Sendable {
     }
   }
 
-  /// Calls `body` with every position of `scalars`, in increasing order, where a pattern may start.
+  /// Bit 0: whether a pattern may start at a position whose scalars are `a, b, c, d` (past
+  /// the end: ``beyond``), by the keys.
+  @inline(__always)
+  private func passes(
+    _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ words: UnsafeBufferPointer<UInt64>
+  ) -> UInt64 {
+    var passed =
+      BlockedBloom.test(Self.key(a, b, c, d, length: 4), shift: shifts.3, offset: offsets.3, words)
+      | BlockedBloom.test(Self.key(a, b, c, d, length: 3), shift: shifts.2, offset: offsets.2, words)
+      | BlockedBloom.test(Self.key(a, b, c, d, length: 2), shift: shifts.1, offset: offsets.1, words)
+    if hasSingles {
+      if a < 0x10000 {
+        passed |= words[Int(truncatingIfNeeded: a &>> 6)] &>> UInt64(a & 63)
+      } else if hasSupplementarySingles {
+        passed |= BlockedBloom.test(Self.key(a, b, c, d, length: 1), shift: shifts.0, offset: offsets.0, words)
+      }
+    }
+    return passed & 1
+  }
+
+  /// Bit 0: whether a pattern may start at a position whose scalars are `a, b, c`, by the
+  /// prefix table (first two scalars, then the third) or the one-scalar patterns: one or two
+  /// reads where the keys take four.
+  @inline(__always)
+  private func passesPrefix(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
+    let prefix = Self.key(a, b, 0, 0, length: 2) &>> prefixShift
+    var passed = words[prefixOffset &+ Int(truncatingIfNeeded: prefix)] &>> UInt64(c & 63)
+    if hasSingles {
+      // A supplementary scalar is left to the keys.
+      passed |= a < 0x10000 ? words[Int(truncatingIfNeeded: a &>> 6)] &>> UInt64(a & 63) : 1
+    }
+    return passed & 1
+  }
+
+  /// Calls `body` with every position of `scalars`, in increasing order, where a pattern may
+  /// start: each position that passes the prefix table and then the keys.
+  ///
+  /// As ``StartFilter`` does, 64 positions at a time in two rounds over a bit mask: every
+  /// position against the prefix table, then those that pass against the keys, with no branch
+  /// on either outcome; then the passes are walked.
   @inline(__always)
   func forEachCandidate(in scalars: UnsafeBufferPointer<UInt32>, _ body: (Int) -> Void) {
     let count = scalars.count
     @inline(__always) func scalar(_ index: Int) -> UInt32 { index < count ? scalars[index] : Self.beyond }
     words.withUnsafeBufferPointer { words in
-      for index in 0..<count {
-        let a = scalars[index]
-        let (b, c, d) =
-          index &+ 4 <= count
-          ? (scalars[index &+ 1], scalars[index &+ 2], scalars[index &+ 3])
-          : (scalar(index + 1), scalar(index + 2), scalar(index + 3))
-        var passed =
-          BlockedBloom.test(Self.key(a, b, c, d, length: 4), shift: shifts.3, offset: offsets.3, words)
-          | BlockedBloom.test(Self.key(a, b, c, d, length: 3), shift: shifts.2, offset: offsets.2, words)
-          | BlockedBloom.test(Self.key(a, b, c, d, length: 2), shift: shifts.1, offset: offsets.1, words)
-        if hasSingles {
-          if a < 0x10000 {
-            passed |= words[Int(truncatingIfNeeded: a &>> 6)] &>> UInt64(a & 63)
-          } else if hasSupplementarySingles {
-            passed |= BlockedBloom.test(Self.key(a, b, c, d, length: 1), shift: shifts.0, offset: offsets.0, words)
+      var block = 0
+      while block < count {
+        let end = min(block &+ 64, count)
+        var prefixed: UInt64 = 0
+        if end &+ 2 <= count {
+          for index in block..<end {
+            let bit = passesPrefix(scalars[index], scalars[index &+ 1], scalars[index &+ 2], words)
+            prefixed |= bit &<< UInt64(index &- block)
+          }
+        } else {
+          for index in block..<end {
+            let bit = passesPrefix(scalars[index], scalar(index &+ 1), scalar(index &+ 2), words)
+            prefixed |= bit &<< UInt64(index &- block)
           }
         }
-        if passed & 1 != 0 { body(index) }
+        var passed: UInt64 = 0
+        while prefixed != 0 {
+          let offset = prefixed.trailingZeroBitCount
+          prefixed &= prefixed &- 1
+          let index = block &+ offset
+          let (b, c, d) =
+            index &+ 4 <= count
+            ? (scalars[index &+ 1], scalars[index &+ 2], scalars[index &+ 3])
+            : (scalar(index &+ 1), scalar(index &+ 2), scalar(index &+ 3))
+          passed |= passes(scalars[index], b, c, d, words) &<< UInt64(offset)
+        }
+        while passed != 0 {
+          body(block &+ passed.trailingZeroBitCount)
+          passed &= passed &- 1
+        }
+        block = end
       }
     }
   }
@@ -295,6 +461,8 @@ extension StartFilter {
     }
     writer.write(hasShort)
     writer.write(gateOffset)
+    writer.write(prefixOffset)
+    writer.write(prefixShift)
   }
 
   /// Reads a filter back; every bitmap must lie inside `words`.
@@ -314,6 +482,11 @@ extension StartFilter {
     guard gateOffset >= 0 && gateOffset + 1024 <= words.count else {
       throw CompiledMatcherError(.malformed("start filter gate"))
     }
+    prefixOffset = try reader.readInt()
+    prefixShift = try reader.readUInt64()
+    guard Self.prefixTableFits(offset: prefixOffset, shift: prefixShift, inWords: words.count) else {
+      throw CompiledMatcherError(.malformed("start filter prefix table"))
+    }
   }
 }
 
@@ -328,6 +501,8 @@ extension ScalarStartFilter {
     }
     writer.write(hasSingles)
     writer.write(hasSupplementarySingles)
+    writer.write(prefixOffset)
+    writer.write(prefixShift)
   }
 
   /// Reads a filter back; every bitmap must lie inside `words`.
@@ -348,5 +523,10 @@ extension ScalarStartFilter {
     self.shifts = (shifts[0], shifts[1], shifts[2], shifts[3])
     hasSingles = try reader.readBool()
     hasSupplementarySingles = try reader.readBool()
+    prefixOffset = try reader.readInt()
+    prefixShift = try reader.readUInt64()
+    guard StartFilter.prefixTableFits(offset: prefixOffset, shift: prefixShift, inWords: words.count) else {
+      throw CompiledMatcherError(.malformed("scalar filter prefix table"))
+    }
   }
 }
