@@ -51,7 +51,7 @@ enum BlockedBloom {
 /// 4, 6 or 8 bytes that it fills (`fuck` by its 4 bytes, `傻逼` by 6, `sensitive` by its first
 /// 8). Each window length has a ``BlockedBloom`` filter, about 32 bits per key. A position
 /// that passed the prefix table is tested against the 4-, 6- and 8-byte keys, and against the
-/// 1- to 3-byte keys only when it passed the gate. About 1 lead byte in 50 passes both stages;
+/// 1- to 3-byte keys only when it passed the gate. About 1 lead byte in 55 passes both stages;
 /// there the trie is walked from the root (no failure links). The tests at different
 /// positions do not depend on each other, so the processor overlaps their memory reads, where
 /// an automaton's next state waits for the one before. With the windows alone, three hashed
@@ -291,8 +291,9 @@ struct StartFilter: Sendable {
 /// (one-scalar patterns of the BMP again exactly, read without hashing). The scalars are hashed
 /// directly, with no alphabet lookup; only a position that passes both stages is walked from
 /// the root. Keys of two scalars alone would let a third of all positions through (English
-/// words share their first two letters with some listed word); with four, about 1 in 40 of
-/// the comparison corpus. Internal to ``AhoCorasick``.
+/// words share their first two letters with some listed word). On the comparison corpus
+/// (normalized per message) about 1 position in 22 passes both stages, 1 in 18 passed the keys
+/// alone, and the prefix table took 8% off the scan. Internal to ``AhoCorasick``.
 struct ScalarStartFilter: Sendable {
   /// Past the last scalar: not a scalar, so no key holds it.
   private static let beyond: UInt32 = 0xFFFF_FFFF
