@@ -82,7 +82,7 @@ struct StartFilter: Sendable {
   private let w1, w2, w3, w4, w6, w8: Window
   private let hasShort: Bool
   private let gateOffset: Int
-  /// The prefix table (see ``init(patterns:)``): where its words start in `words`, and the
+  /// The prefix table (the first stage, see above): where its words start in `words`, and the
   /// shift that takes a hashed 4-byte prefix to a word index.
   private let prefixOffset: Int
   private let prefixShift: UInt64
