@@ -38,6 +38,49 @@ enum BlockedBloom {
   }
 }
 
+/// The first stage both start filters share: a table of 64-bit words, one per hashed prefix
+/// of the patterns (the first four bytes, or the first two scalars), in which bit `n & 63` is
+/// set for each unit `n` that follows the prefix in a pattern, and every bit for a pattern that
+/// is the prefix itself. A test is one read and a shift. Prefixes that hash to the same word
+/// share it. The table has about 1.5 words a prefix, a power of two between 2^6 and 2^16 words
+/// (more cost more in cache misses than they saved in passes).
+enum PrefixTable {
+  private static let minimumBits: UInt64 = 6
+  private static let maximumBits: UInt64 = 16
+
+  /// Adds to `prefixes` (bits by hashed prefix) a pattern's prefix `hashed`, followed by
+  /// `next`, or by nothing when the pattern is the prefix.
+  static func insert(_ hashed: UInt64, followedBy next: UInt64?, into prefixes: inout [UInt64: UInt64]) {
+    prefixes[hashed, default: 0] |= next.map { 1 << ($0 & 63) } ?? .max
+  }
+
+  /// Appends the table of `prefixes` to `words`; returns where it starts and the shift that
+  /// takes a hashed prefix to its word.
+  static func append(_ prefixes: [UInt64: UInt64], to words: inout [UInt64]) -> (offset: Int, shift: UInt64) {
+    var bits = minimumBits
+    while bits < maximumBits && 1 << bits < prefixes.count + prefixes.count / 2 { bits += 1 }
+    let (offset, shift) = (words.count, 64 - bits)
+    words += [UInt64](repeating: 0, count: 1 << Int(bits))
+    for (hashed, following) in prefixes { words[offset + Int(hashed >> shift)] |= following }
+    return (offset, shift)
+  }
+
+  /// Whether a table read back lies inside `count` words and has a size ``append(_:to:)`` can
+  /// give.
+  static func fits(offset: Int, shift: UInt64, inWords count: Int) -> Bool {
+    shift >= 64 - maximumBits && shift <= 64 - minimumBits && offset >= 0
+      && offset + 1 << (64 - Int(shift)) <= count
+  }
+
+  /// Bit 0: whether prefix `hashed` may be followed by `next` (only its low six bits count).
+  @inline(__always)
+  static func test(
+    _ hashed: UInt64, followedBy next: UInt64, offset: Int, shift: UInt64, _ words: UnsafeBufferPointer<UInt64>
+  ) -> UInt64 {
+    words[offset &+ Int(truncatingIfNeeded: hashed &>> shift)] &>> (next & 63)
+  }
+}
+
 /// A filter that rules out most byte positions of a UTF-8 text as the start of a match, so
 /// that a scan of raw bytes walks the trie only where a pattern may begin. Internal to
 /// ``AhoCorasick``.
@@ -82,8 +125,8 @@ struct StartFilter: Sendable {
   private let w1, w2, w3, w4, w6, w8: Window
   private let hasShort: Bool
   private let gateOffset: Int
-  /// The prefix table (the first stage, see above): where its words start in `words`, and the
-  /// shift that takes a hashed 4-byte prefix to a word index.
+  /// The prefix table (see ``PrefixTable``): where its words start in `words`, and the shift
+  /// that takes a hashed 4-byte prefix to a word index.
   private let prefixOffset: Int
   private let prefixShift: UInt64
 
@@ -116,38 +159,17 @@ struct StartFilter: Sendable {
         words[gateOffset + pair >> 6] |= 1 << UInt64(pair & 63)
       }
     }
-    // The prefix table: a word per hashed first four bytes, with bit `b & 63` set for each
-    // fifth byte `b` that follows them in a pattern (all bits for a pattern of four bytes).
+    // The prefix table (see ``PrefixTable``): the first four bytes, then the fifth.
     var prefixes: [UInt64: UInt64] = [:]
     for pattern in patterns where pattern.count >= 4 {
-      let prefix = Self.key(pattern, length: 4) &* BlockedBloom.multiplier
-      prefixes[prefix, default: 0] |= pattern.count == 4 ? .max : 1 << UInt64(pattern[4] & 63)
+      PrefixTable.insert(
+        Self.key(pattern, length: 4) &* BlockedBloom.multiplier,
+        followedBy: pattern.count > 4 ? UInt64(pattern[4]) : nil, into: &prefixes)
     }
-    (prefixOffset, prefixShift) = Self.appendPrefixTable(prefixes, to: &words)
+    (prefixOffset, prefixShift) = PrefixTable.append(prefixes, to: &words)
     self.words = words
     (w1, w2, w3, w4, w6, w8) = (all[0], all[1], all[2], all[3], all[4], all[5])
     hasShort = !(keys[0].isEmpty && keys[1].isEmpty && keys[2].isEmpty)
-  }
-
-  /// A prefix table has at most 2^16 words (512 KiB).
-  static let maximumPrefixBits: UInt64 = 16
-
-  /// Appends a prefix table to `words`: the word at a hashed prefix's top bits holds the union
-  /// of the bits of every prefix there. Its size is a power of two, about 1.5 words a prefix
-  /// (more cost more in cache misses than they saved in passes). Returns its offset and shift.
-  static func appendPrefixTable(_ prefixes: [UInt64: UInt64], to words: inout [UInt64]) -> (Int, UInt64) {
-    var bits: UInt64 = 6
-    while bits < maximumPrefixBits && 1 << bits < prefixes.count + prefixes.count / 2 { bits += 1 }
-    let (offset, shift) = (words.count, 64 - bits)
-    words += [UInt64](repeating: 0, count: 1 << Int(bits))
-    for (hashed, bitsSet) in prefixes { words[offset + Int(hashed >> shift)] |= bitsSet }
-    return (offset, shift)
-  }
-
-  /// Whether a prefix table read back lies inside `count` words and has a size
-  /// ``appendPrefixTable(_:to:)`` can give.
-  static func prefixTableFits(offset: Int, shift: UInt64, inWords count: Int) -> Bool {
-    shift >= 64 - maximumPrefixBits && shift <= 58 && offset >= 0 && offset + 1 << (64 - Int(shift)) <= count
   }
 
   /// Bytes of memory the filter holds.
@@ -195,9 +217,9 @@ struct StartFilter: Sendable {
   /// three, and it lets through about one lead byte in six.
   @inline(__always)
   private func passesPrefix(_ value: UInt64, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
-    let prefix = ((value & 0xFFFF_FFFF) &* BlockedBloom.multiplier) &>> prefixShift
-    let word = words[prefixOffset &+ Int(truncatingIfNeeded: prefix)]
-    let passed = word &>> (value &>> 32 & 63)
+    let passed = PrefixTable.test(
+      (value & 0xFFFF_FFFF) &* BlockedBloom.multiplier, followedBy: value &>> 32, offset: prefixOffset,
+      shift: prefixShift, words)
     return hasShort ? passed | gate(value, words) : passed
   }
 
@@ -308,8 +330,7 @@ struct ScalarStartFilter: Sendable {
   private let hasSingles: Bool
   private let hasSupplementarySingles: Bool
   private static let bmpSinglesWords = 0x10000 / 64
-  /// The prefix table: a word per hashed first two scalars, with bit `c & 63` set for each
-  /// third scalar `c` that follows them in a pattern (all bits for a pattern of two); where
+  /// The prefix table (see ``PrefixTable``) of the first two scalars, then the third: where
   /// its words start in `words`, and the shift that takes a hashed prefix to a word index.
   private let prefixOffset: Int
   private let prefixShift: UInt64
@@ -343,10 +364,11 @@ struct ScalarStartFilter: Sendable {
     }
     var prefixes: [UInt64: UInt64] = [:]
     for pattern in patterns where pattern.count >= 2 {
-      let prefix = Self.key(pattern[0], pattern[1], 0, 0, length: 2)
-      prefixes[prefix, default: 0] |= pattern.count == 2 ? .max : 1 << UInt64(pattern[2] & 63)
+      PrefixTable.insert(
+        Self.key(pattern[0], pattern[1], 0, 0, length: 2), followedBy: pattern.count > 2 ? UInt64(pattern[2]) : nil,
+        into: &prefixes)
     }
-    (prefixOffset, prefixShift) = StartFilter.appendPrefixTable(prefixes, to: &words)
+    (prefixOffset, prefixShift) = PrefixTable.append(prefixes, to: &words)
     self.words = words
     self.offsets = (offsets[0], offsets[1], offsets[2], offsets[3])
     self.shifts = (shifts[0], shifts[1], shifts[2], shifts[3])
@@ -395,8 +417,8 @@ struct ScalarStartFilter: Sendable {
   /// reads where the keys take four.
   @inline(__always)
   private func passesPrefix(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
-    let prefix = Self.key(a, b, 0, 0, length: 2) &>> prefixShift
-    var passed = words[prefixOffset &+ Int(truncatingIfNeeded: prefix)] &>> UInt64(c & 63)
+    var passed = PrefixTable.test(
+      Self.key(a, b, 0, 0, length: 2), followedBy: UInt64(c), offset: prefixOffset, shift: prefixShift, words)
     if hasSingles {
       // A supplementary scalar is left to the keys.
       passed |= a < 0x10000 ? words[Int(truncatingIfNeeded: a &>> 6)] &>> UInt64(a & 63) : 1
@@ -485,7 +507,7 @@ extension StartFilter {
     }
     prefixOffset = try reader.readInt()
     prefixShift = try reader.readUInt64()
-    guard Self.prefixTableFits(offset: prefixOffset, shift: prefixShift, inWords: words.count) else {
+    guard PrefixTable.fits(offset: prefixOffset, shift: prefixShift, inWords: words.count) else {
       throw CompiledMatcherError(.malformed("start filter prefix table"))
     }
   }
@@ -526,7 +548,7 @@ extension ScalarStartFilter {
     hasSupplementarySingles = try reader.readBool()
     prefixOffset = try reader.readInt()
     prefixShift = try reader.readUInt64()
-    guard StartFilter.prefixTableFits(offset: prefixOffset, shift: prefixShift, inWords: words.count) else {
+    guard PrefixTable.fits(offset: prefixOffset, shift: prefixShift, inWords: words.count) else {
       throw CompiledMatcherError(.malformed("scalar filter prefix table"))
     }
   }
