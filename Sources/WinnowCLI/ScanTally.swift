@@ -109,7 +109,7 @@ struct ScanTally: Sendable {
   }
 
   static func shortName(_ path: String) -> String {
-    path.split(separator: "/").last.map(String.init) ?? path
+    ModerationEngine.shortName(ofList: path)
   }
 
   /// The summary for standard error.

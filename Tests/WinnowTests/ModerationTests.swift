@@ -109,7 +109,22 @@ struct ModerationTests {
     let result = try engine.screen(MessageItem.text(words.joined(separator: " "), msgUID: "m", targetId: "t"))
     let extra = try #require(result.record?.extra)
     #expect(extra.count <= 1024)
-    #expect(try JSONValue(parsing: extra)["matches"] != nil)
+    // As many as fit: the next word would not.
+    guard case .array(let kept)? = try JSONValue(parsing: extra)["matches"] else {
+      Issue.record("no matches array in \(extra)")
+      return
+    }
+    #expect(kept.count > 10 && kept.count < words.count)
+    let next = #"{"word":"\#(words[kept.count])","list":"many.txt","category":null}"#
+    #expect(extra.count + 1 + next.count > 1024)
+  }
+
+  @Test func aListIsNamedByItsLastComponent() {
+    #expect(ModerationEngine.shortName(ofList: "wordlists/global/zh.txt") == "zh.txt")
+    #expect(ModerationEngine.shortName(ofList: "zh.txt") == "zh.txt")
+    #expect(ModerationEngine.shortName(ofList: "lists/app/") == "app")
+    #expect(ModerationEngine.shortName(ofList: "/") == "/")
+    #expect(ModerationEngine.shortName(ofList: "") == "")
   }
 
   @Test func appsHaveTheirOwnCustomListsOverOneGlobalList() throws {

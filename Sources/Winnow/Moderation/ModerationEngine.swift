@@ -226,24 +226,59 @@ public final class ModerationEngine: Sendable {
 
   /// `{"matches":[{"word":…,"list":…,"category":…},…]}` with each entry once, as many as fit in
   /// 1024 characters.
+  ///
+  /// Written as bytes, not built as `JSONValue`s, and characters are counted only once the
+  /// UTF-8 length (never less than the count of characters) passes the limit: building and
+  /// counting each word's text was 6% of a `winnow scan` of a dump where one line in fifteen is
+  /// blocked.
   static func extra(for matches: [FieldMatch]) -> String {
+    let limit = BlockedMessageInfo.maximumExtraLength
+    let (opening, closing) = (#"{"matches":["#, "]}")
     // An item has a few matches: compared, not hashed (hashing an entry's text cost more).
     var seen: [Entry] = []
     var words: [String] = []
-    var length = "{\"matches\":[]}".count
-    for match in matches.map(\.match) where !seen.contains(match.entry) {
+    var bytes = opening.utf8.count + closing.utf8.count
+    var characters: Int? = nil  // counted once `bytes` passes the limit
+    for fieldMatch in matches where !seen.contains(fieldMatch.match.entry) {
+      let match = fieldMatch.match
       seen.append(match.entry)
-      let list = match.list.split(separator: "/").last.map(String.init) ?? match.list
-      let word: JSONValue = [
-        "word": .string(match.entry.kind == .regex ? "re:" + match.entry.text : match.entry.text),
-        "list": .string(list), "category": match.entry.category.map(JSONValue.string) ?? .null,
-      ]
-      let text = word.jsonString
-      length += text.count + (words.isEmpty ? 0 : 1)
-      if length > BlockedMessageInfo.maximumExtraLength { break }
+      var json = Array(#"{"word":"#.utf8)
+      JSONValue.writeString(match.entry.kind == .regex ? "re:" + match.entry.text : match.entry.text, to: &json)
+      json.append(contentsOf: #","list":"#.utf8)
+      JSONValue.writeString(Self.shortName(ofList: match.list), to: &json)
+      json.append(contentsOf: #","category":"#.utf8)
+      if let category = match.entry.category {
+        JSONValue.writeString(category, to: &json)
+      } else {
+        json.append(contentsOf: "null".utf8)
+      }
+      json.append(UInt8(ascii: "}"))
+      let text = String(decoding: json, as: UTF8.self)
+      let separator = words.isEmpty ? 0 : 1
+      bytes += json.count + separator
+      if bytes > limit {
+        // Each word's text starts and ends with a brace, so no character spans two of them.
+        let before =
+          characters ?? opening.count + closing.count + words.reduce(0) { $0 + $1.count } + max(0, words.count - 1)
+        guard before + separator + text.count <= limit else { break }
+        characters = before + separator + text.count
+      }
       words.append(text)
     }
-    return "{\"matches\":[" + words.joined(separator: ",") + "]}"
+    return opening + words.joined(separator: ",") + closing
+  }
+
+  /// The last component of a list's name (`zh.txt` for `wordlists/global/zh.txt`), the whole
+  /// name when it has none. Trailing slashes are not a component (`a/b/` is `b`).
+  package static func shortName(ofList list: String) -> String {
+    let utf8 = list.utf8
+    let slash = UInt8(ascii: "/")
+    var end = utf8.endIndex
+    while end > utf8.startIndex && utf8[utf8.index(before: end)] == slash { end = utf8.index(before: end) }
+    guard end > utf8.startIndex else { return list }
+    var start = end
+    while start > utf8.startIndex && utf8[utf8.index(before: start)] != slash { start = utf8.index(before: start) }
+    return String(list[start..<end])
   }
 
   static func reviewerExtra(labels: [String] = [], outcome: ReviewDecision.Outcome? = nil, failure: String? = nil)
