@@ -87,10 +87,14 @@ enum PrefixTable {
 ///
 /// It has two stages. The *prefix table* has a 64-bit word per hashed first four bytes of the
 /// patterns, with bit `b & 63` set for each fifth byte `b` that follows them (all bits for a
-/// pattern of exactly four bytes): one read and a shift per position, and about one lead byte
-/// in six passes on the comparison corpus (`Benchmarks/compare`, 64,349 patterns). Patterns of
-/// 1 to 3 bytes (`ass`, `cu`) pass by the *gate*, an exact table of the two-byte starts of such
-/// patterns. Then each pattern is keyed by a window of its first bytes: the longest of 1, 2, 3,
+/// pattern of exactly four bytes): one read and a shift per position. Patterns of 1 to 3 bytes
+/// (`ass`, `cu`, `屌`) pass by the *gate*, a table of 1,024 words of the same kind: the hashed
+/// first two bytes pick the word, the third byte's bit must be set (all bits for a pattern of
+/// one or two bytes). On the comparison corpus (`Benchmarks/compare`, 64,349 patterns) about
+/// one lead byte in nine passes the first stage. An exact table of two-byte starts passed one
+/// in seven: a CJK character's first two bytes are shared by 64 characters, so the gate of
+/// `屌` (E5 B1 8C) let every `山`, `层` and `展` through, and that of `ass` every `as`; a raw
+/// scan took 10% longer. Then each pattern is keyed by a window of its first bytes: the longest of 1, 2, 3,
 /// 4, 6 or 8 bytes that it fills (`fuck` by its 4 bytes, `傻逼` by 6, `sensitive` by its first
 /// 8). Each window length has a ``BlockedBloom`` filter, about 32 bits per key. A position
 /// that passed the prefix table is tested against the 4-, 6- and 8-byte keys, and against the
@@ -149,14 +153,15 @@ struct StartFilter: Sendable {
       }
       all.append(window)
     }
-    // The gate: every two-byte start of a pattern of 1 to 3 bytes, exactly.
+    // The gate: per hashed two-byte start of a pattern of 1 to 3 bytes, the third byte's bit
+    // (all bits when the pattern ends within two bytes).
     gateOffset = words.count
-    words += [UInt64](repeating: 0, count: 1024)
+    words += [UInt64](repeating: 0, count: Self.gateWords)
     for pattern in patterns where pattern.count <= 3 {
       let seconds: [UInt8] = pattern.count == 1 ? Array(0...255) : [pattern[1]]
       for second in seconds {
-        let pair = Int(pattern[0]) | Int(second) << 8
-        words[gateOffset + pair >> 6] |= 1 << UInt64(pair & 63)
+        let word = gateOffset + Self.gateIndex(UInt64(pattern[0]) | UInt64(second) << 8)
+        words[word] |= pattern.count == 3 ? 1 << UInt64(pattern[2] & 63) : .max
       }
     }
     // The prefix table (see ``PrefixTable``): the first four bytes, then the fifth.
@@ -205,16 +210,25 @@ struct StartFilter: Sendable {
     return passed & 1
   }
 
-  /// Bit 0: whether the first two bytes of `value` start a pattern of 1 to 3 bytes (the gate).
+  /// Words in the gate's table.
+  private static let gateWords = 1024
+
+  /// The gate's word for a two-byte start (in the low 16 bits of `pair`).
+  @inline(__always)
+  private static func gateIndex(_ pair: UInt64) -> Int {
+    Int(truncatingIfNeeded: ((pair & 0xFFFF) &* BlockedBloom.multiplier) &>> 54)
+  }
+
+  /// Bit 0: whether the first three bytes of `value` may start a pattern of 1 to 3 bytes (the
+  /// gate: the hashed first two bytes, then the third).
   @inline(__always)
   private func gate(_ value: UInt64, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
-    let pair = Int(truncatingIfNeeded: value & 0xFFFF)
-    return words[gateOffset &+ pair &>> 6] &>> UInt64(pair & 63)
+    words[gateOffset &+ Self.gateIndex(value)] &>> (value &>> 16 & 63)
   }
 
   /// Bit 0: whether a pattern may start where the next 8 bytes are `value`, by the prefix
   /// table (first four bytes, then the fifth) or the gate: one read where the windows take
-  /// three, and it lets through about one lead byte in six.
+  /// three, and it lets through about one lead byte in nine.
   @inline(__always)
   private func passesPrefix(_ value: UInt64, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
     let passed = PrefixTable.test(
@@ -502,7 +516,7 @@ extension StartFilter {
     (w1, w2, w3, w4, w6, w8) = (windows[0], windows[1], windows[2], windows[3], windows[4], windows[5])
     hasShort = try reader.readBool()
     gateOffset = try reader.readInt()
-    guard gateOffset >= 0 && gateOffset + 1024 <= words.count else {
+    guard gateOffset >= 0 && gateOffset + Self.gateWords <= words.count else {
       throw CompiledMatcherError(.malformed("start filter gate"))
     }
     prefixOffset = try reader.readInt()
