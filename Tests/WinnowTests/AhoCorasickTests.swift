@@ -170,6 +170,66 @@ struct AhoCorasickTests {
     }
   }
 
+  /// More patterns under one window than its exact table compares (``WindowPatterns/largestRun``):
+  /// those positions are walked in the trie instead, and every match is still found once. The
+  /// patterns share their first eight bytes (`傻逼ab`), then go on with up to three characters.
+  static let crowdedPatternGen = Gen.int(in: 0...(byteAlphabet.count - 1)).array(of: 0...3)
+    .map { "傻逼ab" + $0.map { byteAlphabet[$0] }.joined() }
+    .array(of: (WindowPatterns.largestRun + 1)...(WindowPatterns.largestRun + 40))
+  /// Texts of the alphabet's characters and the shared start.
+  static let crowdedTextGen = Gen.int(in: 0...byteAlphabet.count).array(of: 0...60)
+    .map { $0.map { $0 < byteAlphabet.count ? byteAlphabet[$0] : "傻逼ab" }.joined() }
+
+  @Test func crowdedWindowsAreWalked() async {
+    await propertyCheck(count: 100, input: Self.crowdedPatternGen, Self.crowdedTextGen) { patterns, text in
+      let automaton = try! AhoCorasick(patterns: patterns)
+      let expected = Self.naiveMatches(patterns.map { Array($0.utf8) }, Array(text.utf8))
+      let found = automaton.overlappingMatches(in: text).map { [$0.pattern.rawValue, $0.start, $0.end] }
+      #expect(found.count == expected.count)
+      #expect(Set(found) == expected)
+    }
+  }
+
+  /// Patterns that are prefixes of one another (`a`, `ab`, `abé`, `abé傻`…), so that several
+  /// windows, up to all six, hold a pattern at the same position: past three the position is
+  /// walked. Each case is a base of 2 to 8 characters, the lengths of the prefixes taken as
+  /// patterns, and text tokens (a character of the alphabet, or the whole base).
+  static let nestedGen = zip(
+    Gen.int(in: 0...(byteAlphabet.count - 1)).array(of: 2...8), Gen.int(in: 1...8).array(of: 1...8),
+    Gen.int(in: 0...byteAlphabet.count).array(of: 0...40))
+
+  @Test func nestedPatternsMatchLikeNaive() async {
+    await propertyCheck(count: 200, input: Self.nestedGen) { base, lengths, tokens in
+      let characters = base.map { Self.byteAlphabet[$0] }
+      let patterns = lengths.map { characters.prefix($0).joined() }
+      let whole = characters.joined()
+      let text = tokens.map { $0 < Self.byteAlphabet.count ? Self.byteAlphabet[$0] : whole }.joined()
+      let automaton = try! AhoCorasick(patterns: patterns)
+      let expected = Self.naiveMatches(patterns.map { Array($0.utf8) }, Array(text.utf8))
+      let found = automaton.overlappingMatches(in: text).map { [$0.pattern.rawValue, $0.start, $0.end] }
+      #expect(found.count == expected.count)
+      #expect(Set(found) == expected)
+    }
+  }
+
+  /// An automaton read back from its compiled form (with its start filter and window tables)
+  /// finds what the one that wrote it finds.
+  @Test func compiledAutomatonFindsTheSame() async {
+    await propertyCheck(count: 100, input: Self.bytePatternGen, Self.byteTextGen) { patterns, text in
+      let automaton = try! AhoCorasick(patterns: patterns)
+      var writer = CompiledWriter()
+      automaton.encode(into: &writer)
+      let bytes = writer.finished()
+      let decoded = bytes.withUnsafeBytes { bytes in
+        var reader = try! CompiledReader(bytes)
+        return try! AhoCorasick(decoding: &reader)
+      }
+      text.withUnsafeBufferPointer { text in
+        #expect(decoded.overlappingMatches(inUTF8: text) == automaton.overlappingMatches(inUTF8: text))
+      }
+    }
+  }
+
   /// The walk of normalized scalars (from the starts its filter lets through) finds what the
   /// automaton finds: patterns of 1 to 6 scalars fill every key length of the filter, and
   /// texts of up to 200 scalars cross the filter's blocks of 64 positions.

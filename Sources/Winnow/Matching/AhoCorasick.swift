@@ -17,8 +17,10 @@
 /// Counting matches in UTF-8 bytes or listing them with byte offsets, and the walks of a
 /// ``Matcher``, do not step the automaton through every character: a start filter
 /// (``StartFilter`` for bytes, ``ScalarStartFilter`` for normalized scalars) passes the few
-/// positions where a pattern may begin, and the trie is walked from those alone. The matches
-/// are the same; the memory reads at different positions no longer wait on each other.
+/// positions where a pattern may begin, and only those are looked at: in bytes by the start
+/// filter's exact tables of the patterns by their first bytes (``WindowPatterns``), in scalars
+/// by walking the trie. The matches are the same; the memory reads at different positions no
+/// longer wait on each other.
 ///
 /// It matches exactly the scalars it is given: normalization is ``Normalizer``'s job, word
 /// boundaries and allow-lists are ``Matcher``'s. `AhoCorasick` is immutable and `Sendable`;
@@ -172,9 +174,11 @@ public final class AhoCorasick: Sendable {
   }
 
   /// Calls `body(pattern, startByte, endByte)` for every occurrence of every pattern in UTF-8
-  /// `bytes` (invalid bytes match nothing), in order of start: the trie is walked from each
-  /// position the ``StartFilter`` lets through. The same matches as ``forEachMatch(inUTF8:_:)``,
-  /// found faster where matches are rare; without the filter, they are that, in order of end.
+  /// `bytes` (invalid bytes match nothing), in order of start: each position the
+  /// ``StartFilter`` lets through is looked up in its exact tables, or the trie is walked from
+  /// it where a table holds too many patterns. The same matches as ``forEachMatch(inUTF8:_:)``
+  /// (bytes equal to a pattern's UTF-8 from a lead byte on decode to its scalars), found faster
+  /// where matches are rare; without the filter, they are that, in order of end.
   func forEachMatchByStart(inUTF8 bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Int) -> Void) {
     guard let startFilter else {
       return forEachMatch(inUTF8: bytes) { pattern, end, _ in body(pattern, end - Int(patternByteLengths[pattern]), end)
@@ -194,7 +198,7 @@ public final class AhoCorasick: Sendable {
             layout.forEachOwnPattern(program, at: state) { body($0, start, index) }
           }
         }
-        startFilter.forEachCandidate(in: bytes, walk)
+        startFilter.forEachMatch(in: bytes, walk: walk, body)
       }
     }
   }

@@ -82,7 +82,7 @@ enum PrefixTable {
 }
 
 /// A filter that rules out most byte positions of a UTF-8 text as the start of a match, so
-/// that a scan of raw bytes walks the trie only where a pattern may begin. Internal to
+/// that a scan of raw bytes looks for patterns only where one may begin. Internal to
 /// ``AhoCorasick``.
 ///
 /// It has two stages. The *prefix table* has a 64-bit word per hashed first four bytes of the
@@ -99,8 +99,9 @@ enum PrefixTable {
 /// `sensitive` by its first 8). Each window length has a ``BlockedBloom`` filter, about 32 bits
 /// per key. A position that passed the first stage is tested against the 4-, 6- and 8-byte
 /// keys, and against the 1- to 3-byte keys only when it passes the gate (read again there:
-/// carrying the first stage's answers over in a mask was slower). About 1 lead byte in 55 passes both stages;
-/// there the trie is walked from the root (no failure links). The tests at different
+/// carrying the first stage's answers over in a mask was slower). About 1 lead byte in 55
+/// passes both stages; there the windows that passed are looked up exactly
+/// (``WindowPatterns``), which walking the trie from the root did before. The tests at different
 /// positions do not depend on each other, so the processor overlaps their memory reads, where
 /// an automaton's next state waits for the one before. With the windows alone, three hashed
 /// reads at every lead byte, a raw scan took 40% longer.
@@ -134,14 +135,23 @@ struct StartFilter: Sendable {
   /// that takes a hashed 4-byte prefix to a word index.
   private let prefixOffset: Int
   private let prefixShift: UInt64
+  /// The patterns by their window, exactly: what a position that passes is looked up in.
+  private let patterns: WindowPatterns
+
+  /// The index in ``windowLengths`` of the window a pattern of `length` bytes is keyed by: the
+  /// longest it fills.
+  private static func window(forLength length: Int) -> Int {
+    windowLengths.lastIndex { $0 <= length }!
+  }
 
   /// Builds the filter for patterns given as UTF-8 bytes (none empty).
   init(patterns: [[UInt8]]) {
     var keys = [Set<UInt64>](repeating: [], count: Self.windowLengths.count)
     for pattern in patterns {
-      let slot = Self.windowLengths.lastIndex { $0 <= pattern.count }!
+      let slot = Self.window(forLength: pattern.count)
       keys[slot].insert(Self.key(pattern, length: Self.windowLengths[slot]))
     }
+    self.patterns = WindowPatterns(patterns: patterns, window: Self.window(forLength:))
     var words: [UInt64] = []
     var all: [Window] = []
     for (slot, length) in Self.windowLengths.enumerated() {
@@ -179,9 +189,14 @@ struct StartFilter: Sendable {
   }
 
   /// Bytes of memory the filter holds.
-  var memoryFootprint: Int { words.capacity * 8 }
+  var memoryFootprint: Int { words.capacity * 8 + patterns.memoryFootprint }
 
-  private static func key(_ bytes: [UInt8], length: Int) -> UInt64 {
+  /// The window length at `index` of ``windowLengths``.
+  @inline(__always)
+  static func windowLength(_ index: Int) -> Int { index < 4 ? index &+ 1 : 2 &* index &- 2 }
+
+  /// The first `length` bytes of `bytes`, little-endian: a window's key.
+  static func key(_ bytes: [UInt8], length: Int) -> UInt64 {
     var key: UInt64 = 0
     for index in 0..<length { key |= UInt64(bytes[index]) << UInt64(8 * index) }
     return key
@@ -204,11 +219,15 @@ struct StartFilter: Sendable {
   /// pattern that fits before the end has its window there.
   @inline(__always)
   private func passes(_ value: UInt64, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
-    var passed = Self.test(value, w8, words) | Self.test(value, w6, words) | Self.test(value, w4, words)
+    var passed =
+      (Self.test(value, w8, words) & 1) &<< 5 | (Self.test(value, w6, words) & 1) &<< 4
+      | (Self.test(value, w4, words) & 1) &<< 3
     if hasShort && gate(value, words) & 1 != 0 {
-      passed |= Self.test(value, w1, words) | Self.test(value, w2, words) | Self.test(value, w3, words)
+      passed |=
+        (Self.test(value, w3, words) & 1) &<< 2 | (Self.test(value, w2, words) & 1) &<< 1
+        | Self.test(value, w1, words) & 1
     }
-    return passed & 1
+    return passed
   }
 
   /// Words in the gate's table.
@@ -247,8 +266,23 @@ struct StartFilter: Sendable {
     return (((~continuation & 0x8080_8080_8080_8080) &>> 7) &* 0x0102_0408_1020_4080) &>> 56
   }
 
-  /// Calls `body` with every position of `bytes`, in increasing order, where a pattern may
-  /// start: each lead byte that passes the prefix table and then the windows.
+  /// Calls `body(pattern, start, end)` for every occurrence of every pattern in `bytes`, in
+  /// order of start: each position that passes the filter is looked up in the windows' exact
+  /// tables (see ``WindowPatterns``), or handed to `walk` when a table says so (`walk` then
+  /// reports every pattern that starts there).
+  @inline(__always)
+  func forEachMatch(
+    in bytes: UnsafeBufferPointer<UInt8>, walk: (Int) -> Void, _ body: (Int, Int, Int) -> Void
+  ) {
+    forEachCandidate(in: bytes) { start, value, windows in
+      if !patterns.report(at: start, value: value, windows: windows, in: bytes, body) { walk(start) }
+    }
+  }
+
+  /// Calls `body(position, value, windows)` with every position of `bytes`, in increasing
+  /// order, where a pattern may start: each lead byte that passes the prefix table and then
+  /// the windows. `value` is the eight bytes there (zeros past the end), `windows` has bit `n`
+  /// set when the Bloom filter of `windowLengths[n]` passes.
   ///
   /// The text is taken 64 positions at a time, in two rounds over a bit mask: every lead byte
   /// (found eight at a time) is tested against the prefix table, then those that pass against
@@ -257,39 +291,46 @@ struct StartFilter: Sendable {
   /// outcome was mispredicted often enough to stall the reads. The last block, of fewer than 72
   /// bytes, is copied into a buffer padded with zeros, so that every position reads eight bytes.
   @inline(__always)
-  func forEachCandidate(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Void) {
+  func forEachCandidate(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, UInt64, UInt8) -> Void) {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
     let count = bytes.count
     words.withUnsafeBufferPointer { words in
-      var index = 0
-      // Whole blocks while every position's eight bytes lie inside the text.
-      while index &+ 71 < count {
-        forEachCandidate(inBlock: UnsafeRawPointer(base + index), positions: 64, words) { body(index &+ $0) }
-        index &+= 64
-      }
-      // The rest, at most 71 bytes, in a buffer of 80: a block of up to 64 positions and one
-      // of up to 7.
-      withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 10) { padded in
-        let tail = UnsafeMutableRawBufferPointer(padded)
-        tail.initializeMemory(as: UInt8.self, repeating: 0)
-        tail.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[index...]))
-        var offset = 0
-        while index &+ offset < count {
-          let positions = min(64, count &- index &- offset)
-          forEachCandidate(inBlock: UnsafeRawPointer(tail.baseAddress! + offset), positions: positions, words) {
-            body(index &+ offset &+ $0)
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { windows in
+        let windows = windows.baseAddress!
+        var index = 0
+        // Whole blocks while every position's eight bytes lie inside the text.
+        while index &+ 71 < count {
+          forEachCandidate(inBlock: UnsafeRawPointer(base + index), positions: 64, words, windows) {
+            body(index &+ $0, $1, $2)
           }
-          offset &+= 64
+          index &+= 64
+        }
+        // The rest, at most 71 bytes, in a buffer of 80: a block of up to 64 positions and one
+        // of up to 7.
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 10) { padded in
+          let tail = UnsafeMutableRawBufferPointer(padded)
+          tail.initializeMemory(as: UInt8.self, repeating: 0)
+          tail.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[index...]))
+          var offset = 0
+          while index &+ offset < count {
+            let positions = min(64, count &- index &- offset)
+            forEachCandidate(
+              inBlock: UnsafeRawPointer(tail.baseAddress! + offset), positions: positions, words, windows
+            ) { body(index &+ offset &+ $0, $1, $2) }
+            offset &+= 64
+          }
         }
       }
     }
   }
 
   /// The candidates among the first `positions` (1 to 64) positions at `block`, each readable
-  /// for eight bytes; `body` gets their offsets, in increasing order.
+  /// for eight bytes; `body` gets their offsets, eight bytes and windows (see above), in
+  /// increasing order. `windows` is room for 64 window masks.
   @inline(__always)
   private func forEachCandidate(
-    inBlock block: UnsafeRawPointer, positions: Int, _ words: UnsafeBufferPointer<UInt64>, _ body: (Int) -> Void
+    inBlock block: UnsafeRawPointer, positions: Int, _ words: UnsafeBufferPointer<UInt64>,
+    _ windows: UnsafeMutablePointer<UInt8>, _ body: (Int, UInt64, UInt8) -> Void
   ) {
     @inline(__always) func load(_ offset: Int) -> UInt64 {
       UInt64(littleEndian: block.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
@@ -311,10 +352,13 @@ struct StartFilter: Sendable {
     while prefixed != 0 {
       let offset = prefixed.trailingZeroBitCount
       prefixed &= prefixed &- 1
-      passed |= passes(load(offset), words) &<< UInt64(offset)
+      let found = passes(load(offset), words)
+      windows[offset] = UInt8(truncatingIfNeeded: found)
+      passed |= (found == 0 ? 0 : 1) &<< UInt64(offset)
     }
     while passed != 0 {
-      body(passed.trailingZeroBitCount)
+      let offset = passed.trailingZeroBitCount
+      body(offset, load(offset), windows[offset])
       passed &= passed &- 1
     }
   }
@@ -501,9 +545,10 @@ extension StartFilter {
     writer.write(gateOffset)
     writer.write(prefixOffset)
     writer.write(prefixShift)
+    patterns.encode(into: &writer)
   }
 
-  /// Reads a filter back; every bitmap must lie inside `words`.
+  /// Reads a filter back; every bitmap and table must lie inside its array.
   init(decoding reader: inout CompiledReader) throws(CompiledMatcherError) {
     words = try reader.readArray()
     var windows: [Window] = []
@@ -525,6 +570,7 @@ extension StartFilter {
     guard PrefixTable.fits(offset: prefixOffset, shift: prefixShift, inWords: words.count) else {
       throw CompiledMatcherError(.malformed("start filter prefix table"))
     }
+    patterns = try WindowPatterns(decoding: &reader)
   }
 }
 
