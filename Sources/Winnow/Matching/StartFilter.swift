@@ -286,7 +286,7 @@ struct StartFilter: Sendable {
   ///
   /// The text is taken 64 positions at a time, in two rounds over a bit mask: every lead byte
   /// (found eight at a time) is tested against the prefix table, then those that pass against
-  /// the windows, with no branch on either outcome; only then are the passes walked. Testing
+  /// the windows, with no branch on either outcome; only then are the passes reported. Testing
   /// every window at every lead byte cost three hashed reads a position, and a branch on each
   /// outcome was mispredicted often enough to stall the reads. The last block, of fewer than 72
   /// bytes, is copied into a buffer padded with zeros, so that every position reads eight bytes.
@@ -300,23 +300,25 @@ struct StartFilter: Sendable {
         var index = 0
         // Whole blocks while every position's eight bytes lie inside the text.
         while index &+ 71 < count {
-          forEachCandidate(inBlock: UnsafeRawPointer(base + index), positions: 64, words, windows) {
+          let block = UnsafeRawPointer(base + index)
+          report(candidates(inBlock: block, positions: 64, words, windows), in: block, windows) {
             body(index &+ $0, $1, $2)
           }
           index &+= 64
         }
         // The rest, at most 71 bytes, in a buffer of 80: a block of up to 64 positions and one
-        // of up to 7.
+        // of up to 7. Filtered inline: one message at a time, most of a text is here.
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 10) { padded in
           let tail = UnsafeMutableRawBufferPointer(padded)
           tail.initializeMemory(as: UInt8.self, repeating: 0)
           tail.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[index...]))
           var offset = 0
           while index &+ offset < count {
+            let block = UnsafeRawPointer(tail.baseAddress! + offset)
             let positions = min(64, count &- index &- offset)
-            forEachCandidate(
-              inBlock: UnsafeRawPointer(tail.baseAddress! + offset), positions: positions, words, windows
-            ) { body(index &+ offset &+ $0, $1, $2) }
+            report(candidatesInline(inBlock: block, positions: positions, words, windows), in: block, windows) {
+              body(index &+ offset &+ $0, $1, $2)
+            }
             offset &+= 64
           }
         }
@@ -324,14 +326,41 @@ struct StartFilter: Sendable {
     }
   }
 
-  /// The candidates among the first `positions` (1 to 64) positions at `block`, each readable
-  /// for eight bytes; `body` gets their offsets, eight bytes and windows (see above), in
-  /// increasing order. `windows` is room for 64 window masks.
+  /// Calls `body(offset, value, windows[offset])` for each bit `offset` of `passed`, in
+  /// increasing order, where `value` is the eight bytes at `block + offset`.
   @inline(__always)
-  private func forEachCandidate(
-    inBlock block: UnsafeRawPointer, positions: Int, _ words: UnsafeBufferPointer<UInt64>,
-    _ windows: UnsafeMutablePointer<UInt8>, _ body: (Int, UInt64, UInt8) -> Void
+  private func report(
+    _ passed: UInt64, in block: UnsafeRawPointer, _ windows: UnsafeMutablePointer<UInt8>,
+    _ body: (Int, UInt64, UInt8) -> Void
   ) {
+    var passed = passed
+    while passed != 0 {
+      let offset = passed.trailingZeroBitCount
+      body(offset, UInt64(littleEndian: block.loadUnaligned(fromByteOffset: offset, as: UInt64.self)), windows[offset])
+      passed &= passed &- 1
+    }
+  }
+
+  /// Bit `k` for each candidate among the first `positions` (1 to 64) positions at `block`,
+  /// each readable for eight bytes, with its windows in `windows[k]`. Not inlined into the
+  /// loop over a text's whole blocks: with the reporting code around them, the filter's loops
+  /// ran short of registers and reloaded the block's address from the stack at every lead
+  /// byte (7% of a raw scan of the sample messages with the global list, where few positions
+  /// pass).
+  @inline(never)
+  private func candidates(
+    inBlock block: UnsafeRawPointer, positions: Int, _ words: UnsafeBufferPointer<UInt64>,
+    _ windows: UnsafeMutablePointer<UInt8>
+  ) -> UInt64 {
+    candidatesInline(inBlock: block, positions: positions, words, windows)
+  }
+
+  /// ``candidates(inBlock:positions:_:_:)``, inlined.
+  @inline(__always)
+  private func candidatesInline(
+    inBlock block: UnsafeRawPointer, positions: Int, _ words: UnsafeBufferPointer<UInt64>,
+    _ windows: UnsafeMutablePointer<UInt8>
+  ) -> UInt64 {
     @inline(__always) func load(_ offset: Int) -> UInt64 {
       UInt64(littleEndian: block.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
@@ -356,11 +385,7 @@ struct StartFilter: Sendable {
       windows[offset] = UInt8(truncatingIfNeeded: found)
       passed |= (found == 0 ? 0 : 1) &<< UInt64(offset)
     }
-    while passed != 0 {
-      let offset = passed.trailingZeroBitCount
-      body(offset, load(offset), windows[offset])
-      passed &= passed &- 1
-    }
+    return passed
   }
 }
 
