@@ -36,6 +36,12 @@ struct AhoCorasickTests {
     Case(name: "mixed scripts", patterns: ["k粉", "粉"], text: "售k粉qq", expected: [(0, 3, 7), (1, 4, 7)]),
     Case(name: "failure chain", patterns: ["abcd", "bcx", "cxy"], text: "abcxy", expected: [(1, 1, 4), (2, 2, 5)]),
     Case(name: "empty text", patterns: ["a"], text: "", expected: []),
+    // A scan reads eight bytes at each position, zeros past the end: a pattern ending in NUL
+    // bytes must not match there.
+    Case(name: "NUL bytes past the end", patterns: ["a\u{0}", "b\u{0}\u{0}\u{0}c"], text: "ba", expected: []),
+    Case(
+      name: "NUL bytes in the text", patterns: ["a\u{0}", "b\u{0}\u{0}\u{0}c"], text: "b\u{0}\u{0}\u{0}ca\u{0}",
+      expected: [(1, 0, 5), (0, 5, 7)]),
   ]
 
   @Test(arguments: overlapping)
