@@ -101,6 +101,8 @@ struct DumpScreeningTests {
     #" {"kind":"message","objectName":"App:Card","content":{"title":"menu","items":[{"label":"tea"},{"label":"茶"}]}} "#,
     #"{"objectName":"RC:ImgMsg","content":{"content":"base64 fuck","imageUri":"https://x/y.png"}}"#,
     #"{"objectName":"Other:Type","content":{"a":["fine",{"b":"ok \u00e9"}]},"conversationType":"GROUP"}"#,
+    // A listed word under a key the rule does not name, as long as one it does (`content`).
+    #"{"objectName":"RC:TxtMsg","content":{"content":"hello","comment":"fuck","user":{"name":"ann","nick":"fuck"}}}"#,
   ])
   func passesUsualCleanItems(line: String) {
     Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.cleanFormat(ofDumpLine: $0) != nil) }

@@ -111,6 +111,22 @@ public struct ContentExtractor: Sendable, Hashable {
 
   private static let textMessageRule = builtInRules["RC:TxtMsg"]
 
+  /// The paths of an object name's rule flattened (``FieldPath/flattened(_:)``), or nil for
+  /// a rule of no fields (``Rule/none``) or an unknown name; text messages' are made once.
+  func flatPaths(for objectName: String) -> (known: Bool, paths: [UInt8]?) {
+    if objectName == "RC:TxtMsg" { return (true, Self.textMessagePaths) }
+    switch rules[objectName] {
+    case .fields(let paths)?: return (true, FieldPath.flattened(paths))
+    case .none?: return (true, nil)
+    case nil: return (false, nil)
+    }
+  }
+
+  private static let textMessagePaths: [UInt8]? = {
+    guard case .fields(let paths)? = textMessageRule else { return nil }
+    return FieldPath.flattened(paths)
+  }()
+
   /// The rules for the platform's own message types.
   public static let builtInRules: [String: Rule] = {
     func fields(_ paths: String...) -> Rule {

@@ -32,6 +32,39 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
+extension FieldPath {
+  /// Tags of ``flattened(_:)``.
+  enum FlatTag: UInt8 {
+    case end = 0
+    /// Followed by the key's UTF-8 length (4 bytes, little-endian) and its bytes.
+    case key
+    case eachElement
+  }
+
+  /// Paths as one byte string, each step a ``FlatTag`` (a key followed by its length and bytes)
+  /// and each path ended by ``FlatTag/end``: what screening dump lines in place walks. Read
+  /// through one buffer pointer, it costs no reference counting, where each path's array of
+  /// steps and each key string was retained and released for every line (seven times a line of
+  /// a text message), from every scanning thread at once.
+  static func flattened(_ paths: [FieldPath]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for path in paths {
+      for step in path.steps {
+        switch step {
+        case .key(let name):
+          bytes.append(FlatTag.key.rawValue)
+          withUnsafeBytes(of: UInt32(name.utf8.count).littleEndian) { bytes += $0 }
+          bytes += name.utf8
+        case .eachElement:
+          bytes.append(FlatTag.eachElement.rawValue)
+        }
+      }
+      bytes.append(FlatTag.end.rawValue)
+    }
+    return bytes
+  }
+}
+
 /// Where a piece of text sits in content: steps from the root, and whether the text is an
 /// object key (extension keys are moderated too).
 public struct FieldLocation: Sendable, Hashable, CustomStringConvertible {
