@@ -36,6 +36,9 @@ struct DumpScreeningTests {
     #""2024-01-02 03:04:05.678""#, #""2024-13-02 03:04:05""#, #""false""#, #""PERSON""#, #""""#,
     #""{\"content\":\"hello\"}""#, #"" {\"content\":\"ok\",\"extra\":\"傻逼\"} ""#, #""[1]""#, #""{bad""#,
     #""{\"content\":\"a\\\"b\"}""#, #""{\"put\":{\"k\":\"v\"}}""#,
+    // Paths that share their first key (`referMsg.content`, `referMsg.name`).
+    #""RC:ReferenceMsg""#, #"{"content":"ok","referMsg":{"content":"fine","name":"fuck"}}"#,
+    #"{"referMsg":{"name":"ok","title":"傻逼"},"content":"fine"}"#,
   ]
   static let keys = [
     "msgUID", "fromUserId", "targetId", "toUserIds", "conversationType", "channelId", "objectName", "sentTime",
@@ -103,6 +106,8 @@ struct DumpScreeningTests {
     #"{"objectName":"Other:Type","content":{"a":["fine",{"b":"ok \u00e9"}]},"conversationType":"GROUP"}"#,
     // A listed word under a key the rule does not name, as long as one it does (`content`).
     #"{"objectName":"RC:TxtMsg","content":{"content":"hello","comment":"fuck","user":{"name":"ann","nick":"fuck"}}}"#,
+    // A string where a path goes on (`mentionedInfo.mentionedContent`) is no text.
+    #"{"objectName":"RC:TxtMsg","content":{"content":"hello","mentionedInfo":"fuck","user":"fuck"}}"#,
   ])
   func passesUsualCleanItems(line: String) {
     Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.cleanFormat(ofDumpLine: $0) != nil) }
@@ -113,6 +118,7 @@ struct DumpScreeningTests {
     #"{"msgUID":"B2","content":{"content":"ok","user":{"name":"f.u.c.k"}}}"#,
     #"{"objectName":"App:Card","content":{"title":"menu","items":[{"label":"tea"},{"label":"fuck"}]}}"#,
     #"{"objectName":"Other:Type","content":{"deep":[{"x":"bad  word"}]}}"#,
+    #"{"objectName":"RC:ReferenceMsg","content":{"content":"ok","referMsg":{"content":"fine","name":"fuck"}}}"#,
     #"{"msgUID":"B3","content":{"content":"fu\u0063k"}}"#,
     #"2024/01/02 03:04:05{"classname":"RC:TxtMsg","content":{"content":"你是傻逼"},"msgUID":"B4"}"#,
     #"{"classname":"RC:TxtMsg","content":{"content":"hello"},"dateTime":"yesterday","msgUID":"B12"}"#,

@@ -102,42 +102,12 @@ extension ModerationEngine {
     // The content's compact size is at most its bytes as written (escapes and white space only
     // shrink), so content within the limit as written is within it as read.
     guard content.count <= configuration.extractor.contentLimit else { return false }
-    let (known, paths) = configuration.extractor.flatPaths(for: objectName)
+    let (known, trie) = configuration.extractor.pathTrie(for: objectName)
     guard known else {
       return configuration.extractor.unknownTypes == .skip || screening.isCleanEverywhere(at: content.lowerBound)
     }
-    guard let paths else { return true }
-    return paths.withUnsafeBufferPointer { paths in
-      var step = 0
-      while step < paths.count {
-        guard screening.isClean(at: content.lowerBound, path: paths, step: step) else { return false }
-        step = FieldPathReader.end(of: paths, from: step) + 1
-      }
-      return true
-    }
-  }
-}
-
-/// Reads paths flattened by ``FieldPath/flattened(_:)``.
-private enum FieldPathReader {
-  /// The key at `step` (tagged ``FieldPath/FlatTag/key``): its bytes, and where the next step
-  /// starts.
-  static func key(in paths: UnsafeBufferPointer<UInt8>, at step: Int) -> (name: Range<Int>, next: Int) {
-    var length = 0
-    for byte in 0..<4 { length |= Int(paths[step + 1 + byte]) << (8 * byte) }
-    return (step + 5..<step + 5 + length, step + 5 + length)
-  }
-
-  /// Where the path through `step` ends (its ``FieldPath/FlatTag/end``).
-  static func end(of paths: UnsafeBufferPointer<UInt8>, from step: Int) -> Int {
-    var step = step
-    while true {
-      switch paths[step] {
-      case FieldPath.FlatTag.end.rawValue: return step
-      case FieldPath.FlatTag.key.rawValue: step = key(in: paths, at: step).next
-      default: step += 1
-      }
-    }
+    guard let trie else { return true }
+    return trie.withUnsafeBufferPointer { screening.isClean(at: content.lowerBound, trie: $0, node: 0) }
   }
 }
 
@@ -318,28 +288,44 @@ private struct ContentScreening {
     return String(decoding: UnsafeBufferPointer(rebasing: bytes[text.text]), as: UTF8.self)
   }
 
-  /// Whether every string a field path leads to from the value at `position` has nothing
+  /// Whether every string the field paths lead to from the value at `position` has nothing
   /// for the matcher, as ``ContentExtractor/fields(of:)`` finds them (every member of a name,
-  /// every element of an array): the path from `step` in `paths` (see
-  /// ``FieldPath/flattened(_:)``).
-  func isClean(at position: Int, path paths: UnsafeBufferPointer<UInt8>, step: Int) -> Bool {
+  /// every element of an array): the paths from `node` of `trie` (see ``FieldPath/trie(_:)``),
+  /// all in one walk.
+  func isClean(at position: Int, trie: UnsafeBufferPointer<UInt8>, node: Int) -> Bool {
+    @inline(__always) func word(_ offset: Int) -> Int {
+      Int(UInt32(littleEndian: UnsafeRawPointer(trie.baseAddress! + offset).loadUnaligned(as: UInt32.self)))
+    }
     var parser = checkedParser(at: position)
     do {
-      switch (paths[step], bytes[position]) {
-      case (FieldPath.FlatTag.end.rawValue, UInt8(ascii: "\"")):
+      switch bytes[position] {
+      case UInt8(ascii: "\""):
+        // Not text where no path ends.
+        guard trie[node] & 1 != 0 else { break }
         return isClean(try parser.skipString())
-      case (FieldPath.FlatTag.key.rawValue, UInt8(ascii: "{")):
-        let (name, next) = FieldPathReader.key(in: paths, at: step)
+      case UInt8(ascii: "{"):
+        let keys = word(node + 1)
+        guard keys > 0 else { break }
         try parser.skipObject(depth: 1) { key, value throws(JSONParseError) in
           guard !key.isEscaped else { throw .unsure }
-          guard key.text.count == name.count,
-            UnsafeBufferPointer(rebasing: bytes[key.text]).elementsEqual(UnsafeBufferPointer(rebasing: paths[name]))
-          else { return }
-          guard isClean(at: value.lowerBound, path: paths, step: next) else { throw .unsure }
+          var child = node + 9
+          for _ in 0..<keys {
+            let length = word(child)
+            if length == key.text.count
+              && UnsafeBufferPointer(rebasing: bytes[key.text]).elementsEqual(
+                UnsafeBufferPointer(rebasing: trie[child + 4..<child + 4 + length]))
+            {
+              guard isClean(at: value.lowerBound, trie: trie, node: word(child + 4 + length)) else { throw .unsure }
+              return
+            }
+            child += 8 + length
+          }
         }
-      case (FieldPath.FlatTag.eachElement.rawValue, UInt8(ascii: "[")):
-        try parser.skipArray(depth: 1) { element throws(JSONParseError) in
-          guard isClean(at: element.lowerBound, path: paths, step: step + 1) else { throw .unsure }
+      case UInt8(ascii: "["):
+        let element = word(node + 5)
+        guard element != 0 else { break }
+        try parser.skipArray(depth: 1) { item throws(JSONParseError) in
+          guard isClean(at: item.lowerBound, trie: trie, node: element) else { throw .unsure }
         }
       default:
         break

@@ -111,20 +111,20 @@ public struct ContentExtractor: Sendable, Hashable {
 
   private static let textMessageRule = builtInRules["RC:TxtMsg"]
 
-  /// The paths of an object name's rule flattened (``FieldPath/flattened(_:)``), or nil for
-  /// a rule of no fields (``Rule/none``) or an unknown name; text messages' are made once.
-  func flatPaths(for objectName: String) -> (known: Bool, paths: [UInt8]?) {
-    if objectName == "RC:TxtMsg" { return (true, Self.textMessagePaths) }
+  /// The paths of an object name's rule as a trie (``FieldPath/trie(_:)``), or nil for a rule
+  /// of no fields (``Rule/none``) or an unknown name; text messages' is made once.
+  func pathTrie(for objectName: String) -> (known: Bool, trie: [UInt8]?) {
+    if objectName == "RC:TxtMsg" { return (true, Self.textMessageTrie) }
     switch rules[objectName] {
-    case .fields(let paths)?: return (true, FieldPath.flattened(paths))
+    case .fields(let paths)?: return (true, FieldPath.trie(paths))
     case .none?: return (true, nil)
     case nil: return (false, nil)
     }
   }
 
-  private static let textMessagePaths: [UInt8]? = {
+  private static let textMessageTrie: [UInt8]? = {
     guard case .fields(let paths)? = textMessageRule else { return nil }
-    return FieldPath.flattened(paths)
+    return FieldPath.trie(paths)
   }()
 
   /// The rules for the platform's own message types.
