@@ -101,7 +101,7 @@ enum PrefixTable {
 /// keys, and against the 1- to 3-byte keys only when it passes the gate (read again there:
 /// carrying the first stage's answers over in a mask was slower). About 1 lead byte in 55
 /// passes both stages; there the windows that passed are looked up exactly
-/// (``WindowPatterns``), which walking the trie from the root did before. The tests at different
+/// (``WindowPatterns``), where the trie used to be walked from the root. The tests at different
 /// positions do not depend on each other, so the processor overlaps their memory reads, where
 /// an automaton's next state waits for the one before. With the windows alone, three hashed
 /// reads at every lead byte, a raw scan took 40% longer.
@@ -291,7 +291,7 @@ struct StartFilter: Sendable {
   /// outcome was mispredicted often enough to stall the reads. The last block, of fewer than 72
   /// bytes, is copied into a buffer padded with zeros, so that every position reads eight bytes.
   @inline(__always)
-  func forEachCandidate(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, UInt64, UInt8) -> Void) {
+  private func forEachCandidate(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, UInt64, UInt8) -> Void) {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
     let count = bytes.count
     words.withUnsafeBufferPointer { words in

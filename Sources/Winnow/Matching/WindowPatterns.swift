@@ -48,8 +48,10 @@ struct WindowPatterns: Sendable {
   /// Words of `slots` before the tables: three per window length.
   private static let headerWords = 3 * StartFilter.windowLengths.count
 
-  /// Builds the tables for patterns given as UTF-8 bytes (none empty); `window(for:)` gives the
-  /// index in ``StartFilter/windowLengths`` of the window a pattern is keyed by.
+  /// Builds the tables for patterns given as UTF-8 bytes (none empty); `window` gives the index
+  /// in ``StartFilter/windowLengths`` of the window a pattern of a length is keyed by. A key
+  /// whose patterns do not fit the fields above (more than ``largestRun`` of them, or offsets
+  /// past 32 bits) is walked.
   init(patterns: [[UInt8]], window: (Int) -> Int) {
     let lengths = StartFilter.windowLengths
     var groups = [[UInt64: [Int]]](repeating: [:], count: lengths.count)
@@ -81,7 +83,9 @@ struct WindowPatterns: Sendable {
           value = Kind.single.rawValue << 62 | UInt64(run[0]) << 32 | UInt64(rest.count)
           rest.append(UInt8(remainders[0].count))
           rest += remainders[0]
-        } else if run.count > Self.largestRun || candidates.count / 4 >= 1 << 30 {
+        } else if run.count > Self.largestRun || candidates.count / 4 >= 1 << 30
+          || rest.count + remainders.reduce(0, { $0 + $1.count }) >= 1 << 32
+        {
           value = Kind.walk.rawValue << 62
         } else {
           value = UInt64(candidates.count / 4) << 32 | UInt64(run.count)
