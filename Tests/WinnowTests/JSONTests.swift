@@ -60,6 +60,40 @@ struct JSONTests {
 
   /// Random documents: writing then reading gives the same value, and Foundation reads what we
   /// write as the same structure.
+  /// Strings with escapes among raw bytes, valid UTF-8 or not (a lead byte cut off by an
+  /// escape, a stray continuation byte after one): parsing gives the decoded bytes when they
+  /// are valid UTF-8 and "invalid UTF-8" at the string's start when not, and skipping agrees;
+  /// the reference decodes a token at a time and asks the standard library.
+  @Test func checksUTF8AroundEscapes() async {
+    let tokens: [(raw: [UInt8], decoded: [UInt8])] = [
+      (Array("a".utf8), Array("a".utf8)), (Array("é".utf8), Array("é".utf8)), (Array("傻".utf8), Array("傻".utf8)),
+      ([0xE4], [0xE4]), ([0xA9], [0xA9]), ([0xFF], [0xFF]), (Array(#"\n"#.utf8), [0x0A]),
+      (Array(#"\u00e9"#.utf8), Array("é".utf8)), (Array(#"\""#.utf8), [0x22]),
+    ]
+    let recipes = Gen.int(in: 0...(tokens.count - 1)).array(of: 0...8)
+    await propertyCheck(count: 1000, input: recipes) { recipe in
+      let bytes: [UInt8] = [0x22] + recipe.flatMap { tokens[$0].raw } + [0x22]
+      let decoded = recipe.flatMap { tokens[$0].decoded }
+      let expected = String(validating: decoded, as: UTF8.self)
+      if let expected {
+        #expect((try? JSONValue(parsingUTF8: bytes)) == .string(expected))
+      } else {
+        #expect(throws: JSONParseError(message: "invalid UTF-8 in a string", offset: 1)) {
+          try JSONValue(parsingUTF8: bytes)
+        }
+      }
+      bytes.withUnsafeBufferPointer { buffer in
+        var parser = JSONParser(buffer)
+        let skipped = Result { () throws(JSONParseError) in try parser.skipValue(depth: 0) }
+        switch skipped {
+        case .success: #expect(expected != nil)
+        case .failure(let error):
+          #expect(expected == nil && error == JSONParseError(message: "invalid UTF-8 in a string", offset: 1))
+        }
+      }
+    }
+  }
+
   @Test func writeThenReadIsIdentity() async throws {
     let strings = ["", "a", "傻逼", "\"", "\\", "\n\u{1}", "🍆", "é"]
     @Sendable func scalar(_ number: Int) -> JSONValue {

@@ -280,7 +280,8 @@ struct JSONParser {
   mutating func skipString() throws(JSONParseError) -> (text: Range<Int>, isEscaped: Bool) {
     let start = position + 1
     guard let (end, isASCII) = try scanPlainString() else {
-      _ = try parseEscapedString(from: start)
+      var unused: [UInt8] = []
+      try scanEscapedString(from: start, collecting: false, into: &unused)
       return (start..<(position - 1), true)
     }
     let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
@@ -389,36 +390,63 @@ struct JSONParser {
 
   /// The slow path for strings with escapes: `position` is at the first backslash.
   private mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
-    var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(position - start + 16)
+    try scanEscapedString(from: start, collecting: true, into: &buffer)
+    return String(decoding: buffer, as: UTF8.self)
+  }
+
+  /// Moves past the rest of a string with escapes (`position` at the first backslash, its text
+  /// from `start`), checking it, and when `collecting` appends its decoded bytes to `buffer`.
+  ///
+  /// The decoded bytes are valid UTF-8 when every run of bytes between escapes is: an escape
+  /// gives whole characters, never a continuation byte, so it can neither complete nor break a
+  /// run's sequence. So the runs are checked where they lie, and a string that is only being
+  /// skipped allocates nothing (it was decoded into an array, a byte at a time, and made a
+  /// `String` that was thrown away). An invalid run is reported at the closing quote, after
+  /// every other error, as checking the decoded whole did.
+  private mutating func scanEscapedString(
+    from start: Int, collecting: Bool, into buffer: inout [UInt8]
+  ) throws(JSONParseError) {
+    var isValid = true
+    var run = start
+    @inline(__always) func endRun(_ end: Int) {
+      let slice = UnsafeBufferPointer(rebasing: bytes[run..<end])
+      if isValid && checksUTF8 && !Self.isValidUTF8(slice) { isValid = false }
+      if collecting { buffer.append(contentsOf: slice) }
+    }
     while position < bytes.count {
       let byte = bytes[position]
       switch byte {
       case UInt8(ascii: "\""):
+        endRun(position)
         position += 1
-        return try buffer.withUnsafeBufferPointer { slice in
-          Result { () throws(JSONParseError) in try makeString(slice, at: start) }
-        }.get()
+        guard isValid else { throw JSONParseError(message: "invalid UTF-8 in a string", offset: start) }
+        return
       case UInt8(ascii: "\\"):
+        endRun(position)
         position += 1
         guard position < bytes.count else { throw error("unterminated string") }
         let escape = bytes[position]
         position += 1
         switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
-        case UInt8(ascii: "b"): buffer.append(0x08)
-        case UInt8(ascii: "f"): buffer.append(0x0C)
-        case UInt8(ascii: "n"): buffer.append(0x0A)
-        case UInt8(ascii: "r"): buffer.append(0x0D)
-        case UInt8(ascii: "t"): buffer.append(0x09)
-        case UInt8(ascii: "u"): appendUTF8(of: try parseUnicodeEscape(), to: &buffer)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): if collecting { buffer.append(escape) }
+        case UInt8(ascii: "b"): if collecting { buffer.append(0x08) }
+        case UInt8(ascii: "f"): if collecting { buffer.append(0x0C) }
+        case UInt8(ascii: "n"): if collecting { buffer.append(0x0A) }
+        case UInt8(ascii: "r"): if collecting { buffer.append(0x0D) }
+        case UInt8(ascii: "t"): if collecting { buffer.append(0x09) }
+        case UInt8(ascii: "u"):
+          let scalar = try parseUnicodeEscape()
+          if collecting { appendUTF8(of: scalar, to: &buffer) }
         default:
           position -= 1
           throw error("invalid escape \\\(describe(escape))")
         }
+        run = position
       case 0..<0x20:
         throw error("control character in a string (escape it)")
       default:
-        buffer.append(byte)
         position += 1
       }
     }
