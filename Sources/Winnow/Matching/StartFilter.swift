@@ -138,28 +138,24 @@ struct StartFilter: Sendable {
   /// The patterns by their window, exactly: what a position that passes is looked up in.
   private let patterns: WindowPatterns
 
-  /// The index in ``windowLengths`` of the window a pattern of `length` bytes is keyed by: the
-  /// longest it fills.
-  private static func window(forLength length: Int) -> Int {
-    windowLengths.lastIndex { $0 <= length }!
-  }
-
   /// Builds the filter for patterns given as UTF-8 bytes (none empty).
   init(patterns: [[UInt8]]) {
-    var keys = [Set<UInt64>](repeating: [], count: Self.windowLengths.count)
-    for pattern in patterns {
-      let slot = Self.window(forLength: pattern.count)
-      keys[slot].insert(Self.key(pattern, length: Self.windowLengths[slot]))
+    // Per window length, the patterns by their key: each pattern keyed by the longest window
+    // it fills. The Bloom filters hold the keys, the exact tables the patterns.
+    var groups = [[UInt64: [Int]]](repeating: [:], count: Self.windowLengths.count)
+    for (index, pattern) in patterns.enumerated() {
+      let slot = Self.windowLengths.lastIndex { $0 <= pattern.count }!
+      groups[slot][Self.key(pattern, length: Self.windowLengths[slot]), default: []].append(index)
     }
-    self.patterns = WindowPatterns(patterns: patterns, window: Self.window(forLength:))
+    self.patterns = WindowPatterns(patterns: patterns, groups: groups)
     var words: [UInt64] = []
     var all: [Window] = []
     for (slot, length) in Self.windowLengths.enumerated() {
-      let bits = BlockedBloom.bits(forKeys: keys[slot].count)
+      let bits = BlockedBloom.bits(forKeys: groups[slot].count)
       let window = Window(
         mask: length == 8 ? .max : (1 << UInt64(8 * length)) - 1, shift: 64 - bits, offset: words.count)
       words += [UInt64](repeating: 0, count: 1 << Int(bits - 6))
-      for key in keys[slot] {
+      for key in groups[slot].keys {
         BlockedBloom.insert(Self.hash(key, window), shift: window.shift, offset: window.offset, into: &words)
       }
       all.append(window)
@@ -185,7 +181,7 @@ struct StartFilter: Sendable {
     (prefixOffset, prefixShift) = PrefixTable.append(prefixes, to: &words)
     self.words = words
     (w1, w2, w3, w4, w6, w8) = (all[0], all[1], all[2], all[3], all[4], all[5])
-    hasShort = !(keys[0].isEmpty && keys[1].isEmpty && keys[2].isEmpty)
+    hasShort = !(groups[0].isEmpty && groups[1].isEmpty && groups[2].isEmpty)
   }
 
   /// Bytes of memory the filter holds.

@@ -48,17 +48,12 @@ struct WindowPatterns: Sendable {
   /// Words of `slots` before the tables: three per window length.
   private static let headerWords = 3 * StartFilter.windowLengths.count
 
-  /// Builds the tables for patterns given as UTF-8 bytes (none empty); `window` gives the index
-  /// in ``StartFilter/windowLengths`` of the window a pattern of a length is keyed by. A key
-  /// whose patterns do not fit the fields above (more than ``largestRun`` of them, or offsets
-  /// past 32 bits) is walked.
-  init(patterns: [[UInt8]], window: (Int) -> Int) {
+  /// Builds the tables for patterns given as UTF-8 bytes (none empty), grouped per window
+  /// length (as ``StartFilter/windowLengths``) by their key: the indices of the patterns keyed
+  /// by it. A key whose patterns do not fit the fields above (more than ``largestRun`` of them,
+  /// or offsets past 32 bits) is walked.
+  init(patterns: [[UInt8]], groups: [[UInt64: [Int]]]) {
     let lengths = StartFilter.windowLengths
-    var groups = [[UInt64: [Int]]](repeating: [:], count: lengths.count)
-    for (index, pattern) in patterns.enumerated() {
-      let slot = window(pattern.count)
-      groups[slot][StartFilter.key(pattern, length: lengths[slot]), default: []].append(index)
-    }
     var slots = [UInt64](repeating: 0, count: Self.headerWords)
     var candidates: [UInt32] = []
     var rest: [UInt8] = []

@@ -36,6 +36,9 @@ public struct ContentExtractor: Sendable, Hashable {
 
   /// Rules by object name: the built-in ones plus registered custom types.
   public private(set) var rules: [String: Rule]
+  /// The paths of each rule of fields as a trie (``FieldPath/trie(_:)``), made with the rule:
+  /// what screening dump lines in place walks.
+  private var pathTries: [String: [UInt8]]
   /// The policy for unknown object names.
   public var unknownTypes: UnknownTypePolicy
   /// The largest content, in bytes of compact JSON, that is moderated; larger content is an
@@ -45,6 +48,7 @@ public struct ContentExtractor: Sendable, Hashable {
   /// An extractor with the built-in rules.
   public init(unknownTypes: UnknownTypePolicy = .scanAllStrings, contentLimit: Int = platformContentLimit) {
     self.rules = Self.builtInRules
+    self.pathTries = Self.builtInPathTries
     self.unknownTypes = unknownTypes
     self.contentLimit = contentLimit
   }
@@ -60,6 +64,7 @@ public struct ContentExtractor: Sendable, Hashable {
     var paths: [FieldPath] = []
     for field in textFields { paths.append(try FieldPath(field)) }
     rules[objectName] = .fields(paths)
+    pathTries[objectName] = FieldPath.trie(paths)
   }
 
   /// The user text of an item, in content order.
@@ -112,20 +117,20 @@ public struct ContentExtractor: Sendable, Hashable {
   private static let textMessageRule = builtInRules["RC:TxtMsg"]
 
   /// The paths of an object name's rule as a trie (``FieldPath/trie(_:)``), or nil for a rule
-  /// of no fields (``Rule/none``) or an unknown name; text messages' is made once.
+  /// of no fields (``Rule/none``) or an unknown name.
   func pathTrie(for objectName: String) -> (known: Bool, trie: [UInt8]?) {
+    // Text messages skip hashing their name, as in ``rule(for:)``.
     if objectName == "RC:TxtMsg" { return (true, Self.textMessageTrie) }
-    switch rules[objectName] {
-    case .fields(let paths)?: return (true, FieldPath.trie(paths))
-    case .none?: return (true, nil)
-    case nil: return (false, nil)
-    }
+    if let trie = pathTries[objectName] { return (true, trie) }
+    return (rules[objectName] != nil, nil)
   }
 
-  private static let textMessageTrie: [UInt8]? = {
-    guard case .fields(let paths)? = textMessageRule else { return nil }
+  private static let builtInPathTries: [String: [UInt8]] = builtInRules.compactMapValues { rule in
+    guard case .fields(let paths) = rule else { return nil }
     return FieldPath.trie(paths)
-  }()
+  }
+
+  private static let textMessageTrie = builtInPathTries["RC:TxtMsg"]
 
   /// The rules for the platform's own message types.
   public static let builtInRules: [String: Rule] = {
