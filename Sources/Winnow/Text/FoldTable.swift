@@ -73,6 +73,21 @@ final class FoldTable: Sendable {
     self.supplementary = supplementary
   }
 
+  /// Calls `body` with the table's entries for the BMP, one per scalar, for a loop that reads
+  /// the common case itself (``singleFold(_:)``) and sends the rest to ``forEachFolded(_:_:)``.
+  @inline(__always)
+  func withBMPEntries<Result>(_ body: (UnsafeBufferPointer<UInt32>) -> Result) -> Result {
+    bmp.withUnsafeBufferPointer(body)
+  }
+
+  /// The folded scalar and its class that a BMP entry holds, or nil when the scalar is deleted
+  /// or folds to several.
+  @inline(__always)
+  static func singleFold(_ entry: UInt32) -> (scalar: UInt32, scalarClass: ScalarClass)? {
+    guard entry & multiFlag == 0 else { return nil }
+    return (entry & 0x1F_FFFF, ScalarClass(rawValue: UInt8(truncatingIfNeeded: entry >> classShift))!)
+  }
+
   /// Calls `body` with each scalar that `value` folds to and its class (none when it is deleted).
   @inline(__always)
   func forEachFolded(_ value: UInt32, _ body: (UInt32, ScalarClass) -> Void) {

@@ -7,7 +7,7 @@
 /// normalizer.normalize("反v动").string          // "反动" (the `v` is an optional unit)
 /// ```
 ///
-/// It works in two passes over the UTF-8 bytes, both allocation-free once the buffers of the
+/// It works in two steps over the UTF-8 bytes, both allocation-free once the buffers of the
 /// ``NormalizedText`` have grown:
 ///
 /// 1. *Fold*: each scalar is decoded and looked up in a ``FoldTable`` (compatibility, case,
@@ -17,6 +17,10 @@
 ///    one are joined, digits and symbols inside words become the letters they imitate, single
 ///    letters between CJK characters are marked optional, separator runs collapse to one space
 ///    (or vanish next to CJK), and repeated letters merge into one unit that counts them.
+///
+/// For most text both happen in one pass (``SinglePassShaper``), each final unit written as its
+/// scalar is folded; a text where a rule needs more than that (`f.u.c.k`, `sh1t`, `反v动`, `@`)
+/// is folded again and shaped by ``WordShaper``'s passes, with the same result.
 ///
 /// It deliberately does not segment Chinese into words, transliterate between scripts, or
 /// guess at spelling: every rule is local, so a match can always be mapped back exactly.
@@ -60,11 +64,69 @@ public struct Normalizer: Sendable {
       }
       return
     }
+    if normalizeInOnePass(bytes, into: &result) { return }
+    normalizeByPasses(bytes, into: &result)
+  }
+
+  /// The word rules by ``WordShaper``'s passes over the loaded units: what
+  /// ``normalize(utf8:into:)`` does where ``SinglePassShaper`` gives up, and the reference it is
+  /// tested against.
+  func normalizeByPasses(_ bytes: UnsafeBufferPointer<UInt8>, into result: inout NormalizedText) {
+    result.removeAll()
     // Almost always one unit per scalar, so at most one per byte.
     result.shaper.load(expected: bytes.count) { write in fold(bytes, write) }
     (result.count, result.hasOptionalUnits) = result.shaper.shape(
       rules: rules, scalars: &result.scalarStorage, infos: &result.infoStorage)
     if !result.shaper.isWorthKeeping { result.shaper = WordShaper() }
+  }
+
+  /// The word rules applied while folding (``SinglePassShaper``), the units written straight
+  /// into `result`; false, with `result` to be normalized again, where that shaper gives up.
+  func normalizeInOnePass(_ bytes: UnsafeBufferPointer<UInt8>, into result: inout NormalizedText) -> Bool {
+    // Almost always one unit per scalar, so at most one per byte; a text with more gives up.
+    result.reserveCapacity(max(bytes.count, 16))
+    let count: Int? = result.scalarStorage.withUnsafeMutableBufferPointer { scalars in
+      result.infoStorage.withUnsafeMutableBufferPointer { infos in
+        var shaper = SinglePassShaper(
+          rules: rules, scalars: scalars.baseAddress!, infos: infos.baseAddress!,
+          capacity: min(scalars.count, infos.count))
+        let folded = table.withBMPEntries { entries in
+          var index = 0
+          while index < bytes.count {
+            let (value, length) = UTF8Decoding.decode(bytes, at: index)
+            let start = Int32(truncatingIfNeeded: index)
+            let end = Int32(truncatingIfNeeded: index + length)
+            // The shaper's step inlined once, for a BMP scalar that folds to one scalar; the rest
+            // out of line, so that the loop can keep the shaper's state in registers.
+            if foldsScalars, value < 0x10000, let (scalar, scalarClass) = FoldTable.singleFold(entries[Int(value)]) {
+              shaper.feed(scalar, scalarClass, start, end)
+            } else {
+              feedFolded(value, start, end, to: &shaper)
+            }
+            if shaper.gaveUp { return false }
+            index += length
+          }
+          return true
+        }
+        return folded ? shaper.finish() : nil
+      }
+    }
+    guard let count else { return false }
+    result.count = count
+    result.hasOptionalUnits = false
+    return true
+  }
+
+  /// Feeds `shaper` what `value` folds to, for ``normalizeInOnePass(_:into:)``: scalars that
+  /// fold to several or to none, scalars outside the BMP, and every scalar under rules that
+  /// fold none.
+  @inline(never)
+  private func feedFolded(_ value: UInt32, _ start: Int32, _ end: Int32, to shaper: inout SinglePassShaper) {
+    if foldsScalars {
+      table.forEachFolded(value) { shaper.feed($0, $1, start, end) }
+    } else {
+      shaper.feed(value, ScalarClass.of(value), start, end)
+    }
   }
 
   /// The folded scalars of `bytes`, each with its class and original byte range.

@@ -49,6 +49,9 @@ struct WordShaper: Sendable {
   private var classesSeen: UInt8 = 0
   private var tokens: [Token] = []
 
+  /// Letters spelled one by one are joined across at most this many separator characters.
+  static let maximumJoinGap = 3
+
   /// Workspaces for texts of more units than this are not kept for reuse: one huge text must
   /// not pin its buffers (about 36 bytes a unit) for the life of a long-running scanner.
   static let keptCapacity = 1 << 16
@@ -138,9 +141,6 @@ private struct ShapingPass {
   let units: UnsafeMutableBufferPointer<Unit>
   let rules: Normalization
 
-  /// Letters spelled one by one are joined across at most this many separator characters.
-  static let maximumJoinGap = 3
-
   /// An apostrophe between two letters is dropped (`don't`); any other is a separator.
   func resolveApostrophes() {
     let separators = rules.contains(.separators)
@@ -193,7 +193,7 @@ private struct ShapingPass {
       let current = tokens[position]
       let gap = previous.end..<current.start
       let joinable =
-        previous.length == 1 && current.length == 1 && gap.count <= Self.maximumJoinGap
+        previous.length == 1 && current.length == 1 && gap.count <= WordShaper.maximumJoinGap
         && gap.allSatisfy { units[$0].scalarClass == .separator || units[$0].isDropped }
       if joinable {
         for index in gap { units[index].flags |= Unit.dropped }

@@ -1,0 +1,258 @@
+/// The word rules of normalization applied while the text is folded, in one pass, for the
+/// texts where that is possible: most chat. Internal.
+///
+/// ```swift
+/// var shaper = SinglePassShaper(rules: .default, scalars: scalars, infos: infos, capacity: room)
+/// for (scalar, scalarClass, start, end) in foldedUnits { shaper.feed(scalar, scalarClass, start, end) }
+/// let count = shaper.finish()   // nil: run the passes of `WordShaper` instead
+/// ```
+///
+/// ``WordShaper`` loads every folded unit into a workspace, then makes passes over it (tokens,
+/// then the final units), because a few rules look ahead or back across a whole token. In
+/// `winnow scan` and in a per-message scan those passes were about a fifth of the time, most of
+/// it spent writing units and reading them back. This type keeps only what the rules need of
+/// the past (the last unit written, a run of separators not yet written, the token being read
+/// and the one before it) and writes each final unit as its folded scalar arrives.
+///
+/// It gives up, and the caller normalizes the text again with ``WordShaper``, wherever a rule
+/// would change a unit already written or needs more than one unit of lookahead:
+///
+/// - `@` or `$` (letters or separators by the token around them), and `!` before a word
+///   character (`sh!t`), under ``Normalization/lookalikes``;
+/// - a token with both letters and digits (`sh1t`: the digits may become letters);
+/// - two tokens of one character within ``WordShaper/maximumJoinGap`` separators (`f u`:
+///   letters spelled one by one are joined);
+/// - a token of one character between CJK characters (`反v动`: it becomes optional);
+/// - more units than the room it was given (scalars that fold to several).
+///
+/// An apostrophe waits for the unit after it: between two letters it is dropped (`don't`),
+/// elsewhere a separator. So does a run of `!`: before anything but a word character it is a
+/// run of separators (`好！`, `wow!!`). Every other unit is final when it arrives. What it writes is exactly
+/// what ``WordShaper`` writes for the same text, which the normalizer's property tests check.
+struct SinglePassShaper {
+  private let scalars: UnsafeMutablePointer<UInt32>
+  private let infos: UnsafeMutablePointer<NormalizedText.UnitInfo>
+  private let capacity: Int
+  /// ``Normalization/separators``: separator runs collapse, apostrophes inside words drop,
+  /// spelled letters join.
+  private let collapses: Bool
+  /// ``Normalization/repeatedLetters``.
+  private let merges: Bool
+  /// ``Normalization/interleavedLetters``.
+  private let marksOptional: Bool
+  /// ``Normalization/lookalikes``: `@ $ !` may be letters; without it they are separators.
+  private let readsLookalikes: Bool
+
+  /// Units written so far.
+  private var written = 0
+  /// Whether a rule needs the passes of ``WordShaper`` for this text.
+  private(set) var gaveUp = false
+
+  /// What ``NormalizedText/UnitInfo/flags`` holds for a class that no unit has: "nothing yet".
+  private static let noClass: UInt8 = 0xFF
+
+  // The last unit written (its class raw value, ``noClass`` before the first) and its scalar.
+  private var lastClass = noClass
+  private var lastScalar: UInt32 = 0
+  // Separators read since the last unit written: the first one's start and the last one's end
+  // (`pendingStart` is negative when there are none).
+  private var pendingStart: Int32 = -1
+  private var pendingEnd: Int32 = 0
+
+  // An apostrophe waiting for the unit after it, and whether the unit before it was a letter.
+  private var heldApostrophe: (scalar: UInt32, start: Int32, end: Int32)? = nil
+  private var apostropheFollowsLetter = false
+  // A run of `!` waiting for the unit after it: how many, the first one's start, the last one's end.
+  private var exclamationMarks = 0
+  private var exclamationsStart: Int32 = 0
+  private var exclamationsEnd: Int32 = 0
+  /// The folded class of the unit fed last.
+  private var previousClass = ScalarClass.separator
+
+  // The token being read (a run of letters and digits), if any.
+  private var inToken = false
+  private var tokenLength = 0
+  private var tokenHasLetter = false
+  private var tokenHasDigit = false
+  /// The class of the last unit other than a separator before the token started.
+  private var classBeforeToken = noClass
+  /// The length of the token before, 0 before the first one.
+  private var previousTokenLength = 0
+  /// Units read since the token before ended, and whether all of them are separators.
+  private var gapUnits = 0
+  private var gapIsSeparators = true
+  /// A token of one character followed CJK: it is optional if the next unit other than a
+  /// separator is CJK too.
+  private var optionalIfCJKFollows = false
+  /// The class of the last unit other than a separator.
+  private var lastSolidClass = noClass
+
+  /// A shaper that writes up to `capacity` units to `scalars` and `infos`.
+  init(
+    rules: Normalization, scalars: UnsafeMutablePointer<UInt32>,
+    infos: UnsafeMutablePointer<NormalizedText.UnitInfo>, capacity: Int
+  ) {
+    self.scalars = scalars
+    self.infos = infos
+    self.capacity = capacity
+    self.collapses = rules.contains(.separators)
+    self.merges = rules.contains(.repeatedLetters)
+    self.marksOptional = rules.contains(.interleavedLetters)
+    self.readsLookalikes = rules.contains(.lookalikes)
+  }
+
+  /// Takes the next folded unit of the text.
+  @inline(__always)
+  mutating func feed(_ scalar: UInt32, _ scalarClass: ScalarClass, _ start: Int32, _ end: Int32) {
+    if let apostrophe = heldApostrophe {
+      heldApostrophe = nil
+      // Between two letters (the folded classes, as `WordShaper` reads them) it is dropped.
+      if !(collapses && apostropheFollowsLetter && scalarClass == .letter) {
+        placeSeparator(apostrophe.scalar, apostrophe.start, apostrophe.end)
+      }
+    }
+    let isExclamationMark = scalarClass == .symbol && scalar == 0x21
+    if exclamationMarks > 0 && !isExclamationMark {
+      // Before a word character the run would be letters (`sh!t`, `!!1`), which the passes read.
+      if scalarClass == .letter || scalarClass == .digit || scalarClass == .symbol {
+        gaveUp = true
+        return
+      }
+      placeExclamationMarks()
+    }
+    switch scalarClass {
+    case .apostrophe:
+      heldApostrophe = (scalar, start, end)
+      apostropheFollowsLetter = previousClass == .letter
+    case .symbol:
+      if !readsLookalikes {
+        placeSeparator(scalar, start, end)
+      } else if isExclamationMark && collapses {
+        if exclamationMarks == 0 { exclamationsStart = start }
+        exclamationsEnd = end
+        exclamationMarks += 1
+      } else {
+        gaveUp = true
+      }
+    default:
+      place(scalar, scalarClass, start, end)
+    }
+    previousClass = scalarClass
+  }
+
+  /// Ends the text: the number of units written, or nil when the text needs ``WordShaper``.
+  mutating func finish() -> Int? {
+    if let apostrophe = heldApostrophe {
+      heldApostrophe = nil
+      placeSeparator(apostrophe.scalar, apostrophe.start, apostrophe.end)
+    }
+    if exclamationMarks > 0 { placeExclamationMarks() }
+    if inToken { endToken() }
+    return gaveUp ? nil : written
+  }
+
+  /// The run of `!` as separators, which collapse with their neighbours: one separator from the
+  /// first one's start to the last one's end, counted as the run's length in the gap between
+  /// tokens.
+  private mutating func placeExclamationMarks() {
+    placeSeparator(0x21, exclamationsStart, exclamationsEnd)
+    gapUnits += exclamationMarks - 1
+    exclamationMarks = 0
+  }
+
+  /// ``place(_:_:_:_:)`` for what a rule made a separator (an apostrophe, `!`, a symbol), out
+  /// of line: `feed` inlines one copy of `place`, for the units that arrive as they stay.
+  @inline(never)
+  private mutating func placeSeparator(_ scalar: UInt32, _ start: Int32, _ end: Int32) {
+    place(scalar, .separator, start, end)
+  }
+
+  /// A unit that is not dropped: the token rules, then what `WordShaper`'s `emit` does with it.
+  @inline(__always)
+  private mutating func place(_ scalar: UInt32, _ scalarClass: ScalarClass, _ start: Int32, _ end: Int32) {
+    let isWord = scalarClass == .letter || scalarClass == .digit
+    if isWord {
+      if !inToken {
+        // The unit after a lone character that followed CJK: a letter or digit, not CJK.
+        optionalIfCJKFollows = false
+        inToken = true
+        tokenLength = 0
+        tokenHasLetter = false
+        tokenHasDigit = false
+        classBeforeToken = lastSolidClass
+      }
+      tokenLength += 1
+      if scalarClass == .letter { tokenHasLetter = true } else { tokenHasDigit = true }
+      if tokenHasLetter && tokenHasDigit { gaveUp = true }
+    } else {
+      if inToken { endToken() }
+      gapUnits += 1
+      if scalarClass != .separator {
+        gapIsSeparators = false
+        if optionalIfCJKFollows && scalarClass == .unspaced { gaveUp = true }
+        optionalIfCJKFollows = false
+      }
+    }
+    if scalarClass != .separator { lastSolidClass = scalarClass.rawValue }
+    emit(scalar, scalarClass, start, end)
+  }
+
+  /// The token being read has ended.
+  @inline(__always)
+  private mutating func endToken() {
+    inToken = false
+    // `gapUnits` still counts the units between the token before and this one.
+    if collapses && tokenLength == 1 && previousTokenLength == 1 && gapUnits <= WordShaper.maximumJoinGap
+      && gapIsSeparators
+    {
+      gaveUp = true
+    }
+    if marksOptional && tokenLength == 1 && classBeforeToken == ScalarClass.unspaced.rawValue {
+      optionalIfCJKFollows = true
+    }
+    previousTokenLength = tokenLength
+    gapUnits = 0
+    gapIsSeparators = true
+  }
+
+  /// Writes a unit as `WordShaper`'s `emit` does: separator runs collapse to one space (none
+  /// at either end or next to CJK), repeated letters and CJK characters merge into one unit
+  /// that counts them.
+  @inline(__always)
+  private mutating func emit(_ scalar: UInt32, _ scalarClass: ScalarClass, _ start: Int32, _ end: Int32) {
+    if scalarClass == .separator && collapses {
+      if pendingStart < 0 { pendingStart = start }
+      pendingEnd = end
+      return
+    }
+    let unspaced = ScalarClass.unspaced.rawValue
+    if pendingStart >= 0 {
+      if lastClass != Self.noClass && lastClass != unspaced && scalarClass != .unspaced {
+        append(0x20, ScalarClass.separator.rawValue, pendingStart, pendingEnd)
+      }
+      pendingStart = -1
+    }
+    if merges && (scalarClass == .letter || scalarClass == .unspaced) && lastScalar == scalar
+      && lastClass == scalarClass.rawValue
+    {
+      // One more repeated character: the last unit now ends here and counts it.
+      infos[written - 1].end = end
+      if infos[written - 1].run < .max { infos[written - 1].run += 1 }
+      return
+    }
+    append(scalar, scalarClass.rawValue, start, end)
+  }
+
+  @inline(__always)
+  private mutating func append(_ scalar: UInt32, _ flags: UInt8, _ start: Int32, _ end: Int32) {
+    guard written < capacity else {
+      gaveUp = true
+      return
+    }
+    scalars[written] = scalar
+    infos[written] = NormalizedText.UnitInfo(start: start, end: end, run: 1, flags: flags)
+    written += 1
+    lastClass = flags
+    lastScalar = scalar
+  }
+}

@@ -1,0 +1,83 @@
+import PropertyBased
+import Testing
+
+@testable import Winnow
+
+/// The single-pass normalizer against the passes of `WordShaper`, its reference: where it does
+/// not give up, it writes exactly the units the passes write, under every rule set.
+@Suite("Single-pass shaping")
+struct SinglePassShaperTests {
+  /// Pieces of chat, weighted towards what the single pass handles (words, CJK, punctuation,
+  /// apostrophes, repeats), with every trigger of the passes among them.
+  static let pieces: [String] = [
+    "hello", "world", "HeLLo", "I", "a", "don't", "it’s", "'", "’", "''", "rock'n'roll", " ", " ", "  ", ", ", ".",
+    "...", "-", "傻", "逼", "傻逼", "腦殘", "试试试", "好", "，", "。", "ｆｕｃｋ", "ß", "㎏", "\u{200B}", "🍆", "é", "е",
+    "한국", "42", "7", "x", "ll", "\n", "sh1t", "f.u.c.k", "@", "$", "!", "反v动", "a b", "k", "ﷺ",
+  ]
+  static let textGen = Gen.int(in: 0...(pieces.count - 1)).map { pieces[$0] }.array(of: 0...10).map { $0.joined() }
+
+  static let ruleSets: [Normalization] = [
+    .default,
+    Normalization.default.subtracting(.separators),
+    Normalization.default.subtracting(.repeatedLetters),
+    Normalization.default.subtracting(.interleavedLetters),
+    Normalization.default.subtracting(.lookalikes),
+    [.separators, .repeatedLetters, .interleavedLetters],
+  ]
+
+  /// The single pass's units for `text`, or nil where it gives up.
+  static func singlePass(_ text: String, _ normalizer: Normalizer) -> NormalizedText? {
+    var result = NormalizedText()
+    var text = text
+    let handled = text.withUTF8 { normalizer.normalizeInOnePass($0, into: &result) }
+    return handled ? result : nil
+  }
+
+  static func byPasses(_ text: String, _ normalizer: Normalizer) -> NormalizedText {
+    var result = NormalizedText()
+    var text = text
+    text.withUTF8 { normalizer.normalizeByPasses($0, into: &result) }
+    return result
+  }
+
+  @Test func singlePassWritesWhatThePassesWrite() async {
+    let normalizers = Self.ruleSets.map { Normalizer(rules: $0) }
+    var handled = 0
+    var texts = 0
+    await propertyCheck(count: 1500, input: Self.textGen) { text in
+      for normalizer in normalizers {
+        texts += 1
+        guard let single = Self.singlePass(text, normalizer) else { continue }
+        handled += 1
+        let reference = Self.byPasses(text, normalizer)
+        #expect(single.count == reference.count, "\(text.debugDescription) under \(normalizer.rules.rawValue)")
+        #expect(single.scalars == reference.scalars, "\(text.debugDescription) under \(normalizer.rules.rawValue)")
+        #expect(single.units == reference.units, "\(text.debugDescription) under \(normalizer.rules.rawValue)")
+        #expect(!reference.hasOptionalUnits)
+      }
+    }
+    // The comparison means something only if the single pass takes a good share of the texts.
+    #expect(handled * 5 > texts, "single pass took \(handled) of \(texts) texts")
+  }
+
+  /// Everyday chat takes the single pass; each rule that needs the passes makes it give up.
+  @Test(arguments: [
+    ("Don't stop me now, I'm having such a good time", true),
+    ("你好，世界！今天天气怎么样？", true),
+    ("HELLO   world...  it’s fine", true),
+    ("哈哈哈哈 ok 好的", true),
+    ("f u c k", false),
+    ("sh1t happens", false),
+    ("反v动", false),
+    ("email me @ home", false),
+  ])
+  func commonChatTakesTheSinglePass(text: String, takesSinglePass: Bool) {
+    let normalizer = Normalizer()
+    #expect((Self.singlePass(text, normalizer) != nil) == takesSinglePass)
+    // Whichever way it goes, `normalize` gives what the passes give.
+    let normalized = normalizer.normalize(text)
+    let reference = Self.byPasses(text, normalizer)
+    #expect(normalized.units == reference.units && normalized.scalars == reference.scalars)
+    #expect(normalized.hasOptionalUnits == reference.hasOptionalUnits)
+  }
+}
