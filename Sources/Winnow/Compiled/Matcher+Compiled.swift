@@ -14,7 +14,7 @@ extension Matcher {
   /// The file's first eight bytes.
   static let compiledMagic: [UInt8] = Array("WNWMATCH".utf8)
   /// Bumped whenever what is written changes.
-  static let compiledFormatVersion: UInt64 = 5
+  static let compiledFormatVersion: UInt64 = 6
   /// Written as the host lays it out: read back as itself only in the same byte order.
   private static let byteOrderMark: UInt64 = 0x0102_0304_0506_0708
 
@@ -82,6 +82,7 @@ extension MatcherLayer {
     writer.write(Array(lexicon))
     writer.write(regexes.map { Int64($0.entry) })
     writer.write(regexes.map { UInt8($0.prefiltered ? 1 : 0) })
+    writer.write(skipsInsideWords)
   }
 
   /// Reads a layer back: its automaton and tables as written, its regexes compiled again from
@@ -128,10 +129,11 @@ extension MatcherLayer {
     guard patternEntries.allSatisfy({ $0 >= 0 || Int(-$0 - 1) < regexes.count }) else {
       throw CompiledMatcherError(.malformed("regex literal of no regex"))
     }
+    let skipsInsideWords = try reader.readBool()
     self.init(
       normalizer: Normalizer(rules: rules), entries: entries, automaton: automaton, patternEntries: patternEntries,
       patternChecks: patternChecks, patternRuns: patternRuns, lexiconWords: lexiconWords, lexicon: lexicon,
-      regexes: regexes)
+      regexes: regexes, skipsInsideWords: skipsInsideWords)
   }
 
   /// The entries as columns: one array per field, strings as table indices.

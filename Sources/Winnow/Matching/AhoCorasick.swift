@@ -157,11 +157,17 @@ public final class AhoCorasick: Sendable {
   /// exclusive), in order of start: the trie is walked from each position the
   /// ``ScalarStartFilter`` lets through. The same matches as ``forEachMatch(in:_:)``, found
   /// faster where matches are rare; without the filter, they are that, in order of end.
-  func forEachMatchByStart(in scalars: UnsafeBufferPointer<UInt32>, _ body: (Int, Int) -> Void) {
+  ///
+  /// With `skippingInsideWords`, matches that start inside a word of ASCII letters and digits
+  /// (the scalar before the start and the first one both such) may be left out: for a caller
+  /// that would reject them (see ``ScalarStartFilter/forEachCandidate(in:skippingInsideWords:_:)``).
+  func forEachMatchByStart(
+    in scalars: UnsafeBufferPointer<UInt32>, skippingInsideWords: Bool = false, _ body: (Int, Int) -> Void
+  ) {
     guard let scalarFilter else { return forEachMatch(in: scalars, body) }
     layout.program.withUnsafeBufferPointer { program in
       bmpCodes.withUnsafeBufferPointer { bmpCodes in
-        scalarFilter.forEachCandidate(in: scalars) { start in
+        scalarFilter.forEachCandidate(in: scalars, skippingInsideWords: skippingInsideWords) { start in
           var state: UInt32 = 0
           for index in start..<scalars.count {
             state = AutomatonLayout.child(program, state, code(of: scalars[index], in: bmpCodes))

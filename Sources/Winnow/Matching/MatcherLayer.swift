@@ -35,6 +35,11 @@ final class MatcherLayer: Sendable {
   /// Indices in `regexes` of the regexes without a prefilter, which run on every text. A scan
   /// visits these and the triggered ones only, not all regexes.
   private let unfilteredRegexes: [Int32]
+  /// Whether every pattern that starts with an ASCII letter or digit checks its start
+  /// (``checksStart``: a whole-word entry, as every Latin entry of the global list is). A walk
+  /// then need not look for matches that start inside a word, which would all be rejected
+  /// (see ``AhoCorasick/forEachMatchByStart(in:skippingInsideWords:_:)``).
+  let skipsInsideWords: Bool
 
   /// Compiles `lists`; `lexiconWords` are the lexicon words of every list the matcher holds
   /// (lexicon words of any list serve the `word:` entries of every list, as allow entries do).
@@ -114,10 +119,14 @@ final class MatcherLayer: Sendable {
           variantRuns: variantRuns, normalizer: normalizer,
           lexiconWords: lexiconWords, donor: donor)
       })
+    // A regex's required literal checks nothing, so a Latin one turns the skip off.
+    let skipsInsideWords = patterns.indices.allSatisfy { pattern in
+      ScalarStartFilter.isASCIIWordScalar(patterns[pattern][0]) == 0 || tables.checks[pattern] & Self.checksStart != 0
+    }
     self.init(
       normalizer: normalizer, entries: entries, automaton: automaton, patternEntries: patternEntries,
       patternChecks: tables.checks, patternRuns: tables.runs, lexiconWords: lexiconWords, lexicon: tables.lexicon,
-      regexes: regexes)
+      regexes: regexes, skipsInsideWords: skipsInsideWords)
   }
 
   /// A layer from its parts: what ``init(lists:rules:lexiconWords:donor:)`` computes, or what
@@ -125,7 +134,7 @@ final class MatcherLayer: Sendable {
   init(
     normalizer: Normalizer, entries: [CompiledEntry], automaton: AhoCorasick?, patternEntries: [Int32],
     patternChecks: [UInt8], patternRuns: [[UInt16]], lexiconWords: [String], lexicon: Set<UInt64>,
-    regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)]
+    regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)], skipsInsideWords: Bool
   ) {
     self.normalizer = normalizer
     self.entries = entries
@@ -137,6 +146,7 @@ final class MatcherLayer: Sendable {
     self.lexicon = lexicon
     self.regexes = regexes
     self.unfilteredRegexes = regexes.indices.filter { !regexes[$0].prefiltered }.map { Int32($0) }
+    self.skipsInsideWords = skipsInsideWords
   }
 
   /// A literal entry normalized, with the variants the rules add, in pattern order; a variant's
@@ -408,7 +418,11 @@ final class MatcherLayer: Sendable {
     into candidates: inout [Candidate], triggered: inout [Int32]?, rejected: inout [(Candidate, Rejection)]?
   ) {
     guard let automaton else { return }
-    automaton.forEachMatchByStart(in: scalars) { pattern, end in
+    // Matches starting inside a word would be rejected (unless two spelled letters meet there,
+    // `g b i t c h`), and only `explain` asks for rejections. Walk positions are units only
+    // when `units` is nil.
+    let skipsInsideWords = skipsInsideWords && units == nil && rejected == nil && !text.hasSpelledUnits
+    automaton.forEachMatchByStart(in: scalars, skippingInsideWords: skipsInsideWords) { pattern, end in
       let entryIndex = Int(patternEntries[pattern])
       if entryIndex < 0 {
         triggered?.append(Int32(-entryIndex - 1))

@@ -44,6 +44,9 @@ public struct NormalizedText: Sendable {
   public internal(set) var count = 0
   /// Whether any unit is optional, so that a second walk is needed.
   var hasOptionalUnits = false
+  /// Whether any unit is spelled (``spelledFlag``): a word boundary may then fall between two
+  /// word characters.
+  var hasSpelledUnits = false
   /// The normalizer's workspace, kept with the value so that reusing it reuses the workspace.
   var shaper = WordShaper()
 
@@ -95,6 +98,7 @@ public struct NormalizedText: Sendable {
   mutating func removeAll() {
     count = 0
     hasOptionalUnits = false
+    hasSpelledUnits = false
   }
 
   /// Makes room for `capacity` units.
@@ -131,7 +135,8 @@ public struct NormalizedText: Sendable {
         body(
           NormalizedUnits(
             scalars: UnsafeBufferPointer(rebasing: scalars[..<count]),
-            infos: UnsafeBufferPointer(rebasing: infos[..<count]), hasOptionalUnits: hasOptionalUnits))
+            infos: UnsafeBufferPointer(rebasing: infos[..<count]), hasOptionalUnits: hasOptionalUnits,
+            hasSpelledUnits: hasSpelledUnits))
       }
     }
   }
@@ -148,6 +153,8 @@ struct NormalizedUnits {
   let infos: UnsafeBufferPointer<NormalizedText.UnitInfo>
   /// Whether any unit is optional, so that a second walk is needed.
   let hasOptionalUnits: Bool
+  /// Whether any unit is spelled, see ``NormalizedText/hasSpelledUnits``.
+  let hasSpelledUnits: Bool
 
   /// Unit `index`'s record (its scalar is `scalars[index]`).
   @inline(__always) subscript(index: Int) -> NormalizedText.UnitInfo { infos[index] }

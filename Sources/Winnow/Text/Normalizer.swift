@@ -75,7 +75,7 @@ public struct Normalizer: Sendable {
     result.removeAll()
     // Almost always one unit per scalar, so at most one per byte.
     result.shaper.load(expected: bytes.count) { write in fold(bytes, write) }
-    (result.count, result.hasOptionalUnits) = result.shaper.shape(
+    (result.count, result.hasOptionalUnits, result.hasSpelledUnits) = result.shaper.shape(
       rules: rules, scalars: &result.scalarStorage, infos: &result.infoStorage)
     if !result.shaper.isWorthKeeping { result.shaper = WordShaper() }
   }
@@ -114,6 +114,7 @@ public struct Normalizer: Sendable {
     guard let count else { return false }
     result.count = count
     result.hasOptionalUnits = false
+    result.hasSpelledUnits = false
     return true
   }
 

@@ -98,10 +98,10 @@ struct WordShaper: Sendable {
 
   /// Applies the word rules of `rules` and writes the final units over the start of `scalars`
   /// and `infos` (the storage of a ``NormalizedText``, grown as needed); returns how many it
-  /// wrote and whether any is optional.
+  /// wrote and whether any is optional, and any spelled.
   mutating func shape(
     rules: Normalization, scalars: inout [UInt32], infos: inout [NormalizedText.UnitInfo]
-  ) -> (count: Int, hasOptionalUnits: Bool) {
+  ) -> (count: Int, hasOptionalUnits: Bool, hasSpelledUnits: Bool) {
     // Every loaded unit yields at most one emitted unit, and belongs to at most one token.
     NormalizedText.grow(&scalars, to: count, with: 0)
     NormalizedText.grow(&infos, to: count, with: .blank)
@@ -253,16 +253,17 @@ private struct ShapingPass {
   }
 
   /// Writes the final units to `scalars` and `infos` (room for one per loaded unit) and says how
-  /// many it wrote: separator runs collapse to one space (dropped at the ends and next to CJK
+  /// many it wrote, whether any is optional and whether any is spelled: separator runs collapse to one space (dropped at the ends and next to CJK
   /// or optional units), and repeated letters and CJK characters merge into one counted unit
   /// (`fuuuck`, `考试试试机构`).
   func emit(
     scalars: UnsafeMutablePointer<UInt32>, infos: UnsafeMutablePointer<NormalizedText.UnitInfo>
-  ) -> (count: Int, hasOptionalUnits: Bool) {
+  ) -> (count: Int, hasOptionalUnits: Bool, hasSpelledUnits: Bool) {
     let collapses = rules.contains(.separators)
     let merges = rules.contains(.repeatedLetters)
     var written = 0
     var hasOptionalUnits = false
+    var hasSpelledUnits = false
     @inline(__always) func append(_ scalar: UInt32, _ flags: UInt8, start: Int32, end: Int32) {
       scalars[written] = scalar
       infos[written] = NormalizedText.UnitInfo(start: start, end: end, run: 1, flags: flags)
@@ -308,7 +309,8 @@ private struct ShapingPass {
       lastOptional = unit.isOptional
       lastScalar = unit.scalar
       if unit.isOptional { hasOptionalUnits = true }
+      if unit.flags & Unit.spelled != 0 { hasSpelledUnits = true }
     }
-    return (written, hasOptionalUnits)
+    return (written, hasOptionalUnits, hasSpelledUnits)
   }
 }
