@@ -6,10 +6,21 @@ enum UTF8Decoding {
   static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (value: UInt32, length: Int) {
     let lead = bytes[index]
     if lead < 0x80 { return (UInt32(lead), 1) }
+    // Three bytes (the BMP from U+0800: CJK, most of a Chinese text) inline, the rest out of line.
+    if lead & 0xF0 == 0xE0 && index + 2 < bytes.count {
+      let (second, third) = (bytes[index + 1], bytes[index + 2])
+      if second & 0xC0 == 0x80 && third & 0xC0 == 0x80 {
+        let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+        // Not overlong, not a surrogate.
+        if value >= 0x800 && value & 0xF800 != 0xD800 { return (value, 3) }
+      }
+    }
     return decodeMultibyte(bytes, at: index, lead: lead)
   }
 
-  private static func decodeMultibyte(
+  /// Every sequence of two to four bytes, and invalid ones: the general decoder, which the
+  /// inline three-byte path of ``decode(_:at:)`` must agree with.
+  static func decodeMultibyte(
     _ bytes: UnsafeBufferPointer<UInt8>, at index: Int, lead: UInt8
   ) -> (value: UInt32, length: Int) {
     let length: Int
