@@ -528,8 +528,8 @@ struct ScalarStartFilter: Sendable {
   ///
   /// With `skippingInsideWords`, a position whose scalar and the one before it are both ASCII
   /// letters or digits is not tested: the caller knows that no pattern it reports starts
-  /// inside a word. Spaces are not tested when no pattern starts with one. In English text
-  /// that leaves a position in four or five to test.
+  /// inside a word. Spaces are not tested when no pattern starts with one. In the sample
+  /// dump's texts, mostly English, that leaves one position in four to test.
   @inline(__always)
   func forEachCandidate(
     in scalars: UnsafeBufferPointer<UInt32>, skippingInsideWords: Bool = false, _ body: (Int) -> Void
