@@ -36,7 +36,7 @@ struct CompiledMatcherTests {
 
   static let texts = [
     "秒杀 活动 今天", "ｆ.u.c.k you, 傻 逼", "a classic ass", "18日入住", "傻了个逼", "call 13800138000", "fuuuk it",
-    "反v动 售k粉", "nothing here at all", "", "ass", "sh1t and a$$", "考试试试机构",
+    "反v动 售k粉", "nothing here at all", "", "ass", "sh1t and a$$", "考试试试机构", "snafuk",
   ]
 
   static func sampleTexts() throws -> [String] {
@@ -49,6 +49,8 @@ struct CompiledMatcherTests {
     let matcher = try Matcher(lists: [Self.custom()])
     let decoded = try Self.roundTrip(matcher)
     #expect(decoded.entryCount == matcher.entryCount)
+    // `sub:fuk` may start inside a word (`snafuk`): this list's walks test every position.
+    #expect(decoded.layers.map { $0.skipsInsideWords } == [false])
     for text in try Self.sampleTexts() {
       #expect(decoded.overlappingMatches(in: text) == matcher.overlappingMatches(in: text), "\(text)")
       #expect(decoded.explain(text).suppressed == matcher.explain(text).suppressed, "\(text)")
@@ -61,6 +63,8 @@ struct CompiledMatcherTests {
     let matcher = try Matcher(lists: global)
     let decoded = try Self.roundTrip(matcher)
     #expect(decoded.entryCount == matcher.entryCount)
+    // Every Latin entry of the global list is whole-word: its walks skip positions inside words.
+    #expect(decoded.layers.map { $0.skipsInsideWords } == [true])
     // An app's list compiled over the read-back global list (borrowing its lexicon).
     let app = try Matcher(lists: [Self.custom()], over: matcher)
     let decodedApp = try Matcher(lists: [Self.custom()], over: decoded)
