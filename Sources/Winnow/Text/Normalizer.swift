@@ -87,6 +87,8 @@ public struct Normalizer: Sendable {
     result.reserveCapacity(max(bytes.count, 16))
     let count: Int? = result.scalarStorage.withUnsafeMutableBufferPointer { scalars in
       result.infoStorage.withUnsafeMutableBufferPointer { infos in
+        // SAFETY: both buffers hold at least 16 units (reserved above), so neither base address
+        // is nil; the shaper writes only below the smaller count, inside these closures.
         var shaper = SinglePassShaper(
           rules: rules, scalars: scalars.baseAddress!, infos: infos.baseAddress!,
           capacity: min(scalars.count, infos.count))
@@ -97,7 +99,8 @@ public struct Normalizer: Sendable {
             let start = Int32(truncatingIfNeeded: index)
             let end = Int32(truncatingIfNeeded: index + length)
             // The shaper's step inlined once, for a BMP scalar that folds to one scalar; the rest
-            // out of line, so that the loop can keep the shaper's state in registers.
+            // out of line. With a call site per fold case, `feed` was not inlined at all (a tenth
+            // of a scan in the call alone).
             if foldsScalars, value < 0x10000, let (scalar, scalarClass) = FoldTable.singleFold(entries[Int(value)]) {
               shaper.feed(scalar, scalarClass, start, end)
             } else {

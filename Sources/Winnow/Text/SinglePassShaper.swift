@@ -18,7 +18,8 @@
 /// would change a unit already written or needs more than one unit of lookahead:
 ///
 /// - `@` or `$` (letters or separators by the token around them), and `!` before a word
-///   character (`sh!t`), under ``Normalization/lookalikes``;
+///   character (`sh!t`), under ``Normalization/lookalikes``; any `!` without
+///   ``Normalization/separators``;
 /// - a token with both letters and digits (`sh1t`: the digits may become letters);
 /// - two tokens of one character within ``WordShaper/maximumJoinGap`` separators (`f u`:
 ///   letters spelled one by one are joined);
@@ -27,8 +28,9 @@
 ///
 /// An apostrophe waits for the unit after it: between two letters it is dropped (`don't`),
 /// elsewhere a separator. So does a run of `!`: before anything but a word character it is a
-/// run of separators (`好！`, `wow!!`). Every other unit is final when it arrives. What it writes is exactly
-/// what ``WordShaper`` writes for the same text, which the normalizer's property tests check.
+/// run of separators (`好！`, `wow!!`). Every other unit is final when it arrives. What it
+/// writes is exactly what ``WordShaper`` writes for the same text (`SinglePassShaperTests`
+/// holds the two to each other under six rule sets).
 struct SinglePassShaper {
   private let scalars: UnsafeMutablePointer<UInt32>
   private let infos: UnsafeMutablePointer<NormalizedText.UnitInfo>
@@ -236,6 +238,7 @@ struct SinglePassShaper {
       && lastClass == scalarClass.rawValue
     {
       // One more repeated character: the last unit now ends here and counts it.
+      // SAFETY: a unit was written (`lastClass` is a class), so `written - 1` is in the room.
       infos[written - 1].end = end
       if infos[written - 1].run < .max { infos[written - 1].run += 1 }
       return
@@ -249,6 +252,7 @@ struct SinglePassShaper {
       gaveUp = true
       return
     }
+    // SAFETY: `written < capacity`, and the caller's buffers hold `capacity` units.
     scalars[written] = scalar
     infos[written] = NormalizedText.UnitInfo(start: start, end: end, run: 1, flags: flags)
     written += 1
