@@ -32,6 +32,10 @@ public struct Normalizer: Sendable {
   private let table: FoldTable
   private let foldsScalars: Bool
   private let shapesWords: Bool
+  /// Whether every lowercase ASCII letter folds to itself as a letter (true of every rule set:
+  /// checked, not assumed), so that ``SinglePassShaper/takeLowercaseLetters(_:from:)`` may
+  /// skip folding them.
+  private let lowercaseIsPlain: Bool
 
   /// Creates a normalizer for a set of rules (every rule by default).
   public init(rules: Normalization = .default) {
@@ -39,6 +43,13 @@ public struct Normalizer: Sendable {
     self.table = FoldTable.shared(for: rules)
     self.foldsScalars = !rules.isDisjoint(with: FoldTable.perScalarRules)
     self.shapesWords = !rules.isDisjoint(with: [.separators, .interleavedLetters, .repeatedLetters, .lookalikes])
+    let table = self.table
+    let folds = self.foldsScalars
+    self.lowercaseIsPlain = (UInt32(0x61)...0x7A).allSatisfy { letter in
+      var folded: [(UInt32, ScalarClass)] = []
+      if folds { table.forEachFolded(letter) { folded.append(($0, $1)) } } else { folded = [(letter, .of(letter))] }
+      return folded.count == 1 && folded[0].0 == letter && folded[0].1 == .letter
+    }
   }
 
   /// Normalizes a string.
@@ -108,6 +119,11 @@ public struct Normalizer: Sendable {
             }
             if shaper.gaveUp { return false }
             index += length
+            // After a letter, the rest of its run of lowercase ASCII letters at once.
+            if lowercaseIsPlain && value &- 0x41 < 58 {
+              index = shaper.takeLowercaseLetters(bytes, from: index)
+              if shaper.gaveUp { return false }
+            }
           }
           return true
         }

@@ -142,6 +142,41 @@ struct SinglePassShaper {
     previousClass = scalarClass
   }
 
+  /// Takes the lowercase ASCII letters of `bytes` from `index` on, each a unit of its own
+  /// scalar and class letter (no fold rule changes one), while they continue a token of
+  /// letters; returns the index of the first byte it did not take. Most of an English text's
+  /// units are such letters, and inside a token the only rule that acts on one is the merging
+  /// of repeats: this loop skips the fold table and `feed`'s other rules.
+  @inline(__always)
+  mutating func takeLowercaseLetters(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
+    // Inside a token of letters, with nothing held back: the state `feed` leaves after a letter
+    // (the caller also calls after `[`, `\`, `]`, `^`, `_` and a backquote, which are
+    // separators; in a token with digits, a letter has made `feed` give up already).
+    guard inToken && tokenHasLetter && !tokenHasDigit && heldApostrophe == nil && exclamationMarks == 0 else {
+      return index
+    }
+    var index = index
+    let letter = ScalarClass.letter.rawValue
+    while index < bytes.count {
+      let byte = bytes[index]
+      guard byte &- 0x61 < 26 else { break }
+      let scalar = UInt32(byte)
+      let start = Int32(truncatingIfNeeded: index)
+      if merges && lastScalar == scalar && lastClass == letter {
+        // SAFETY: the token's letters were written, so `written - 1` is in the room.
+        infos[written - 1].end = start + 1
+        if infos[written - 1].run < .max { infos[written - 1].run += 1 }
+      } else {
+        append(scalar, letter, start, start + 1)
+        if gaveUp { return index }
+      }
+      tokenLength += 1
+      index += 1
+    }
+    previousClass = .letter
+    return index
+  }
+
   /// Ends the text: the number of units written, or nil when the text needs ``WordShaper``.
   mutating func finish() -> Int? {
     if let apostrophe = heldApostrophe {
