@@ -61,6 +61,14 @@ struct SinglePassShaperTests {
     #expect(handled * 5 > texts, "single pass took \(handled) of \(texts) texts")
   }
 
+  /// Lowercase ASCII letters fold to themselves as letters under every rule set, so the single
+  /// pass takes their runs in its own loop (were it false, that loop would silently never run).
+  @Test func lowercaseLettersArePlainUnderEveryRuleSet() {
+    for rules in Self.ruleSets + [.none, [.caseFolding], [.lookalikes, .separators]] {
+      #expect(Normalizer(rules: rules).lowercaseIsPlain, "\(rules.rawValue)")
+    }
+  }
+
   /// Everyday chat takes the single pass; each rule that needs the passes makes it give up.
   @Test(arguments: [
     ("Don't stop me now, I'm having such a good time", true),

@@ -35,7 +35,7 @@ public struct Normalizer: Sendable {
   /// Whether every lowercase ASCII letter folds to itself as a letter (true of every rule set:
   /// checked, not assumed), so that ``SinglePassShaper/takeLowercaseLetters(_:from:)`` may
   /// skip folding them.
-  private let lowercaseIsPlain: Bool
+  let lowercaseIsPlain: Bool
 
   /// Creates a normalizer for a set of rules (every rule by default).
   public init(rules: Normalization = .default) {
@@ -43,13 +43,14 @@ public struct Normalizer: Sendable {
     self.table = FoldTable.shared(for: rules)
     self.foldsScalars = !rules.isDisjoint(with: FoldTable.perScalarRules)
     self.shapesWords = !rules.isDisjoint(with: [.separators, .interleavedLetters, .repeatedLetters, .lookalikes])
-    let table = self.table
-    let folds = self.foldsScalars
-    self.lowercaseIsPlain = (UInt32(0x61)...0x7A).allSatisfy { letter in
-      var folded: [(UInt32, ScalarClass)] = []
-      if folds { table.forEachFolded(letter) { folded.append(($0, $1)) } } else { folded = [(letter, .of(letter))] }
-      return folded.count == 1 && folded[0].0 == letter && folded[0].1 == .letter
-    }
+    // Without folding, a scalar is itself with its own class, a letter's a letter.
+    self.lowercaseIsPlain =
+      !foldsScalars
+      || table.withBMPEntries { entries in
+        (UInt32(0x61)...0x7A).allSatisfy { letter in
+          FoldTable.singleFold(entries[Int(letter)]).map { $0.scalar == letter && $0.scalarClass == .letter } ?? false
+        }
+      }
   }
 
   /// Normalizes a string.

@@ -163,9 +163,7 @@ struct SinglePassShaper {
       let scalar = UInt32(byte)
       let start = Int32(truncatingIfNeeded: index)
       if merges && lastScalar == scalar && lastClass == letter {
-        // SAFETY: the token's letters were written, so `written - 1` is in the room.
-        infos[written - 1].end = start + 1
-        if infos[written - 1].run < .max { infos[written - 1].run += 1 }
+        countRepeat(endingAt: start + 1)
       } else {
         append(scalar, letter, start, start + 1)
         if gaveUp { return index }
@@ -272,13 +270,19 @@ struct SinglePassShaper {
     if merges && (scalarClass == .letter || scalarClass == .unspaced) && lastScalar == scalar
       && lastClass == scalarClass.rawValue
     {
-      // One more repeated character: the last unit now ends here and counts it.
-      // SAFETY: a unit was written (`lastClass` is a class), so `written - 1` is in the room.
-      infos[written - 1].end = end
-      if infos[written - 1].run < .max { infos[written - 1].run += 1 }
+      countRepeat(endingAt: end)
       return
     }
     append(scalar, scalarClass.rawValue, start, end)
+  }
+
+  /// One more repeated character: the last unit written now ends at `end` and counts it.
+  @inline(__always)
+  private mutating func countRepeat(endingAt end: Int32) {
+    // SAFETY: callers merge only into a unit written (`lastClass` is a class, not ``noClass``),
+    // so `written - 1` is in the room.
+    infos[written - 1].end = end
+    if infos[written - 1].run < .max { infos[written - 1].run += 1 }
   }
 
   @inline(__always)
