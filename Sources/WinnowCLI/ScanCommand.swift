@@ -171,14 +171,14 @@ struct ScanWorker: Sendable {
   /// copied (holding a batch's items in an array copied each one, a retain per string, on the
   /// way out).
   ///
-  /// A line that ``ModerationEngine/cleanFormat(ofDumpLine:)`` passes, as almost every line of
+  /// A line that ``ModerationEngine/cleanLine(ofDumpLine:)`` passes, as almost every line of
   /// a dump does, is counted without building its item; the others are read and screened in
   /// full. With `--all`, every line is read, since every line's result is written.
   @Sendable func process(_ batch: LineBatch) -> BatchOutput {
     batch.bytes.withUnsafeBufferPointer { bytes in
       process(batch) { (offset) throws(ItemError) -> LineOutcome in
         let bytes = UnsafeBufferPointer(rebasing: bytes[batch.lines[offset]])
-        if !writeAll, let format = engine.cleanFormat(ofDumpLine: bytes) { return .clean(format) }
+        if !writeAll, let clean = engine.cleanLine(ofDumpLine: bytes) { return .clean(clean) }
         let line = try DumpLine(utf8: bytes)
         return .screened(line, try engine.screen(line.item))
       }
@@ -186,9 +186,9 @@ struct ScanWorker: Sendable {
   }
 
   /// What became of one line: passed with nothing found, known without reading it (the line's
-  /// format), or read and screened.
+  /// format and kind), or read and screened.
   enum LineOutcome {
-    case clean(DumpFormat)
+    case clean(CleanDumpLine)
     case screened(DumpLine, ModerationResult)
   }
 
@@ -236,8 +236,8 @@ struct ScanWorker: Sendable {
       let number = batch.firstLine + offset
       do throws(ItemError) {
         switch try moderate(offset) {
-        case .clean(let format):
-          output.tally.addClean(format)
+        case .clean(let line):
+          output.tally.addClean(line)
         case .screened(let line, let result):
           output.tally.add(line, result)
           if writeAll || result.verdict != .pass {

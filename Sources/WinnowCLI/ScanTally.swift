@@ -70,13 +70,12 @@ struct ScanTally: Sendable {
     }
   }
 
-  /// Counts what ``add(_:_:)`` counts for an original message of a format that passed with
-  /// nothing found.
-  mutating func addClean(_ format: DumpFormat) {
+  /// Counts what ``add(_:_:)`` counts for a line that passed with nothing found.
+  mutating func addClean(_ line: CleanDumpLine) {
     read += 1
     passed += 1
-    readBySourceType[SourceType.original.rawValue] += 1
-    byFormat[Self.formatIndex(format)] += 1
+    readBySourceType[line.sourceType.rawValue] += 1
+    byFormat[Self.formatIndex(line.format)] += 1
   }
 
   mutating func addError() {

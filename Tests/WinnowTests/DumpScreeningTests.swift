@@ -3,7 +3,7 @@ import Testing
 
 @testable import Winnow
 
-/// `ModerationEngine.cleanFormat(ofDumpLine:)`, the batch scan's way past building items: it
+/// `ModerationEngine.cleanLine(ofDumpLine:)`, the batch scan's way past building items: it
 /// may only say a line passes when reading and screening the line says so too.
 @Suite("Screening dump lines without reading items")
 struct DumpScreeningTests {
@@ -36,6 +36,11 @@ struct DumpScreeningTests {
     #""2024-01-02 03:04:05.678""#, #""2024-13-02 03:04:05""#, #""false""#, #""PERSON""#, #""""#,
     #""{\"content\":\"hello\"}""#, #"" {\"content\":\"ok\",\"extra\":\"傻逼\"} ""#, #""[1]""#, #""{bad""#,
     #""{\"content\":\"a\\\"b\"}""#, #""{\"put\":{\"k\":\"v\"}}""#,
+    // Extensions: keys and string values under `put`.
+    #""extension""#, #"{"mid":"A1","put":{"note":"hello"}}"#, #"{"mid":"A1","put":{"fuck":"ok"}}"#,
+    #"{"put":{"note":["ok",{"x":"傻 逼"}]}}"#, #"{"put":{"note":{"deep":"fine"},"n":3}}"#, #"{"put":"fuck"}"#,
+    #"{"put":{"n\u006fte":"fine","x":"a\"b"}}"#, #"{"put":{"note":"ok"},"put":{"k":"f.u.c.k"}}"#,
+    #"{"mid":"fuck","put":{"note":"ok"},"pu\u0074":{}}"#, #""{\"put\":{\"k\":\"傻逼\"}}""#,
     // Paths that share their first key (`referMsg.content`, `referMsg.name`).
     #""RC:ReferenceMsg""#, #"{"content":"ok","referMsg":{"content":"fine","name":"fuck"}}"#,
     #"{"referMsg":{"name":"ok","title":"傻逼"},"content":"fine"}"#,
@@ -58,6 +63,12 @@ struct DumpScreeningTests {
       index += 2
     }
     let shape = recipe.first ?? 0
+    // Some lines are edits or extensions from the start, as dumps have them.
+    switch shape % 11 {
+    case 3: members.insert(#""kind":"extension""#, at: 0)
+    case 4: members.insert(#""kind":"edit""#, at: 0)
+    default: break
+    }
     var text = "{" + members.joined(separator: shape % 3 == 0 ? ", " : ",") + "}"
     if shape % 5 == 1 { text = " \t" + text + " \r" }
     if shape % 7 == 2 { text = "2024/01/02 03:04:05" + text }
@@ -75,10 +86,10 @@ struct DumpScreeningTests {
   /// What reading the line and screening its item says about a line the screening passed.
   static func confirm(_ bytes: [UInt8], _ engine: ModerationEngine) {
     bytes.withUnsafeBufferPointer { line in
-      guard let format = engine.cleanFormat(ofDumpLine: line) else { return }
+      guard let clean = engine.cleanLine(ofDumpLine: line) else { return }
       do {
         let read = try DumpLine(utf8: line)
-        #expect(read.format == format && read.item.sourceType == .original)
+        #expect(read.format == clean.format && read.item.sourceType == clean.sourceType)
         let result = try engine.screen(read.item)
         #expect(result.verdict == .pass && result.matches.isEmpty && result.warnings.isEmpty)
       } catch {
@@ -110,7 +121,7 @@ struct DumpScreeningTests {
     #"{"objectName":"RC:TxtMsg","content":{"content":"hello","mentionedInfo":"fuck","user":"fuck"}}"#,
   ])
   func passesUsualCleanItems(line: String) {
-    Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.cleanFormat(ofDumpLine: $0) != nil) }
+    Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.cleanLine(ofDumpLine: $0) != nil) }
   }
 
   @Test(arguments: [
@@ -123,11 +134,17 @@ struct DumpScreeningTests {
     #"2024/01/02 03:04:05{"classname":"RC:TxtMsg","content":{"content":"你是傻逼"},"msgUID":"B4"}"#,
     #"{"classname":"RC:TxtMsg","content":{"content":"hello"},"dateTime":"yesterday","msgUID":"B12"}"#,
     #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"傻 逼\"}","messageId":"B5"}"#,
-    #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"hello\"}","messageId":"B13","originalMsgUID":"B1"}"#,
+    #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"fuck\"}","messageId":"B13","originalMsgUID":"B1"}"#,
     #"{"msgType":"RC:TxtMsg","content":"","messageId":"B14","extraContent":"{\"k\":\"v\"}"}"#,
     #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"hello\"","messageId":"B15"}"#,
     #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"hello\"}","msgTimeStamp":"soon","msgTimestamp":1}"#,
-    #"{"kind":"edit","msgUID":"B6","sourceContent":{"content":"hello"}}"#,
+    #"{"kind":"edit","msgUID":"B6","sourceContent":{"content":"傻 逼"}}"#,
+    #"{"kind":"edit","msgUID":"B16","content":{"content":"hello"},"sourceContent":{"content":"fuck"}}"#,
+    #"{"kind":"extension","msgUID":"B17","sourceContent":{"mid":"B17","put":{"note":"f u c k"}}}"#,
+    #"{"kind":"extension","msgUID":"B18","sourceContent":{"mid":"B18","put":{"傻逼":"ok"}}}"#,
+    #"{"kind":"extension","msgUID":"B19","sourceContent":{"mid":"B19","put":{"note":["ok",{"x":"fuck"}]}}}"#,
+    #"{"kind":"extension","msgUID":"B20","sourceContent":{"mid":"B20","put":"hello"}}"#,
+    #"{"kind":"Edit","msgUID":"B21","sourceContent":{"content":"hello"}}"#,
     #"{"msgUID":"B7","content":{"content":"hello"},"sentTime":"soon"}"#,
     #"{"msgUID":"B8","content":{"content":"hello"},"conversationType":99}"#,
     #"{"msgUID":["B9"],"content":{"content":"hello"}}"#,
@@ -135,7 +152,7 @@ struct DumpScreeningTests {
     #"{"msgUID":"B11","content":{"content":"hello"}"#,
   ])
   func leavesFlaggedOtherAndBrokenLinesToReading(line: String) {
-    Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.cleanFormat(ofDumpLine: $0) == nil) }
+    Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.cleanLine(ofDumpLine: $0) == nil) }
   }
 
   /// History-log lines, with and without their time prefix, pass as history logs.
@@ -144,7 +161,9 @@ struct DumpScreeningTests {
     #"{"classname":"RC:TxtMsg","content":{"content":"你好"},"dateTime":"2023-11-14 22:13:20.073","msgUID":"H2"}"#,
   ])
   func passesCleanHistoryLogLines(line: String) {
-    Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.cleanFormat(ofDumpLine: $0) == .historyLog) }
+    Array(line.utf8).withUnsafeBufferPointer {
+      #expect(Self.engine.cleanLine(ofDumpLine: $0) == CleanDumpLine(format: .historyLog, sourceType: .original))
+    }
   }
 
   /// Callback posts, their content a string of JSON, pass as callback posts.
@@ -153,13 +172,49 @@ struct DumpScreeningTests {
     #"{"objectName":"RC:TxtMsg","content":{"content":"你好"},"msgTimestamp":1700000000160,"msgUID":"M2"}"#,
   ])
   func passesCleanCallbackPosts(line: String) {
-    Array(line.utf8).withUnsafeBufferPointer { #expect(Self.engine.cleanFormat(ofDumpLine: $0) == .callback) }
+    Array(line.utf8).withUnsafeBufferPointer {
+      #expect(Self.engine.cleanLine(ofDumpLine: $0) == CleanDumpLine(format: .callback, sourceType: .original))
+    }
+  }
+
+  /// Edits and extensions pass as such: a scan counts them by kind, and reading them in full
+  /// was a tenth of scanning the sample dump repeated.
+  @Test(arguments: [
+    (
+      #"{"kind":"edit","msgUID":"E1","objectName":"RC:TxtMsg","sourceContent":{"content":"Python."}}"#, SourceType.edit,
+      DumpFormat.item
+    ),
+    (#"{"kind":"edit","msgUID":"E2","content":{"content":"你好"}}"#, .edit, .item),
+    (#"{"kind":"edit","msgUID":"E3","sourceContent":"{\"content\":\"hello\"}"}"#, .edit, .item),
+    (
+      #"{"kind":"extension","msgUID":"X1","sourceContent":{"mid":"X1","put":{"note":"Are you sentient?"}}}"#,
+      .extension, .item
+    ),
+    (
+      #"{"kind":"extension","msgUID":"X2","sourceContent":{"mid":"X2","put":{"k":["ok",{"d":"好"}],"n":1},"other":"fuck"}}"#,
+      .extension, .item
+    ),
+    (#"{"kind":"extension","objectName":"RC:ImgMsg","content":{"put":{"note":"hello"}}}"#, .extension, .item),
+    (
+      #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"hello\"}","messageId":"E4","originalMsgUID":"B1"}"#, .edit,
+      .callback
+    ),
+    (
+      #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"hello\"}","messageId":"E5","originalMsgUID":7}"#, .edit,
+      .callback
+    ),
+  ])
+  func passesCleanEditsAndExtensionsWithTheirKind(line: String, kind: SourceType, format: DumpFormat) {
+    Array(line.utf8).withUnsafeBufferPointer {
+      #expect(Self.engine.cleanLine(ofDumpLine: $0) == CleanDumpLine(format: format, sourceType: kind))
+    }
+    Self.confirm(Array(line.utf8), Self.engine)
   }
 
   @Test func leavesEnginesWithAppListsToReading() throws {
     let engine = try Self.engine.addingApp(
       "app", custom: [WordList(name: "app.txt", origin: .custom, parsing: "tea\n")])
     let line = #"{"msgUID":"A1","appKey":"app","content":{"content":"tea"}}"#
-    Array(line.utf8).withUnsafeBufferPointer { #expect(engine.cleanFormat(ofDumpLine: $0) == nil) }
+    Array(line.utf8).withUnsafeBufferPointer { #expect(engine.cleanLine(ofDumpLine: $0) == nil) }
   }
 }

@@ -35,13 +35,13 @@ let benchmarks: @Sendable () -> Void = {
   check(expected.blocked > 0, "nothing blocked in the sample dump")
 
   /// `winnow scan` without `--all`: lines that pass are counted without being read
-  /// (`cleanFormat`), the others read and screened; the blocked and passed counts.
+  /// (`cleanLine`), the others read and screened; the blocked and passed counts.
   func countAll() -> (blocked: Int, passed: Int) {
     var blocked = 0
     var passed = 0
     for line in lines {
       line.withUnsafeBufferPointer { bytes in
-        if engine.cleanFormat(ofDumpLine: bytes) != nil {
+        if engine.cleanLine(ofDumpLine: bytes) != nil {
           passed += 1
           return
         }

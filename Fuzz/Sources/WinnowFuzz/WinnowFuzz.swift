@@ -37,16 +37,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 /// `winnow scan`'s path: a line is read as an item or rejected with an error; an item is screened
 /// and its result is JSON that reads back. A line counted as passing without being read
-/// (`cleanFormat`) is one that reading and screening pass, in that format, with nothing found.
+/// (`cleanLine`) is one that reading and screening pass, in that format and kind, with nothing
+/// found.
 private func fuzzDumpLine(_ bytes: UnsafeBufferPointer<UInt8>) {
-  let clean = globalEngine.cleanFormat(ofDumpLine: bytes)
+  let clean = globalEngine.cleanLine(ofDumpLine: bytes)
   guard let line = try? DumpLine(utf8: bytes), let result = try? globalEngine.screen(line.item) else {
     check(clean == nil, "a line that cannot be read or screened was counted as passing")
     return
   }
   if let clean {
     check(
-      line.format == clean && line.item.sourceType == .original && result.verdict == .pass
+      line.format == clean.format && line.item.sourceType == clean.sourceType && result.verdict == .pass
         && result.matches.isEmpty && result.warnings.isEmpty,
       "a line counted as passing (\(clean)) reads as \(line.format), \(result.verdict), \(result.matches.count) matches"
     )

@@ -1,20 +1,37 @@
+/// What ``ModerationEngine/cleanLine(ofDumpLine:)`` knows of a line that passes: how reading
+/// it would take it.
+public struct CleanDumpLine: Sendable, Hashable {
+  /// The format ``DumpLine/init(utf8:)`` reads the line as.
+  public var format: DumpFormat
+  /// Whether the line's item is an original message, an extension update or an edit.
+  public var sourceType: SourceType
+
+  /// A clean line's format and kind.
+  public init(format: DumpFormat, sourceType: SourceType) {
+    self.format = format
+    self.sourceType = sourceType
+  }
+}
+
 extension ModerationEngine {
-  /// The format of a dump line whose message passes the word lists with nothing found,
-  /// decided without building its item: for batch scans, where almost every line passes.
+  /// The format and kind of a dump line whose message passes the word lists with nothing
+  /// found, decided without building its item: for batch scans, where almost every line passes.
   ///
-  /// A format is given only for a line that ``DumpLine/init(utf8:)`` reads, in that format, as
-  /// an original message (``SourceType/original``) whose item ``screen(_:)`` passes with no
-  /// match and no warning. Nil means *not known*: the line may pass, be flagged, be an
-  /// extension or an edit, or not be an item at all; read it with ``DumpLine/init(utf8:)`` and
-  /// screen its item as usual.
+  /// A result is given only for a line that ``DumpLine/init(utf8:)`` reads in that format, as
+  /// an item of that ``SourceType``, whose item ``screen(_:)`` passes with no match and no
+  /// warning. Nil means *not known*: the line may pass, be flagged, or not be an item at all;
+  /// read it with ``DumpLine/init(utf8:)`` and screen its item as usual.
   ///
   /// The line is checked as closely as reading it would (every byte of its JSON, every field's
   /// type); its user text is found by the same extraction rules and matched from the line's own
   /// bytes (content given as a string of JSON, as callback posts send it, is decoded first).
-  /// Anything unusual gives nil rather than a second reading of the rules: keys or names
-  /// written with escapes, content that is not an object, extensions and edits, object names
-  /// that are not strings, and engines with per-app lists.
-  public func cleanFormat(ofDumpLine line: UnsafeBufferPointer<UInt8>) -> DumpFormat? {
+  /// Originals and edits (item JSON `"kind":"edit"`, callback posts with `originalMsgUID`) take
+  /// the fields of their object name; extensions (item JSON `"kind":"extension"`) every key
+  /// and string value under `put`. Anything unusual gives nil rather than a second reading of
+  /// the rules: keys or names written with escapes, content that is not an object, callback
+  /// extension updates (`extraContent` without content), object names that are not strings,
+  /// and engines with per-app lists.
+  public func cleanLine(ofDumpLine line: UnsafeBufferPointer<UInt8>) -> CleanDumpLine? {
     guard !hasApps else { return nil }
     let (range, prefixed) = DumpLine.body(of: line)
     guard !range.isEmpty else { return nil }
@@ -33,7 +50,9 @@ extension ModerationEngine {
     } catch { return nil }
     let screening = ContentScreening(bytes: body, matcher: defaultMatcher)
     let format: DumpFormat
+    var sourceType = SourceType.original
     let objectName: String?
+    var content = members.content
     if prefixed || members.classname != nil {
       format = .historyLog
       guard screening.areText(members.msgUID, members.fromUserId, members.targetId, members.groupId),
@@ -44,14 +63,17 @@ extension ModerationEngine {
       objectName = screening.objectName(members.classname)
     } else if members.isCallback {
       format = .callback
-      // An original message: no `originalMsgUID` (else an edit), and content (else an
-      // extension update of `extraContent`).
+      // An edit when `originalMsgUID` is there and not null or empty; content is required
+      // (else an extension update of `extraContent`, left to reading).
+      if let original = members.originalMsgUID, !body[original].elementsEqual("null".utf8),
+        !body[original].elementsEqual("\"\"".utf8)
+      {
+        sourceType = .edit
+      }
       guard
-        members.originalMsgUID.map({ body[$0].elementsEqual("null".utf8) || body[$0].elementsEqual("\"\"".utf8) })
-          ?? true,
         screening.areText(members.messageId, members.msgUID, members.extraContent, members.fromUserId),
         screening.areText(members.targetId, members.toUserId, members.busChannel, members.appKey),
-        screening.areText(members.msgType, members.objectName),
+        screening.areText(members.msgType, members.objectName, members.originalMsgUID),
         screening.userIdsAreText(members.toUserIds),
         screening.isConversationType(members.channelType),
         screening.isTime(members.msgTimeStamp ?? members.msgTimestamp)
@@ -61,18 +83,22 @@ extension ModerationEngine {
       objectName = screening.objectName(msgType ?? members.objectName)
     } else {
       format = .item
-      guard screening.isOriginal(members.kind),
+      guard let kind = screening.sourceType(members.kind),
         screening.areText(members.msgUID, members.fromUserId, members.targetId, members.channelId, members.appKey),
         screening.userIdsAreText(members.toUserIds),
         screening.isConversationType(members.conversationType),
         screening.isTime(members.sentTime)
       else { return nil }
+      sourceType = kind
+      // An extension or an edit reads `sourceContent`, else `content`.
+      if kind != .original { content = members.sourceContent ?? members.content }
       objectName = screening.objectName(members.objectName)
     }
-    guard let objectName, let content = members.content else { return nil }
+    guard let objectName, let content else { return nil }
+    let rule: ContentRule = sourceType == .extension ? .extension : .fields(objectName)
     switch body[content.lowerBound] {
     case UInt8(ascii: "{"):
-      return isClean(content, of: objectName, screening) ? format : nil
+      return isClean(content, by: rule, screening) ? CleanDumpLine(format: format, sourceType: sourceType) : nil
     case UInt8(ascii: "\""):
       // A string holding the content's JSON, as callback posts send it.
       var parser = screening.checkedParser(at: content.lowerBound)
@@ -87,21 +113,29 @@ extension ModerationEngine {
           parser.skipWhitespace()
           guard parser.position == json.count else { return false }
           let inner = ContentScreening(bytes: json, matcher: screening.matcher)
-          return isClean(start..<json.count, of: objectName, inner)
+          return isClean(start..<json.count, by: rule, inner)
         } catch { return false }
       }
-      return clean ? format : nil
+      return clean ? CleanDumpLine(format: format, sourceType: sourceType) : nil
     default:
       return nil
     }
   }
 
+  /// Which fields of a content object are user text: those of an object name's rule, or an
+  /// extension's keys and values under `put`.
+  private enum ContentRule {
+    case fields(String)
+    case `extension`
+  }
+
   /// Whether content (an object, at the start of `content`) has nothing for the matcher in the
-  /// fields the extraction rules find for the object name.
-  private func isClean(_ content: Range<Int>, of objectName: String, _ screening: ContentScreening) -> Bool {
+  /// fields the extraction rules find by `rule`.
+  private func isClean(_ content: Range<Int>, by rule: ContentRule, _ screening: ContentScreening) -> Bool {
     // The content's compact size is at most its bytes as written (escapes and white space only
     // shrink), so content within the limit as written is within it as read.
     guard content.count <= configuration.extractor.contentLimit else { return false }
+    guard case .fields(let objectName) = rule else { return screening.isCleanExtension(at: content.lowerBound) }
     let (known, trie) = configuration.extractor.pathTrie(for: objectName)
     guard known else {
       return configuration.extractor.unknownTypes == .skip || screening.isCleanEverywhere(at: content.lowerBound)
@@ -132,6 +166,7 @@ private struct LineMembers {
   var objectName: Range<Int>?
   var sentTime: Range<Int>?
   var appKey: Range<Int>?
+  var sourceContent: Range<Int>?
   // History logs.
   var classname: Range<Int>?
   var targetType: Range<Int>?
@@ -186,6 +221,7 @@ private struct LineMembers {
     case 12 where `is`("msgTimestamp"): msgTimestamp = value
     case 12 where `is`("extraContent"): extraContent = value
     case 14 where `is`("originalMsgUID"): originalMsgUID = value
+    case 13 where `is`("sourceContent"): sourceContent = value
     default: break
     }
   }
@@ -198,7 +234,7 @@ private struct ContentScreening {
   /// scanning threads both wrote the one matcher's reference count, moving its cache line
   /// between cores on every string (`winnow scan --jobs 2` of the 101 MB dump, medians of 7
   /// alternated runs: 0.42 → 0.40 s scanning; one job level).
-  /// SAFETY: a screening lives only inside ``ModerationEngine/cleanFormat(ofDumpLine:)``,
+  /// SAFETY: a screening lives only inside ``ModerationEngine/cleanLine(ofDumpLine:)``,
   /// whose engine holds the matcher.
   unowned(unsafe) let matcher: Matcher
 
@@ -233,10 +269,15 @@ private struct ContentScreening {
     }
   }
 
-  /// `kind` absent, or the string `message`.
-  func isOriginal(_ kind: Range<Int>?) -> Bool {
-    guard let kind else { return true }
-    return bytes[kind].elementsEqual("\"message\"".utf8)
+  /// The kind of item JSON: original when `kind` is absent, else the kind its string names
+  /// without escapes (nil for anything else).
+  func sourceType(_ kind: Range<Int>?) -> SourceType? {
+    guard let kind else { return .original }
+    let text = bytes[kind]
+    if text.elementsEqual("\"message\"".utf8) { return .original }
+    if text.elementsEqual("\"edit\"".utf8) { return .edit }
+    if text.elementsEqual("\"extension\"".utf8) { return .extension }
+    return nil
   }
 
   /// `toUserIds` absent, null, a string, or an array of strings, numbers and booleans.
@@ -352,6 +393,25 @@ private struct ContentScreening {
         }
       default:
         break
+      }
+    } catch { return false }
+    return true
+  }
+
+  /// Whether an extension's content (an object, at `position`) has nothing for the matcher in
+  /// what ``ContentExtractor/fields(of:)`` takes from it: under every member named `put`, which
+  /// must be an object, each key and every string value inside its value.
+  func isCleanExtension(at position: Int) -> Bool {
+    var parser = checkedParser(at: position)
+    do {
+      try parser.skipObject(depth: 1) { key, value throws(JSONParseError) in
+        guard !key.isEscaped else { throw .unsure }
+        guard bytes[key.text].elementsEqual("put".utf8) else { return }
+        guard bytes[value.lowerBound] == UInt8(ascii: "{") else { throw .unsure }
+        var put = checkedParser(at: value.lowerBound)
+        try put.skipObject(depth: 1) { key, value throws(JSONParseError) in
+          guard isClean(key), isCleanEverywhere(at: value.lowerBound) else { throw .unsure }
+        }
       }
     } catch { return false }
     return true
