@@ -114,6 +114,8 @@ struct DumpScreeningTests {
     #"{"msgUID":"A2","content":{"content":"你好，明天见","extra":"{\"k\":1}"},"toUserIds":["u1","u2"],"appKey":"app"}"#,
     #" {"kind":"message","objectName":"App:Card","content":{"title":"menu","items":[{"label":"tea"},{"label":"茶"}]}} "#,
     #"{"objectName":"RC:ImgMsg","content":{"content":"base64 fuck","imageUri":"https://x/y.png"}}"#,
+    #"{"msgUID":"A3","content":{"content":"hi"},"sentTime":"1700000000000","conversationType":"12"}"#,
+    #"{"msgUID":"A4","content":{"content":"hi"},"sentTime":9223372036854775807,"conversationType":1}"#,
     #"{"objectName":"Other:Type","content":{"a":["fine",{"b":"ok \u00e9"}]},"conversationType":"GROUP"}"#,
     // A listed word under a key the rule does not name, as long as one it does (`content`).
     #"{"objectName":"RC:TxtMsg","content":{"content":"hello","comment":"fuck","user":{"name":"ann","nick":"fuck"}}}"#,
@@ -146,6 +148,11 @@ struct DumpScreeningTests {
     #"{"kind":"extension","msgUID":"B20","sourceContent":{"mid":"B20","put":"hello"}}"#,
     #"{"kind":"Edit","msgUID":"B21","sourceContent":{"content":"hello"}}"#,
     #"{"msgUID":"B7","content":{"content":"hello"},"sentTime":"soon"}"#,
+    // Times and types as reading takes them: no digits, or a colon (just past the digits).
+    #"{"msgUID":"B22","content":{"content":"hello"},"sentTime":""}"#,
+    #"{"msgUID":"B23","content":{"content":"hello"},"sentTime":"17:00"}"#,
+    #"{"msgUID":"B24","content":{"content":"hello"},"conversationType":"1:"}"#,
+    #"{"msgUID":"B25","content":{"content":"hello"},"conversationType":0}"#,
     #"{"msgUID":"B8","content":{"content":"hello"},"conversationType":99}"#,
     #"{"msgUID":["B9"],"content":{"content":"hello"}}"#,
     #"{"msgUID":"B10","content":{"content":"hello"}} x"#,
