@@ -253,9 +253,9 @@ private struct ShapingPass {
   }
 
   /// Writes the final units to `scalars` and `infos` (room for one per loaded unit) and says how
-  /// many it wrote, whether any is optional and whether any is spelled: separator runs collapse to one space (dropped at the ends and next to CJK
-  /// or optional units), and repeated letters and CJK characters merge into one counted unit
-  /// (`fuuuck`, `考试试试机构`).
+  /// many it wrote, whether any is optional and whether any is spelled: separator runs collapse
+  /// to one space (dropped at the ends and next to CJK or optional units), and repeated letters
+  /// and CJK characters merge into one counted unit (`fuuuck`, `考试试试机构`).
   func emit(
     scalars: UnsafeMutablePointer<UInt32>, infos: UnsafeMutablePointer<NormalizedText.UnitInfo>
   ) -> (count: Int, hasOptionalUnits: Bool, hasSpelledUnits: Bool) {
