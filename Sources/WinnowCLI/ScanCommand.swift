@@ -232,6 +232,7 @@ struct ScanWorker: Sendable {
   func process(_ batch: LineBatch, moderate: (Int) throws(ItemError) -> LineOutcome) -> BatchOutput {
     var output = BatchOutput()
     output.tally.bytes = batch.byteCount
+    var writer = JSONWriter()
     for offset in batch.lines.indices {
       let number = batch.firstLine + offset
       do throws(ItemError) {
@@ -241,42 +242,62 @@ struct ScanWorker: Sendable {
         case .screened(let line, let result):
           output.tally.add(line, result)
           if writeAll || result.verdict != .pass {
-            write(result, of: line, file: batch.file, number: number, to: &output.bytes)
+            write(result, of: line, file: batch.file, number: number, to: &writer)
           }
         }
       } catch {
         output.tally.addError()
-        writeError(error.description, file: batch.file, number: number, to: &output.bytes)
+        writeError(error.description, file: batch.file, number: number, to: &writer)
       }
     }
     if let failure = batch.failure {
       output.tally.addError()
       writeError(
         failure, file: batch.file, number: batch.firstLine == 0 ? 0 : batch.firstLine + batch.lines.count,
-        to: &output.bytes)
+        to: &writer)
     }
+    output.bytes = writer.bytes
     return output
   }
 
-  private func write(_ result: ModerationResult, of line: DumpLine, file: String, number: Int, to bytes: inout [UInt8])
-  {
-    var members: [JSONMember] = [
-      JSONMember(key: "file", value: .string(file)), JSONMember(key: "line", value: .number(String(number))),
-    ]
-    if !line.item.msgUID.isEmpty { members.append(JSONMember(key: "msgUID", value: .string(line.item.msgUID))) }
-    members.append(JSONMember(key: "format", value: .string(line.format.rawValue)))
-    members.append(JSONMember(key: "sourceType", value: .number(String(line.item.sourceType.rawValue))))
-    if case .object(let resultMembers) = result.json { members += resultMembers }
-    if let flagged = line.platformFlagged { members.append(JSONMember(key: "platformFlagged", value: .bool(flagged))) }
-    JSONValue.object(members).write(to: &bytes)
-    bytes.append(UInt8(ascii: "\n"))
+  /// One result line: where the line is, what it is, then the result's members (see
+  /// ``ModerationResult/json``), written straight to bytes.
+  private func write(
+    _ result: ModerationResult, of line: DumpLine, file: String, number: Int, to writer: inout JSONWriter
+  ) {
+    writer.beginObject()
+    writer.key("file")
+    writer.string(file)
+    writer.key("line")
+    writer.number(number)
+    if !line.item.msgUID.isEmpty {
+      writer.key("msgUID")
+      writer.string(line.item.msgUID)
+    }
+    writer.key("format")
+    writer.string(line.format.rawValue)
+    writer.key("sourceType")
+    writer.number(line.item.sourceType.rawValue)
+    result.writeMembers(to: &writer)
+    if let flagged = line.platformFlagged {
+      writer.key("platformFlagged")
+      writer.bool(flagged)
+    }
+    writer.endObject()
+    writer.endLine()
   }
 
-  private func writeError(_ message: String, file: String, number: Int, to bytes: inout [UInt8]) {
-    let object: JSONValue = [
-      "file": .string(file), "line": .number(String(number)), "verdict": "error", "error": .string(message),
-    ]
-    object.write(to: &bytes)
-    bytes.append(UInt8(ascii: "\n"))
+  private func writeError(_ message: String, file: String, number: Int, to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.key("file")
+    writer.string(file)
+    writer.key("line")
+    writer.number(number)
+    writer.key("verdict")
+    writer.string("error")
+    writer.key("error")
+    writer.string(message)
+    writer.endObject()
+    writer.endLine()
   }
 }

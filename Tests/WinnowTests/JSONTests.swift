@@ -117,6 +117,93 @@ struct JSONTests {
   }
 }
 
+/// ``JSONWriter`` against writing the tree its calls describe.
+@Suite("JSON writer")
+struct JSONWriterTests {
+  /// Writes `value` with the writer's calls, one per value, as a caller writing without a tree
+  /// does.
+  static func write(_ value: JSONValue, to writer: inout JSONWriter) {
+    switch value {
+    case .null: writer.null()
+    case .bool(let flag): writer.bool(flag)
+    case .number(let text): writer.number(Int(text)!)
+    case .string(let text): writer.string(text)
+    case .array(let elements):
+      writer.beginArray()
+      for element in elements { write(element, to: &writer) }
+      writer.endArray()
+    case .object(let members):
+      writer.beginObject()
+      for member in members {
+        writer.key(escaping: member.key)
+        write(member.value, to: &writer)
+      }
+      writer.endObject()
+    }
+  }
+
+  /// Nested documents, several to a run as JSON Lines: commas only between values and
+  /// members, none after a newline.
+  @Test func writesWhatTheTreeWrites() async {
+    let strings = ["", "a", "傻逼", "\"", "\\", "\n\u{1}", "🍆", "é", "x\u{1F}y"]
+    @Sendable func scalar(_ number: Int) -> JSONValue {
+      switch number % 4 {
+      case 0: .null
+      case 1: .bool(number % 8 == 1)
+      case 2: .number(String(number - 500))
+      default: .string(strings[number % strings.count] + String(number))
+      }
+    }
+    @Sendable func document(_ numbers: [Int]) -> JSONValue {
+      let members = numbers.map { JSONMember(key: strings[$0 % strings.count], value: scalar($0 / 3)) }
+      let nested: JSONValue = .array(numbers.prefix(3).map { .array([scalar($0), .object([])]) })
+      return .object(
+        members + [JSONMember(key: "list", value: .array(numbers.map(scalar))), JSONMember(key: "n", value: nested)])
+    }
+    let runs = Gen.int(in: 0...1000).array(of: 0...6).map(document).array(of: 1...4)
+    await propertyCheck(count: 300, input: runs) { documents in
+      var writer = JSONWriter()
+      for document in documents {
+        Self.write(document, to: &writer)
+        writer.endLine()
+      }
+      #expect(String(decoding: writer.bytes, as: UTF8.self) == documents.map { $0.jsonString + "\n" }.joined())
+    }
+  }
+
+  @Test(arguments: [0, 7, -1, 10, -10, 1_700_000_000_000, Int.max, Int.min])
+  func writesIntegersAsDescriptionDoes(value: Int) {
+    var writer = JSONWriter()
+    writer.number(value)
+    #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+  }
+
+  /// Escaping eight bytes at a time, against a byte at a time: strings of the bytes around the
+  /// special ones, of lengths around the eight-byte steps.
+  @Test func escapesStringsAsAByteAtATimeWriterDoes() async {
+    let pieces = ["a", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", " ", "#", "]", "\u{7F}", "é", "傻", "🍆"]
+    let texts = Gen.int(in: 0...(pieces.count - 1)).map { pieces[$0] }.array(of: 0...40).map { $0.joined() }
+    await propertyCheck(count: 2000, input: texts) { text in
+      var expected: [UInt8] = [0x22]
+      for byte in text.utf8 {
+        switch byte {
+        case 0x22: expected += Array(#"\""#.utf8)
+        case 0x5C: expected += Array(#"\\"#.utf8)
+        case 0x0A: expected += Array(#"\n"#.utf8)
+        case 0x0D: expected += Array(#"\r"#.utf8)
+        case 0x09: expected += Array(#"\t"#.utf8)
+        case ..<0x20: expected += Array(String(format: "\\u%04x", Int(byte)).utf8)
+        default: expected.append(byte)
+        }
+      }
+      expected.append(0x22)
+      var written: [UInt8] = []
+      JSONValue.writeString(text, to: &written)
+      #expect(written == expected)
+    }
+  }
+}
+
 /// The reader's string scanning, eight bytes at a time, against a byte at a time.
 @Suite("JSON string scanning")
 struct JSONStringScanningTests {

@@ -79,13 +79,30 @@ public struct BlockedMessageInfo: Codable, Sendable, Hashable {
   }
 
   /// The record as a JSON object, keys in the platform's order.
-  public var json: JSONValue {
-    [
-      "type": .number(String(type)), "targetId": .string(targetId), "channelId": .string(channelId),
-      "blockedMsgUId": .string(blockedMsgUId), "blockType": .number(String(blockType)), "extra": .string(extra),
-      "sentTime": .number(String(sentTime)), "sourceType": .number(String(sourceType)),
-      "sourceContent": sourceContent.map(JSONValue.string) ?? .null,
-    ]
+  public var json: JSONValue { JSONValue(written: write) }
+
+  /// Writes ``json`` without building it.
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.key("type")
+    writer.number(type)
+    writer.key("targetId")
+    writer.string(targetId)
+    writer.key("channelId")
+    writer.string(channelId)
+    writer.key("blockedMsgUId")
+    writer.string(blockedMsgUId)
+    writer.key("blockType")
+    writer.number(blockType)
+    writer.key("extra")
+    writer.string(extra)
+    writer.key("sentTime")
+    writer.number(Int(sentTime))
+    writer.key("sourceType")
+    writer.number(sourceType)
+    writer.key("sourceContent")
+    writer.string(sourceContent)
+    writer.endObject()
   }
 }
 

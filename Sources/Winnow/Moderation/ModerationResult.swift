@@ -60,73 +60,139 @@ extension ModerationResult {
   /// blocked, `content` (the rewritten content) when replaced, `matches` (each with `field`,
   /// `text`, `start`, `end` in UTF-8 bytes of the field, `entry`, `kind`, `action`,
   /// `replacement`, `origin`, `list`, `file`, `line`, `category`), `review` when the reviewer was
-  /// asked, and `warnings` when there are any.
-  public var json: JSONValue {
-    var members: [JSONMember] = [
-      JSONMember(key: "verdict", value: .string(verdict.rawValue)),
-      JSONMember(key: "blockType", value: blockType.map { .number(String($0.rawValue)) } ?? .null),
-      JSONMember(key: "sensitiveType", value: .number(String(sensitiveType.rawValue))),
-    ]
-    if let record { members.append(JSONMember(key: "record", value: record.json)) }
-    if let replacedContent { members.append(JSONMember(key: "content", value: replacedContent)) }
-    members.append(JSONMember(key: "matches", value: .array(matches.map(\.json))))
-    if let review { members.append(JSONMember(key: "review", value: review.json)) }
-    if !warnings.isEmpty {
-      members.append(JSONMember(key: "warnings", value: .array(warnings.map { .string($0.description) })))
+  /// asked, and `warnings` when there are any. The same text ``write(to:)`` writes, read back.
+  public var json: JSONValue { JSONValue(written: write) }
+
+  /// Writes ``json`` without building it.
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writeMembers(to: &writer)
+    writer.endObject()
+  }
+
+  /// Writes the members of ``json`` into an object the caller has opened, so that it can put
+  /// members of its own around them (`winnow scan` puts the file and line first).
+  public func writeMembers(to writer: inout JSONWriter) {
+    writer.key("verdict")
+    writer.string(verdict.rawValue)
+    writer.key("blockType")
+    if let blockType { writer.number(blockType.rawValue) } else { writer.null() }
+    writer.key("sensitiveType")
+    writer.number(sensitiveType.rawValue)
+    if let record {
+      writer.key("record")
+      record.write(to: &writer)
     }
-    return .object(members)
+    if let replacedContent {
+      writer.key("content")
+      writer.value(replacedContent)
+    }
+    writer.key("matches")
+    writer.beginArray()
+    // By index: iterating would copy each match, a retain for each of its strings.
+    for index in matches.indices { matches[index].write(to: &writer) }
+    writer.endArray()
+    if let review {
+      writer.key("review")
+      review.write(to: &writer)
+    }
+    if !warnings.isEmpty {
+      writer.key("warnings")
+      writer.beginArray()
+      for warning in warnings { writer.string(warning.description) }
+      writer.endArray()
+    }
   }
 }
 
 extension FieldMatch {
   /// The match as a JSON object (see ``ModerationResult/json``).
-  public var json: JSONValue {
-    var members: [JSONMember] = [JSONMember(key: "field", value: .string(field.description))]
-    members += match.jsonMembers
-    return .object(members)
+  public var json: JSONValue { JSONValue(written: write) }
+
+  /// Writes ``json`` without building it.
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.key("field")
+    writer.string(field.description)
+    match.writeMembers(to: &writer)
+    writer.endObject()
   }
 }
 
 extension Match {
   /// `text, start, end, entry, kind, action, [replacement], origin, list, [file, line], category`.
   public var jsonMembers: [JSONMember] {
-    var members: [JSONMember] = [
-      JSONMember(key: "text", value: .string(text)),
-      JSONMember(key: "start", value: .number(String(range.lowerBound))),
-      JSONMember(key: "end", value: .number(String(range.upperBound))),
-      JSONMember(key: "entry", value: .string(entry.text)),
-      JSONMember(key: "kind", value: .string(entry.kind.rawValue)),
-    ]
-    switch entry.action {
-    case .block: members.append(JSONMember(key: "action", value: "block"))
-    case .allow: members.append(JSONMember(key: "action", value: "allow"))
-    case .lexicon: members.append(JSONMember(key: "action", value: "lexicon"))
-    case .replace(let replacement):
-      members.append(JSONMember(key: "action", value: "replace"))
-      members.append(JSONMember(key: "replacement", value: .string(replacement)))
+    let object = JSONValue { writer in
+      writer.beginObject()
+      writeMembers(to: &writer)
+      writer.endObject()
     }
-    members.append(JSONMember(key: "origin", value: .string(origin.rawValue)))
-    members.append(JSONMember(key: "list", value: .string(list)))
-    if let source = entry.source {
-      members.append(JSONMember(key: "file", value: .string(source.file)))
-      members.append(JSONMember(key: "line", value: .number(String(source.line))))
-    }
-    members.append(JSONMember(key: "category", value: entry.category.map(JSONValue.string) ?? .null))
+    guard case .object(let members) = object else { preconditionFailure("a match is written as an object") }
     return members
+  }
+
+  /// Writes the members of ``jsonMembers`` into an object the caller has opened.
+  public func writeMembers(to writer: inout JSONWriter) {
+    writer.key("text")
+    writer.string(text)
+    writer.key("start")
+    writer.number(range.lowerBound)
+    writer.key("end")
+    writer.number(range.upperBound)
+    writer.key("entry")
+    writer.string(entry.text)
+    writer.key("kind")
+    writer.string(entry.kind.rawValue)
+    writer.key("action")
+    switch entry.action {
+    case .block: writer.string("block")
+    case .allow: writer.string("allow")
+    case .lexicon: writer.string("lexicon")
+    case .replace(let replacement):
+      writer.string("replace")
+      writer.key("replacement")
+      writer.string(replacement)
+    }
+    writer.key("origin")
+    writer.string(origin.rawValue)
+    writer.key("list")
+    writer.string(list)
+    if let source = entry.source {
+      writer.key("file")
+      writer.string(source.file)
+      writer.key("line")
+      writer.number(source.line)
+    }
+    writer.key("category")
+    writer.string(entry.category)
   }
 }
 
 extension ReviewReport {
   /// `{"outcome":…,"labels":[…],"extra":…,"failure":…,"blocked":…}`.
-  public var json: JSONValue {
-    var members: [JSONMember] = []
+  public var json: JSONValue { JSONValue(written: write) }
+
+  /// Writes ``json`` without building it.
+  public func write(to writer: inout JSONWriter) {
+    writer.beginObject()
     if let decision {
-      members.append(JSONMember(key: "outcome", value: .string(decision.outcome.rawValue)))
-      members.append(JSONMember(key: "labels", value: .array(decision.labels.map(JSONValue.string))))
-      if let extra = decision.extra { members.append(JSONMember(key: "extra", value: .string(extra))) }
+      writer.key("outcome")
+      writer.string(decision.outcome.rawValue)
+      writer.key("labels")
+      writer.beginArray()
+      for label in decision.labels { writer.string(label) }
+      writer.endArray()
+      if let extra = decision.extra {
+        writer.key("extra")
+        writer.string(extra)
+      }
     }
-    if let failure { members.append(JSONMember(key: "failure", value: .string(failure))) }
-    members.append(JSONMember(key: "blocked", value: .bool(blocked)))
-    return .object(members)
+    if let failure {
+      writer.key("failure")
+      writer.string(failure)
+    }
+    writer.key("blocked")
+    writer.bool(blocked)
+    writer.endObject()
   }
 }
