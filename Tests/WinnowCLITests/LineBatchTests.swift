@@ -114,4 +114,45 @@ struct PipelineTests {
     #expect(after < 40_000 / 256, "the workers stopped before the end of the input")
     #expect(consumed >= 1)
   }
+
+  /// Input that stops coming (a pipe whose writer waits) does not hold back the outputs of
+  /// what was read: every line of the first batch is consumed before the input goes on. Its
+  /// 5,242 lines of 200 bytes make 21 pieces, not a multiple of the outputs the consumer is
+  /// woken for at once.
+  @Test(arguments: [2, 3])
+  func outputsOfReadLinesAreNotHeldForMoreInput(jobs: Int) throws {
+    try FileManager.default.createDirectory(at: CLITests.runDirectory, withIntermediateDirectories: true)
+    let path = CLITests.temporaryPath("fifo").path
+    try #require(mkfifo(path, 0o600) == 0)
+    defer { unlink(path) }
+    let line = Array(repeating: UInt8(ascii: "x"), count: 199) + [0x0A]
+    let linesFirst = 6_000  // over 1 MiB: one batch read whole, the rest waiting in the reader
+    let consumedFirstBatch = DispatchSemaphore(value: 0)
+    let waitedInVain = Mutex(false)
+    let writer = Thread {
+      let handle = FileHandle(forWritingAtPath: path)!
+      handle.write(Data((0..<linesFirst).flatMap { _ in line }))
+      // The input pauses until the first batch is consumed, or 10 seconds.
+      if consumedFirstBatch.wait(timeout: .now() + 10) == .timedOut { waitedInVain.withLock { $0 = true } }
+      handle.write(Data(line))
+      try? handle.close()
+    }
+    writer.start()
+    var consumed = 0
+    var signalled = false
+    // Mapping takes a while, as moderating does, so that the consumer waits for outputs.
+    let map: @Sendable (LineBatch) -> Int = { batch in
+      Thread.sleep(forTimeInterval: 0.002)
+      return batch.lines.count
+    }
+    pipelineBatches(of: LineReader(file: path), jobs: jobs, map: map) { outputs in
+      consumed += outputs.reduce(0, +)
+      if consumed >= (1 << 20) / 200 && !signalled {
+        signalled = true
+        consumedFirstBatch.signal()
+      }
+    }
+    #expect(consumed == linesFirst + 1)
+    #expect(!waitedInVain.withLock { $0 }, "the first batch's outputs waited for more input")
+  }
 }
