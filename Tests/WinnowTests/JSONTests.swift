@@ -94,16 +94,20 @@ struct JSONTests {
     }
   }
 
+  /// A scalar value of each kind by `number`: null, a bool, an integer, or one of `strings`
+  /// with the number after it.
+  static func scalar(_ number: Int, strings: [String]) -> JSONValue {
+    switch number % 4 {
+    case 0: .null
+    case 1: .bool(number % 8 == 1)
+    case 2: .number(String(number - 500))
+    default: .string(strings[number % strings.count] + String(number))
+    }
+  }
+
   @Test func writeThenReadIsIdentity() async throws {
     let strings = ["", "a", "傻逼", "\"", "\\", "\n\u{1}", "🍆", "é"]
-    @Sendable func scalar(_ number: Int) -> JSONValue {
-      switch number % 4 {
-      case 0: .null
-      case 1: .bool(number % 8 == 1)
-      case 2: .number(String(number - 500))
-      default: .string(strings[number % strings.count] + String(number))
-      }
-    }
+    @Sendable func scalar(_ number: Int) -> JSONValue { Self.scalar(number, strings: strings) }
     let documents = Gen.int(in: 0...1000).array(of: 0...8).map { numbers -> JSONValue in
       let values = numbers.map(scalar)
       let members = numbers.map { JSONMember(key: strings[$0 % strings.count], value: scalar($0 / 3)) }
@@ -146,14 +150,7 @@ struct JSONWriterTests {
   /// members, none after a newline.
   @Test func writesWhatTheTreeWrites() async {
     let strings = ["", "a", "傻逼", "\"", "\\", "\n\u{1}", "🍆", "é", "x\u{1F}y"]
-    @Sendable func scalar(_ number: Int) -> JSONValue {
-      switch number % 4 {
-      case 0: .null
-      case 1: .bool(number % 8 == 1)
-      case 2: .number(String(number - 500))
-      default: .string(strings[number % strings.count] + String(number))
-      }
-    }
+    @Sendable func scalar(_ number: Int) -> JSONValue { JSONTests.scalar(number, strings: strings) }
     @Sendable func document(_ numbers: [Int]) -> JSONValue {
       let members = numbers.map { JSONMember(key: strings[$0 % strings.count], value: scalar($0 / 3)) }
       let nested: JSONValue = .array(numbers.prefix(3).map { .array([scalar($0), .object([])]) })
