@@ -76,7 +76,7 @@ struct PipelineTests {
       if calls % 8 == 1 { Thread.sleep(forTimeInterval: 0.002) }
       pieces += outputs
     }
-    // One job maps whole batches of about 1 MiB; more map pieces of 256 lines.
+    // One job maps whole batches of about 1 MiB; more map pieces of `linesPerPiece` lines.
     #expect(pieces.count > (jobs == 1 ? 1 : maximumPiecesAhead), "the input is read in many parts")
     var expected = 1
     for piece in pieces {
@@ -111,14 +111,14 @@ struct PipelineTests {
     let after = mapped.withLock { $0 }
     Thread.sleep(forTimeInterval: 0.05)
     #expect(mapped.withLock { $0 } == after)
-    #expect(after < 40_000 / 256, "the workers stopped before the end of the input")
+    #expect(after < 40_000 / linesPerPiece, "the workers stopped before the end of the input")
     #expect(consumed >= 1)
   }
 
   /// Input that stops coming (a pipe whose writer waits) does not hold back the outputs of
   /// what was read: every line of the first batch is consumed before the input goes on. Its
-  /// 5,242 lines of 200 bytes make 21 pieces, not a multiple of the outputs the consumer is
-  /// woken for at once.
+  /// 5,242 lines of 200 bytes make 3 pieces, fewer than the outputs the consumer is woken for
+  /// at once.
   @Test(arguments: [2, 3])
   func outputsOfReadLinesAreNotHeldForMoreInput(jobs: Int) throws {
     try FileManager.default.createDirectory(at: CLITests.runDirectory, withIntermediateDirectories: true)

@@ -174,7 +174,7 @@ struct ScanTests {
     #expect(one.status == 1 && four.status == 1)
     let records = one.stdout.split(separator: "\n")
     #expect(records.count == 6421)
-    // Numbered across the pieces the workers share (256 lines each).
+    // Numbered across the pieces the workers share (`linesPerPiece` lines each).
     #expect(records.enumerated().allSatisfy { $1.contains("\"line\":\($0 + 1),") })
     #expect(try String(contentsOfFile: output, encoding: .utf8) == one.stdout)
     #expect(Self.summary(one.stderr).dropFirst() == Self.summary(four.stderr).dropFirst())
