@@ -43,6 +43,16 @@ struct ScanTally: Sendable {
     var file: String?
     var line: Int
     var text: String
+
+    /// The line and the lengths only: hashing the list's and file's paths for every match was
+    /// most of counting one. Sites that share them (the same line of two files) are told apart
+    /// by `==`, which compares everything.
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(line)
+      hasher.combine(list.utf8.count)
+      hasher.combine(file?.utf8.count ?? -1)
+      hasher.combine(text.utf8.count)
+    }
   }
 
   private static func merged<Key: Hashable>(_ counts: [(Key, Int)]) -> [Key: Int] {

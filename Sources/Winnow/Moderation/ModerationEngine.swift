@@ -227,45 +227,52 @@ public final class ModerationEngine: Sendable {
   /// `{"matches":[{"word":…,"list":…,"category":…},…]}` with each entry once, as many as fit in
   /// 1024 characters.
   ///
-  /// Written as bytes, not built as `JSONValue`s, and characters are counted only once the
-  /// UTF-8 length (never less than the count of characters) passes the limit: building and
-  /// counting each word's text was 6% of a `winnow scan` of a dump where one line in fifteen is
-  /// blocked.
+  /// Written into one buffer, not built as `JSONValue`s or as a string per word, and characters
+  /// are counted only once the UTF-8 length (never less than the count of characters) passes
+  /// the limit: building and counting each word's text was 6% of a `winnow scan` of a dump
+  /// where one line in fifteen is blocked.
   static func extra(for matches: [FieldMatch]) -> String {
     let limit = BlockedMessageInfo.maximumExtraLength
-    let (opening, closing) = (#"{"matches":["#, "]}")
+    let (opening, closing): (StaticString, StaticString) = (#"{"matches":["#, "]}")
+    var json: [UInt8] = []
+    json.reserveCapacity(256)
+    json.append(contentsOf: UnsafeBufferPointer(start: opening.utf8Start, count: opening.utf8CodeUnitCount))
+    // Characters of `json` and the closing, counted once `json` passes the limit in bytes.
+    var characters: Int? = nil
     // An item has a few matches: compared, not hashed (hashing an entry's text cost more).
-    var seen: [Entry] = []
-    var words: [String] = []
-    var bytes = opening.utf8.count + closing.utf8.count
-    var characters: Int? = nil  // counted once `bytes` passes the limit
-    for fieldMatch in matches where !seen.contains(fieldMatch.match.entry) {
-      let match = fieldMatch.match
-      seen.append(match.entry)
-      var json = Array(#"{"word":"#.utf8)
-      JSONValue.writeString(match.entry.kind == .regex ? "re:" + match.entry.text : match.entry.text, to: &json)
+    var firsts: [Int] = []
+    for index in matches.indices {
+      let entry = matches[index].match.entry
+      guard !firsts.contains(where: { matches[$0].match.entry == entry }) else { continue }
+      firsts.append(index)
+      let wordStart = json.count
+      if firsts.count > 1 { json.append(UInt8(ascii: ",")) }
+      json.append(contentsOf: #"{"word":"#.utf8)
+      JSONValue.writeString(entry.kind == .regex ? "re:" + entry.text : entry.text, to: &json)
       json.append(contentsOf: #","list":"#.utf8)
-      JSONValue.writeString(Self.shortName(ofList: match.list), to: &json)
+      JSONValue.writeString(Self.shortName(ofList: matches[index].match.list), to: &json)
       json.append(contentsOf: #","category":"#.utf8)
-      if let category = match.entry.category {
+      if let category = entry.category {
         JSONValue.writeString(category, to: &json)
       } else {
         json.append(contentsOf: "null".utf8)
       }
       json.append(UInt8(ascii: "}"))
-      let text = String(decoding: json, as: UTF8.self)
-      let separator = words.isEmpty ? 0 : 1
-      bytes += json.count + separator
-      if bytes > limit {
-        // Each word's text starts and ends with a brace, so no character spans two of them.
+      if json.count + closing.utf8CodeUnitCount > limit {
+        // The word starts with a comma or a brace and ends with a brace, so no character spans
+        // it and what comes before.
         let before =
-          characters ?? opening.count + closing.count + words.reduce(0) { $0 + $1.count } + max(0, words.count - 1)
-        guard before + separator + text.count <= limit else { break }
-        characters = before + separator + text.count
+          characters ?? String(decoding: json[..<wordStart], as: UTF8.self).count + closing.utf8CodeUnitCount
+        let word = String(decoding: json[wordStart...], as: UTF8.self).count
+        guard before + word <= limit else {
+          json.removeSubrange(wordStart...)
+          break
+        }
+        characters = before + word
       }
-      words.append(text)
     }
-    return opening + words.joined(separator: ",") + closing
+    json.append(contentsOf: UnsafeBufferPointer(start: closing.utf8Start, count: closing.utf8CodeUnitCount))
+    return String(decoding: json, as: UTF8.self)
   }
 
   /// The last component of a list's name (`zh.txt` for `wordlists/global/zh.txt`), the whole
