@@ -119,6 +119,20 @@ struct ModerationTests {
     #expect(extra.count + 1 + next.count > 1024)
   }
 
+  /// A record's `extra` is cut to 1024 characters, not bytes: CJK text of 1,800 bytes and 600
+  /// characters, or emoji of several scalars each, stays whole.
+  @Test(arguments: [
+    (String(repeating: "a", count: 1024), 1024), (String(repeating: "a", count: 1025), 1024),
+    (String(repeating: "词", count: 600), 600), (String(repeating: "词", count: 1500), 1024),
+    (String(repeating: "👍🏽", count: 600), 600), ("", 0),
+  ])
+  func extraIsCutToTheLimitInCharacters(extra: String, kept: Int) throws {
+    let item = try MessageItem.text("x", msgUID: "m", targetId: "t")
+    let record = BlockedMessageInfo(item: item, blockType: .thirdParty, extra: extra)
+    #expect(record.extra.count == kept)
+    #expect(extra.hasPrefix(record.extra))
+  }
+
   @Test func aListIsNamedByItsLastComponent() {
     #expect(ModerationEngine.shortName(ofList: "wordlists/global/zh.txt") == "zh.txt")
     #expect(ModerationEngine.shortName(ofList: "zh.txt") == "zh.txt")

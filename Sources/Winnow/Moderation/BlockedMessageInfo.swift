@@ -51,12 +51,15 @@ public struct BlockedMessageInfo: Codable, Sendable, Hashable {
     self.sourceContent = sourceContent
   }
 
-  /// The record for a blocked item.
+  /// The record for a blocked item; `extra` is cut to ``maximumExtraLength`` characters.
   public init(item: MessageItem, blockType: BlockType, extra: String) {
+    // No more UTF-8 bytes than the limit means no more characters either, and no need to walk
+    // the characters (a blocked line's extra is that short nearly always).
+    let limit = Self.maximumExtraLength
     self.init(
       type: item.conversationType.rawValue, targetId: item.targetId, channelId: item.channelId,
       blockedMsgUId: item.msgUID, blockType: blockType.rawValue,
-      extra: String(extra.prefix(Self.maximumExtraLength)), sentTime: item.sentTime,
+      extra: extra.utf8.count <= limit ? extra : String(extra.prefix(limit)), sentTime: item.sentTime,
       sourceType: item.sourceType.rawValue, sourceContent: item.sourceType == .original ? nil : item.content.jsonString)
   }
 
