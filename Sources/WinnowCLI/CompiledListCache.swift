@@ -40,14 +40,39 @@ struct CompiledListCache {
     }
     let file = directory.appendingPathComponent(name)
     // Read, not mapped: a file cut short under a mapping would be a crash, not an error.
-    if let data = try? Data(contentsOf: file),
-      let matcher = try? data.withUnsafeBytes({ try Matcher(compiledBytes: $0, identity: identity) })
+    if let bytes = Self.readWhole(file.path),
+      let matcher = try? bytes.withUnsafeBytes({ try Matcher(compiledBytes: $0, identity: identity) })
     {
       return matcher
     }
     let matcher = try compile()
     write(matcher.compiledBytes(identity: identity), to: file)
     return matcher
+  }
+
+  /// The bytes of the file at `path` (as many as its size when opened), read into memory
+  /// advised to huge pages (see ``HugePages``); nil when it cannot be read.
+  static func readWhole(_ path: String) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_size >= 0 else { return nil }
+    let size = Int(status.st_size)
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+      HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
+      while initialized < size {
+        let count = read(descriptor, buffer.baseAddress! + initialized, size - initialized)
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else {
+          failed = count < 0
+          return
+        }
+        initialized += count
+      }
+    }
+    return failed ? nil : bytes
   }
 
   /// Writes `bytes` through a temporary file renamed over `file`; failures are ignored.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import WinnowCLI
+
 /// The compiled global list kept between runs: read back only while the lists are unchanged,
 /// and never the cause of a wrong or failed run.
 @Suite("compiled global list cache")
@@ -79,5 +81,17 @@ struct CacheTests {
     let result = try await CLITests.run(["check", "--global", directory, "--no-cache", "傻逼"], cache: cache)
     #expect(result.status == 1)
     #expect(try Self.compiledFiles(in: cache).isEmpty)
+  }
+
+  /// The cache file is read whole, as `Data` reads it, at sizes around the 4 MiB from which
+  /// its memory is advised to huge pages; a missing file is nil.
+  @Test(arguments: [0, 1, 4 << 20 - 1, 4 << 20, 5 << 20 + 3])
+  func readsAFileWhole(size: Int) throws {
+    try FileManager.default.createDirectory(at: CLITests.runDirectory, withIntermediateDirectories: true)
+    let path = CLITests.temporaryPath("whole").path
+    let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    #expect(CompiledListCache.readWhole(path) == bytes)
+    #expect(CompiledListCache.readWhole(path + ".missing") == nil)
   }
 }

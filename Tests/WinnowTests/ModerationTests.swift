@@ -126,8 +126,8 @@ struct ModerationTests {
     (String(repeating: "词", count: 600), 600), (String(repeating: "词", count: 1500), 1024),
     (String(repeating: "👍🏽", count: 600), 600), ("", 0),
   ])
-  func extraIsCutToTheLimitInCharacters(extra: String, kept: Int) throws {
-    let item = try MessageItem.text("x", msgUID: "m", targetId: "t")
+  func extraIsCutToTheLimitInCharacters(extra: String, kept: Int) {
+    let item = MessageItem.text("x", msgUID: "m", targetId: "t")
     let record = BlockedMessageInfo(item: item, blockType: .thirdParty, extra: extra)
     #expect(record.extra.count == kept)
     #expect(extra.hasPrefix(record.extra))

@@ -128,6 +128,7 @@ struct CompiledReader {
     let start = offset
     offset += elements * size
     return [Element](unsafeUninitializedCapacity: elements) { buffer, initialized in
+      HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
       // SAFETY: `elements * size` bytes remain at `start` (the count was checked against the
       // bytes left), and the buffer has room for `elements` trivial integers.
       UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: base + start, byteCount: elements * size)
