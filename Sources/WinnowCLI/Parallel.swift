@@ -39,6 +39,9 @@ let linesPerPiece = 2048
 /// about 8 MiB of chat lines.
 let maximumPiecesAhead = 16
 
+/// Outputs in a row the calling thread is woken for at once (see `consumerHasWork`).
+private let outputsPerWake = 4
+
 /// The shared state of ``pipelineBatches`` with more than one job. Safety: every property but
 /// the constants is read and written with `condition` locked; the reader is used by the one
 /// worker whose `reading` is set.
@@ -117,12 +120,9 @@ private final class BatchPipeline<Output: Sendable>: @unchecked Sendable {
   /// 256 lines cost three context switches a piece.
   private var consumerHasWork: Bool {
     guard results[consumed] != nil else { return false }
-    if mapping == 0 || exhausted || read - consumed >= maximumPiecesAhead - Self.outputsPerWake { return true }
-    return (consumed + 1..<consumed + Self.outputsPerWake).allSatisfy { results[$0] != nil }
+    if mapping == 0 || exhausted || read - consumed >= maximumPiecesAhead - outputsPerWake { return true }
+    return (consumed + 1..<consumed + outputsPerWake).allSatisfy { results[$0] != nil }
   }
-
-  /// Outputs the calling thread is woken for at once (see ``consumerHasWork``).
-  private static var outputsPerWake: Int { 4 }
 
   /// A worker: reads when the queue runs low (and the output is not too far behind), else maps
   /// the next piece, else waits.

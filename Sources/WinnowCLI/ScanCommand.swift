@@ -260,16 +260,21 @@ struct ScanWorker: Sendable {
     return output
   }
 
-  /// One result line: where the line is, what it is, then the result's members (see
-  /// ``ModerationResult/json``), written straight to bytes.
-  private func write(
-    _ result: ModerationResult, of line: DumpLine, file: String, number: Int, to writer: inout JSONWriter
-  ) {
+  /// Opens an output record with where its input line is: `{"file":…,"line":…`.
+  private static func beginRecord(file: String, number: Int, to writer: inout JSONWriter) {
     writer.beginObject()
     writer.key("file")
     writer.string(file)
     writer.key("line")
     writer.number(number)
+  }
+
+  /// One result line: where the line is, what it is, then the result's members (see
+  /// ``ModerationResult/json``), written straight to bytes.
+  private func write(
+    _ result: ModerationResult, of line: DumpLine, file: String, number: Int, to writer: inout JSONWriter
+  ) {
+    Self.beginRecord(file: file, number: number, to: &writer)
     if !line.item.msgUID.isEmpty {
       writer.key("msgUID")
       writer.string(line.item.msgUID)
@@ -288,11 +293,7 @@ struct ScanWorker: Sendable {
   }
 
   private func writeError(_ message: String, file: String, number: Int, to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.key("file")
-    writer.string(file)
-    writer.key("line")
-    writer.number(number)
+    Self.beginRecord(file: file, number: number, to: &writer)
     writer.key("verdict")
     writer.string("error")
     writer.key("error")
