@@ -109,6 +109,23 @@ struct ScanTally: Sendable {
     bySite.merge(other.bySite) { mine, theirs in (mine.entry, mine.list, mine.count + theirs.count) }
   }
 
+  /// The `count` greatest of `elements` by `precedes` (a strict order: `precedes(a, b)` when
+  /// `a` comes first), in order: what sorting all of them and taking a prefix gives, without
+  /// sorting all of them (a dump's thousands of entries for a top ten).
+  static func top<Element>(_ count: Int, of elements: some Sequence<Element>, by precedes: (Element, Element) -> Bool)
+    -> [Element]
+  {
+    var top: [Element] = []
+    top.reserveCapacity(count + 1)
+    for element in elements {
+      if top.count == count, let last = top.last, !precedes(element, last) { continue }
+      let index = top.firstIndex { precedes(element, $0) } ?? top.endIndex
+      top.insert(element, at: index)
+      if top.count > count { top.removeLast() }
+    }
+    return top
+  }
+
   static func formatIndex(_ format: DumpFormat) -> Int {
     switch format {
     case .item: 0
@@ -147,14 +164,14 @@ struct ScanTally: Sendable {
     }
     let byList = self.byList
     if !byList.isEmpty {
-      let lists = byList.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(10)
+      let lists = Self.top(10, of: byList) { ($1.value, $0.key) < ($0.value, $1.key) }
       lines.append("  matches by list: " + lists.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }
     let byEntry = self.byEntry
     if !byEntry.isEmpty {
-      let entries = byEntry.sorted {
+      let entries = Self.top(10, of: byEntry) {
         ($1.value, $0.key.text, $0.key.place) < ($0.value, $1.key.text, $1.key.place)
-      }.prefix(10)
+      }
       lines.append(
         "  top entries: "
           + entries.map { "\(jsonString($0.key.text)) \($0.key.place) ×\($0.value)" }.joined(

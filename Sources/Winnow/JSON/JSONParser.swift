@@ -295,40 +295,59 @@ struct JSONParser {
   /// its text (the closing quote's offset) and whether it is all ASCII; nil, with `position` at
   /// the first backslash, when it has escapes.
   private mutating func scanPlainString() throws(JSONParseError) -> (end: Int, isASCII: Bool)? {
-    position += 1
-    var bits: UInt8 = 0  // every byte of the string OR-ed: below 0x80 when it is all ASCII
-    // Eight bytes at a time up to the first quote, backslash or control character (the loop
-    // below, a byte at a time, took a twentieth of a `winnow scan` alone); the loop below takes
-    // it from there.
-    var words: UInt64 = 0
+    // `index`, not `position`, while reading: `position` lives in memory (the parser is
+    // `inout`), and storing it each step was a store and a reload per word.
+    var index = position + 1
+    let count = bytes.count
+    var words: UInt64 = 0  // every byte read OR-ed: no high bit when they are all ASCII
+    // Eight bytes at a time up to the first quote, backslash or control character, which
+    // `specialBytes` flags exactly (a byte at a time, this loop took a twentieth of a
+    // `winnow scan` alone).
     if let base = bytes.baseAddress {
       let raw = UnsafeRawPointer(base)
-      while position + 8 <= bytes.count {
-        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+      while index &+ 8 <= count {
+        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
         let special = Self.specialBytes(in: word)
         if special != 0 {
-          let offset = special.trailingZeroBitCount / 8
-          words |= offset == 0 ? 0 : word & (UInt64.max >> (64 - 8 * offset))
-          position += offset
-          break
+          let offset = special.trailingZeroBitCount &>> 3
+          words |= word & ((1 &<< UInt64(offset &* 8)) &- 1)
+          index &+= offset
+          return try endPlainString(at: index, isASCII: words & 0x8080_8080_8080_8080 == 0)
         }
         words |= word
-        position += 8
+        index &+= 8
       }
     }
-    if words & 0x8080_8080_8080_8080 != 0 { bits = 0x80 }
-    while position < bytes.count {
-      let byte = bytes[position]
-      if byte == UInt8(ascii: "\"") {
-        position += 1
-        return (position - 1, bits < 0x80)
+    var isASCII = words & 0x8080_8080_8080_8080 == 0
+    while index < count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+        return try endPlainString(at: index, isASCII: isASCII)
       }
-      bits |= byte
-      if byte == UInt8(ascii: "\\") { return nil }
-      if byte < 0x20 { throw error("control character in a string (escape it)") }
-      position += 1
+      if byte >= 0x80 { isASCII = false }
+      index &+= 1
     }
+    position = count
     throw error("unterminated string")
+  }
+
+  /// The end of a string literal read up to `index`, which holds a quote, a backslash or a
+  /// control character: ``scanPlainString()``'s answer for each.
+  @inline(__always)
+  private mutating func endPlainString(at index: Int, isASCII: Bool) throws(JSONParseError) -> (
+    end: Int, isASCII: Bool
+  )? {
+    switch bytes[index] {
+    case UInt8(ascii: "\""):
+      position = index &+ 1
+      return (index, isASCII)
+    case UInt8(ascii: "\\"):
+      position = index
+      return nil
+    default:
+      position = index
+      throw error("control character in a string (escape it)")
+    }
   }
 
   /// The high bit of each byte of `word` that is a quote, a backslash or below 0x20, exact up
