@@ -61,6 +61,32 @@ struct SinglePassShaperTests {
     #expect(handled * 5 > texts, "single pass took \(handled) of \(texts) texts")
   }
 
+  /// Bytes of chat with broken UTF-8 among them: a three-byte sequence cut short, an overlong
+  /// one, an encoded surrogate, a stray continuation byte. Each invalid byte is a U+FFFD of its
+  /// own, for the single pass's run of CJK characters as for the general decoder.
+  static let bytePieces: [[UInt8]] =
+    pieces.map { Array($0.utf8) } + [
+      [0xE5, 0x82], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0x80], [0xE5, 0x82, 0x41],
+    ]
+  static let bytesGen = Gen.int(in: 0...(bytePieces.count - 1)).map { bytePieces[$0] }.array(of: 0...10).map {
+    $0.flatMap { $0 }
+  }
+
+  @Test func singlePassReadsBrokenUTF8AsThePassesDo() async {
+    let normalizers = Self.ruleSets.map { Normalizer(rules: $0) }
+    await propertyCheck(count: 800, input: Self.bytesGen) { bytes in
+      for normalizer in normalizers {
+        var single = NormalizedText()
+        var reference = NormalizedText()
+        let handled = bytes.withUnsafeBufferPointer { normalizer.normalizeInOnePass($0, into: &single) }
+        guard handled else { continue }
+        bytes.withUnsafeBufferPointer { normalizer.normalizeByPasses($0, into: &reference) }
+        #expect(single.scalars == reference.scalars, "\(bytes) under \(normalizer.rules.rawValue)")
+        #expect(single.units == reference.units, "\(bytes) under \(normalizer.rules.rawValue)")
+      }
+    }
+  }
+
   /// Lowercase ASCII letters fold to themselves as letters under every rule set, so the single
   /// pass takes their runs in its own loop (were it false, that loop would silently never run).
   @Test func lowercaseLettersArePlainUnderEveryRuleSet() {

@@ -80,6 +80,13 @@ final class FoldTable: Sendable {
     bmp.withUnsafeBufferPointer(body)
   }
 
+  /// The folded scalar a BMP entry holds when it is one unit of class
+  /// ``ScalarClass/unspaced`` (a CJK character, most of a Chinese text), or nil.
+  @inline(__always)
+  static func unspacedFold(_ entry: UInt32) -> UInt32? {
+    entry & (multiFlag | 0x7F00_0000) == UInt32(ScalarClass.unspaced.rawValue) << classShift ? entry & 0x1F_FFFF : nil
+  }
+
   /// The folded scalar and its class that a BMP entry holds, or nil when the scalar is deleted
   /// or folds to several.
   @inline(__always)

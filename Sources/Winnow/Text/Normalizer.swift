@@ -115,6 +115,13 @@ public struct Normalizer: Sendable {
             // of a scan in the call alone).
             if foldsScalars, value < 0x10000, let (scalar, scalarClass) = FoldTable.singleFold(entries[Int(value)]) {
               shaper.feed(scalar, scalarClass, start, end)
+              // After a CJK character, the rest of its run at once.
+              if scalarClass == .unspaced {
+                if shaper.gaveUp { return false }
+                index = shaper.takeUnspacedRun(bytes, from: index &+ length, entries: entries)
+                if shaper.gaveUp { return false }
+                continue
+              }
             } else {
               feedFolded(value, start, end, to: &shaper)
             }

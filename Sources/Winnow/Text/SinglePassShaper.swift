@@ -175,6 +175,44 @@ struct SinglePassShaper {
     return index
   }
 
+  /// Takes the three-byte characters of `bytes` from `index` on that fold (by `entries`, the
+  /// fold table's BMP entries) to one unit of class ``ScalarClass/unspaced`` each, while they
+  /// continue a run of such units; returns the index of the first byte it did not take. In a
+  /// Chinese text most units are such characters, and after one of them the only rule that acts
+  /// on the next is the merging of repeats: this loop skips the general decoder and `feed`'s
+  /// other rules, as ``takeLowercaseLetters(_:from:)`` does for English.
+  @inline(__always)
+  mutating func takeUnspacedRun(
+    _ bytes: UnsafeBufferPointer<UInt8>, from index: Int, entries: UnsafeBufferPointer<UInt32>
+  ) -> Int {
+    // The caller has just fed an unspaced unit, which leaves no token, no separator pending,
+    // nothing held back and no lone character waiting for CJK. `gapUnits` is not counted on:
+    // after CJK the gap is not all separators, so the next token resets it unread.
+    let unspaced = ScalarClass.unspaced.rawValue
+    guard lastClass == unspaced else { return index }
+    assert(!inToken && pendingStart < 0 && heldApostrophe == nil && exclamationMarks == 0 && !optionalIfCJKFollows)
+    var index = index
+    while index &+ 2 < bytes.count {
+      let lead = bytes[index]
+      let (second, third) = (bytes[index &+ 1], bytes[index &+ 2])
+      // A valid three-byte sequence, decoded as `UTF8Decoding.decode` decodes it.
+      guard lead & 0xF0 == 0xE0 && second & 0xC0 == 0x80 && third & 0xC0 == 0x80 else { break }
+      let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+      guard value >= 0x800 && value & 0xF800 != 0xD800, let scalar = FoldTable.unspacedFold(entries[Int(value)]) else {
+        break
+      }
+      let start = Int32(truncatingIfNeeded: index)
+      if merges && lastScalar == scalar {
+        countRepeat(endingAt: start &+ 3)
+      } else {
+        append(scalar, unspaced, start, start &+ 3)
+        if gaveUp { return index }
+      }
+      index &+= 3
+    }
+    return index
+  }
+
   /// Ends the text: the number of units written, or nil when the text needs ``WordShaper``.
   mutating func finish() -> Int? {
     if let apostrophe = heldApostrophe {
