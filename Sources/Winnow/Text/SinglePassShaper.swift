@@ -189,8 +189,9 @@ struct SinglePassShaper {
     // nothing held back and no lone character waiting for CJK. `gapUnits` is not counted on:
     // after CJK the gap is not all separators, so the next token resets it unread.
     let unspaced = ScalarClass.unspaced.rawValue
-    guard lastClass == unspaced else { return index }
-    assert(!inToken && pendingStart < 0 && heldApostrophe == nil && exclamationMarks == 0 && !optionalIfCJKFollows)
+    assert(
+      lastClass == unspaced && !inToken && pendingStart < 0 && heldApostrophe == nil && exclamationMarks == 0
+        && !optionalIfCJKFollows)
     var index = index
     while index &+ 2 < bytes.count {
       let lead = bytes[index]
