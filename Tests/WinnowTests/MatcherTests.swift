@@ -228,6 +228,32 @@ struct MatcherTests {
     #expect(alone.last!.0.count > 0 && alone.last!.1.count > 0)
   }
 
+  /// Threads that scan and then end, one after another: each ending thread frees the workspace
+  /// its scans left (see `ThreadWorkspace`), and the next thread's scans, in a workspace of
+  /// their own, find what the calling thread finds.
+  @Test func threadsThatEndLeaveScansIntact() throws {
+    let matcher = try Matcher(lists: [CompiledMatcherTests.custom()])
+    let texts = try CompiledMatcherTests.sampleTexts()
+    let alone = texts.map { matcher.overlappingMatches(in: $0) }
+    let mismatches = Mutex(0)
+    for round in 0..<8 {
+      let done = DispatchSemaphore(value: 0)
+      let thread = Thread {
+        for index in texts.indices
+        where matcher.overlappingMatches(in: texts[(index + round) % texts.count])
+          != alone[(index + round) % texts.count]
+        {
+          mismatches.withLock { $0 += 1 }
+        }
+        done.signal()
+      }
+      thread.start()
+      done.wait()
+    }
+    #expect(mismatches.withLock { $0 } == 0)
+    #expect(alone.contains { !$0.isEmpty })
+  }
+
   /// The report `findsNothing` remembers for the next scan of the same text: any order of
   /// checks and scans (leftmost-longest or overlapping), by two matchers with different lists,
   /// over texts of the same length with different matches, gives every scan the report a scan

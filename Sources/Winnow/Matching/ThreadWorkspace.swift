@@ -17,57 +17,59 @@
 /// lock and array: part of the 5% more CPU time a line that `winnow scan --jobs 2` spent than
 /// one job. A thread that ends releases its workspace.
 enum ThreadWorkspace {
-  /// The storage a thread's key points to. The workspace lives in memory of its own, so that a
-  /// scan works on it in place: moving it out and back, or copying it, retained and released
-  /// every buffer of its texts.
-  private final class Slot {
-    let workspace: UnsafeMutablePointer<ScanWorkspace>
+  /// What a thread's key points to: memory of its own, so that a scan works on the workspace in
+  /// place (moving it out and back, or copying it, retained and released every buffer of its
+  /// texts). A plain allocation rather than an object: reaching an object through the key
+  /// retained and released it on every scan, two atomic operations each time, and a scan of
+  /// a short message does little more than that.
+  private struct Slot {
+    var workspace = ScanWorkspace()
     /// Whether a scan on this thread is using the workspace.
     var isInUse = false
-
-    init() {
-      workspace = .allocate(capacity: 1)
-      workspace.initialize(to: ScanWorkspace())
-    }
-
-    deinit {
-      workspace.deinitialize(count: 1)
-      workspace.deallocate()
-    }
   }
 
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
     #if canImport(Darwin)
-      let status = pthread_key_create(&key) { Unmanaged<Slot>.fromOpaque($0).release() }
+      let status = pthread_key_create(&key) { ThreadWorkspace.freeSlot($0) }
     #else
       let status = pthread_key_create(&key) { pointer in
-        if let pointer { Unmanaged<Slot>.fromOpaque(pointer).release() }
+        if let pointer { ThreadWorkspace.freeSlot(pointer) }
       }
     #endif
     precondition(status == 0, "pthread_key_create failed (\(status))")
     return key
   }()
 
+  /// Frees a thread's slot when the thread ends.
+  private static func freeSlot(_ pointer: UnsafeMutableRawPointer) {
+    let slot = pointer.assumingMemoryBound(to: Slot.self)
+    slot.deinitialize(count: 1)
+    slot.deallocate()
+  }
+
   /// Calls `body` with the calling thread's workspace, or with a new one when a scan on this
   /// thread is using it. A workspace that a huge text grew is emptied afterwards.
   static func withWorkspace<Result>(_ body: (inout ScanWorkspace) -> Result) -> Result {
-    let slot: Slot
+    let slot: UnsafeMutablePointer<Slot>
     if let pointer = pthread_getspecific(key) {
-      slot = Unmanaged<Slot>.fromOpaque(pointer).takeUnretainedValue()
+      // SAFETY: the key only ever holds a `Slot` this function allocated and initialized, freed
+      // by `freeSlot` when its thread ends; no other thread reads it.
+      slot = pointer.assumingMemoryBound(to: Slot.self)
     } else {
-      slot = Slot()
-      pthread_setspecific(key, Unmanaged.passRetained(slot).toOpaque())
+      slot = .allocate(capacity: 1)
+      slot.initialize(to: Slot())
+      pthread_setspecific(key, slot)
     }
-    guard !slot.isInUse else {
+    guard !slot.pointee.isInUse else {
       var workspace = ScanWorkspace()
       return body(&workspace)
     }
-    slot.isInUse = true
+    slot.pointee.isInUse = true
     defer {
-      if !slot.workspace.pointee.isWorthKeeping { slot.workspace.pointee = ScanWorkspace() }
-      slot.isInUse = false
+      if !slot.pointee.workspace.isWorthKeeping { slot.pointee.workspace = ScanWorkspace() }
+      slot.pointee.isInUse = false
     }
-    return body(&slot.workspace.pointee)
+    return body(&slot.pointee.workspace)
   }
 }
