@@ -136,12 +136,13 @@ extension ModerationEngine {
     // shrink), so content within the limit as written is within it as read.
     guard content.count <= configuration.extractor.contentLimit else { return false }
     guard case .fields(let objectName) = rule else { return screening.isCleanExtension(at: content.lowerBound) }
-    let (known, trie) = configuration.extractor.pathTrie(for: objectName)
-    guard known else {
-      return configuration.extractor.unknownTypes == .skip || screening.isCleanEverywhere(at: content.lowerBound)
+    return configuration.extractor.withPathTrie(for: objectName) { known, trie in
+      guard known else {
+        return configuration.extractor.unknownTypes == .skip || screening.isCleanEverywhere(at: content.lowerBound)
+      }
+      guard let trie else { return true }
+      return screening.isClean(at: content.lowerBound, trie: trie, node: 0)
     }
-    guard let trie else { return true }
-    return trie.withUnsafeBufferPointer { screening.isClean(at: content.lowerBound, trie: $0, node: 0) }
   }
 }
 
@@ -442,11 +443,18 @@ private struct ContentScreening {
 
   /// Whether the matcher finds nothing, and warns of nothing, in a string's text.
   private func isClean(_ string: (text: Range<Int>, isEscaped: Bool)) -> Bool {
-    guard string.isEscaped else {
-      return matcher.findsNothing(inUTF8: UnsafeBufferPointer(rebasing: bytes[string.text]))
-    }
+    guard string.isEscaped else { return findsNothing(in: UnsafeBufferPointer(rebasing: bytes[string.text])) }
     var parser = checkedParser(at: string.text.lowerBound - 1)
     guard var text = try? parser.parseString() else { return false }
-    return text.withUTF8 { matcher.findsNothing(inUTF8: $0) }
+    return text.withUTF8 { findsNothing(in: $0) }
+  }
+
+  /// `matcher.findsNothing(inUTF8: text)`, calling the matcher as a guaranteed reference: a call
+  /// on the unowned reference itself retained and released the matcher around it, on every
+  /// string a scan checks.
+  @inline(__always)
+  private func findsNothing(in text: UnsafeBufferPointer<UInt8>) -> Bool {
+    // SAFETY: as for `matcher`, the engine holds the matcher for the whole screening.
+    Unmanaged.passUnretained(matcher)._withUnsafeGuaranteedRef { $0.findsNothing(inUTF8: text) }
   }
 }

@@ -116,13 +116,19 @@ public struct ContentExtractor: Sendable, Hashable {
 
   private static let textMessageRule = builtInRules["RC:TxtMsg"]
 
-  /// The paths of an object name's rule as a trie (``FieldPath/trie(_:)``), or nil for a rule
-  /// of no fields (``Rule/none``) or an unknown name.
-  func pathTrie(for objectName: String) -> (known: Bool, trie: [UInt8]?) {
+  /// `body(known, trie)`: whether the object name has a rule, and the rule's paths as a trie
+  /// (``FieldPath/trie(_:)``), or nil for a rule of no fields (``Rule/none``) or an unknown
+  /// name. The trie is lent in place: reached through an array, a text message's (the most
+  /// common) was retained and released for every line.
+  func withPathTrie<Result>(
+    for objectName: String, _ body: (_ known: Bool, _ trie: UnsafeBufferPointer<UInt8>?) -> Result
+  ) -> Result {
     // Text messages skip hashing their name, as in ``rule(for:)``.
-    if objectName == "RC:TxtMsg" { return (true, Self.textMessageTrie) }
-    if let trie = pathTries[objectName] { return (true, trie) }
-    return (rules[objectName] != nil, nil)
+    if objectName == "RC:TxtMsg", let trie = Self.textMessageTrie {
+      return trie.withUnsafeBufferPointer { body(true, $0) }
+    }
+    guard let trie = pathTries[objectName] else { return body(rules[objectName] != nil, nil) }
+    return trie.withUnsafeBufferPointer { body(true, $0) }
   }
 
   private static let builtInPathTries: [String: [UInt8]] = builtInRules.compactMapValues { rule in
