@@ -227,17 +227,19 @@ public final class ModerationEngine: Sendable {
   /// `{"matches":[{"word":…,"list":…,"category":…},…]}` with each entry once, as many as fit in
   /// 1024 characters.
   ///
-  /// Written into one buffer, not built as `JSONValue`s or as a string per word, and characters
-  /// are counted only once the UTF-8 length (never less than the count of characters) passes
-  /// the limit: building and counting each word's text was 6% of a `winnow scan` of a dump
-  /// where one line in fifteen is blocked.
+  /// Written into one buffer by a ``JSONWriter``, not built as `JSONValue`s or as a string per
+  /// word, and characters are counted only once the UTF-8 length (never less than the count of
+  /// characters) passes the limit: building and counting each word's text was 6% of a `winnow
+  /// scan` of a dump where one line in fifteen is blocked.
   static func extra(for matches: [FieldMatch]) -> String {
     let limit = BlockedMessageInfo.maximumExtraLength
-    let (opening, closing): (StaticString, StaticString) = (#"{"matches":["#, "]}")
-    var json: [UInt8] = []
-    json.reserveCapacity(256)
-    json.append(contentsOf: UnsafeBufferPointer(start: opening.utf8Start, count: opening.utf8CodeUnitCount))
-    // Characters of `json` and the closing, counted once `json` passes the limit in bytes.
+    let closing = 2  // the bytes, and characters, of `]}`
+    var writer = JSONWriter()
+    writer.bytes.reserveCapacity(256)
+    writer.beginObject()
+    writer.key("matches")
+    writer.beginArray()
+    // Characters of what is written and the closing, counted once it passes the limit in bytes.
     var characters: Int? = nil
     // An item has a few matches: compared, not hashed (hashing an entry's text cost more).
     var firsts: [Int] = []
@@ -245,34 +247,30 @@ public final class ModerationEngine: Sendable {
       let entry = matches[index].match.entry
       guard !firsts.contains(where: { matches[$0].match.entry == entry }) else { continue }
       firsts.append(index)
-      let wordStart = json.count
-      if firsts.count > 1 { json.append(UInt8(ascii: ",")) }
-      json.append(contentsOf: #"{"word":"#.utf8)
-      JSONValue.writeString(entry.kind == .regex ? "re:" + entry.text : entry.text, to: &json)
-      json.append(contentsOf: #","list":"#.utf8)
-      JSONValue.writeString(Self.shortName(ofList: matches[index].match.list), to: &json)
-      json.append(contentsOf: #","category":"#.utf8)
-      if let category = entry.category {
-        JSONValue.writeString(category, to: &json)
-      } else {
-        json.append(contentsOf: "null".utf8)
-      }
-      json.append(UInt8(ascii: "}"))
-      if json.count + closing.utf8CodeUnitCount > limit {
+      let wordStart = writer.bytes.count
+      writer.beginObject()
+      writer.key("word")
+      writer.string(entry.kind == .regex ? "re:" + entry.text : entry.text)
+      writer.key("list")
+      writer.string(Self.shortName(ofList: matches[index].match.list))
+      writer.key("category")
+      writer.string(entry.category)
+      writer.endObject()
+      if writer.bytes.count + closing > limit {
         // The word starts with a comma or a brace and ends with a brace, so no character spans
         // it and what comes before.
-        let before =
-          characters ?? String(decoding: json[..<wordStart], as: UTF8.self).count + closing.utf8CodeUnitCount
-        let word = String(decoding: json[wordStart...], as: UTF8.self).count
+        let before = characters ?? String(decoding: writer.bytes[..<wordStart], as: UTF8.self).count + closing
+        let word = String(decoding: writer.bytes[wordStart...], as: UTF8.self).count
         guard before + word <= limit else {
-          json.removeSubrange(wordStart...)
+          writer.bytes.removeSubrange(wordStart...)
           break
         }
         characters = before + word
       }
     }
-    json.append(contentsOf: UnsafeBufferPointer(start: closing.utf8Start, count: closing.utf8CodeUnitCount))
-    return String(decoding: json, as: UTF8.self)
+    writer.endArray()
+    writer.endObject()
+    return String(decoding: writer.bytes, as: UTF8.self)
   }
 
   /// The last component of a list's name (`zh.txt` for `wordlists/global/zh.txt`), the whole
