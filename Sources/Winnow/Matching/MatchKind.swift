@@ -22,23 +22,31 @@ public enum MatchKind: String, Sendable, CaseIterable {
   func select<Match>(
     _ candidates: [Match], start: (Match) -> Int, end: (Match) -> Int, pattern: (Match) -> Int
   ) -> [Match] {
-    let ranked: [Match]
+    var chosen = candidates
+    select(&chosen, start: start, end: end, pattern: pattern)
+    return chosen
+  }
+
+  /// ``select(_:start:end:pattern:)`` in place: sorts `candidates` and keeps the chosen ones,
+  /// with no array allocated (a scan's few candidates cost more to copy than to choose).
+  func select<Match>(
+    _ candidates: inout [Match], start: (Match) -> Int, end: (Match) -> Int, pattern: (Match) -> Int
+  ) {
     switch self {
     case .standard:
-      ranked = candidates.sorted {
-        (end($0), start($0), pattern($0)) < (end($1), start($1), pattern($1))
-      }
+      candidates.sort { (end($0), start($0), pattern($0)) < (end($1), start($1), pattern($1)) }
     case .leftmostFirst:
-      ranked = candidates.sorted { (start($0), pattern($0)) < (start($1), pattern($1)) }
+      candidates.sort { (start($0), pattern($0)) < (start($1), pattern($1)) }
     case .leftmostLongest:
-      ranked = candidates.sorted { (start($0), -end($0), pattern($0)) < (start($1), -end($1), pattern($1)) }
+      candidates.sort { (start($0), -end($0), pattern($0)) < (start($1), -end($1), pattern($1)) }
     }
-    var chosen: [Match] = []
+    var kept = 0
     var position = Int.min
-    for candidate in ranked where start(candidate) >= position {
-      chosen.append(candidate)
-      position = end(candidate)
+    for index in candidates.indices where start(candidates[index]) >= position {
+      position = end(candidates[index])
+      candidates.swapAt(kept, index)
+      kept += 1
     }
-    return chosen
+    candidates.removeLast(candidates.count - kept)
   }
 }

@@ -31,6 +31,8 @@ import Synchronization
 /// a new one to change lists. Errors in the lists surface when it is built; a scan never fails.
 public final class Matcher: Sendable {
   let layers: [MatcherLayer]
+  /// Whether any layer has allow entries, whose candidates hide others.
+  private let hasAllowEntries: Bool
   /// A number no other matcher of this process has: a report remembered for one matcher (see
   /// ``findsNothing(inUTF8:)``) is never taken for another's, as an address could be once the
   /// first matcher is freed.
@@ -78,11 +80,13 @@ public final class Matcher: Sendable {
     }
     guard errors.isEmpty else { throw WordListErrors(errors) }
     self.layers = layers
+    hasAllowEntries = layers.contains { $0.hasAllowEntries }
   }
 
   /// A matcher of already compiled layers (read back by `Matcher+Compiled.swift`).
   init(layers: [MatcherLayer]) {
     self.layers = layers
+    hasAllowEntries = layers.contains { $0.hasAllowEntries }
   }
 
   /// The number of entries of all lists.
@@ -170,24 +174,56 @@ public final class Matcher: Sendable {
   ) -> MatchReport {
     var warnings: [MatchWarning] = []
     var rejected: [(Candidate, MatcherLayer.Rejection)]? = suppressed == nil ? nil : []
-    let candidates = collectCandidates(in: bytes, warnings: &warnings, rejected: &rejected)
+    var candidates = collectCandidates(in: bytes, warnings: &warnings, rejected: &rejected)
     if let rejected { suppressed = explainRejections(rejected, candidates: candidates, bytes: bytes) }
     // Most texts hold nothing: no filtering, sorting or hashing for them.
     if candidates.isEmpty { return MatchReport(matches: [], warnings: warnings) }
-    let allowed = candidates.filter { layers[$0.layer].entries[$0.entry].entry.action == .allow }
-    // Each candidate once (both walks of a text with optional units find most of them), in the
-    // order found. A text's few candidates are compared one by one: hashing them into a set
-    // cost more than the comparisons (a twentieth of a per-message scan).
-    var reported = Set<Candidate>()
-    let hashes = candidates.count > Self.linearDeduplicationLimit
-    @inline(__always) func isFirst(_ candidate: Candidate, among kept: [Candidate]) -> Bool {
-      hashes ? reported.insert(candidate).inserted : !kept.contains(candidate)
+    // The rest are chosen in place: copying a text's few candidates into new arrays (kept,
+    // sorted, chosen) cost more than choosing them, a sixth of a scan of the comparison corpus.
+    if hasAllowEntries || suppressed != nil {
+      candidates = candidatesOutsideAllowed(candidates, bytes: bytes, suppressed: &suppressed)
+    } else {
+      Self.removeDuplicates(&candidates)
     }
+    if let kind {
+      kind.select(&candidates, start: \.start, end: \.end, pattern: rank)
+    } else if candidates.count > 1 {
+      candidates.sort { ($0.start, $0.end, rank($0)) < ($1.start, $1.end, rank($1)) }
+    }
+    return MatchReport(matches: candidates.map { match($0, in: bytes) }, warnings: warnings)
+  }
+
+  /// Keeps the first of each candidate (both walks of a text with optional units find most of
+  /// them), in the order found. A text's few candidates are compared one by one: hashing them
+  /// into a set cost more than the comparisons (a twentieth of a per-message scan).
+  private static func removeDuplicates(_ candidates: inout [Candidate]) {
+    var kept = 0
+    if candidates.count > linearDeduplicationLimit {
+      var seen = Set<Candidate>()
+      for index in candidates.indices where seen.insert(candidates[index]).inserted {
+        candidates.swapAt(kept, index)
+        kept += 1
+      }
+    } else {
+      for index in candidates.indices where !candidates[..<kept].contains(candidates[index]) {
+        candidates.swapAt(kept, index)
+        kept += 1
+      }
+    }
+    candidates.removeLast(candidates.count - kept)
+  }
+
+  /// The candidates of entries other than allow entries that no allow entry's candidate
+  /// covers, each once, in the order found; with `suppressed`, the covered ones are added to it.
+  private func candidatesOutsideAllowed(
+    _ candidates: [Candidate], bytes: UnsafeBufferPointer<UInt8>, suppressed: inout [SuppressedMatch]?
+  ) -> [Candidate] {
+    let allowed = candidates.filter { action(of: $0) == .allow }
     var kept: [Candidate] = []
     var suppressedByAllow: [Candidate] = []
-    for candidate in candidates where layers[candidate.layer].entries[candidate.entry].entry.action != .allow {
+    for candidate in candidates where action(of: candidate) != .allow {
       if let allow = allowed.first(where: { $0.start <= candidate.start && candidate.end <= $0.end }) {
-        if suppressed != nil, isFirst(candidate, among: suppressedByAllow) {
+        if suppressed != nil, !suppressedByAllow.contains(candidate) {
           suppressedByAllow.append(candidate)
           suppressed!.append(
             SuppressedMatch(
@@ -195,12 +231,16 @@ public final class Matcher: Sendable {
         }
         continue
       }
-      if isFirst(candidate, among: kept) { kept.append(candidate) }
+      kept.append(candidate)
     }
-    let chosen =
-      kind?.select(kept, start: \.start, end: \.end, pattern: rank)
-      ?? kept.sorted { ($0.start, $0.end, rank($0)) < ($1.start, $1.end, rank($1)) }
-    return MatchReport(matches: chosen.map { match($0, in: bytes) }, warnings: warnings)
+    Self.removeDuplicates(&kept)
+    return kept
+  }
+
+  /// A candidate's entry's action.
+  @inline(__always)
+  private func action(of candidate: Candidate) -> MatcherLayer.ActionCode {
+    layers[candidate.layer].entryActions[candidate.entry]
   }
 
   /// Every layer's candidates in `bytes`, each layer walking the text normalized by its rules
@@ -277,7 +317,7 @@ public final class Matcher: Sendable {
 
   /// Preference among matches of the same span: block before replace, then list order.
   private func rank(_ candidate: Candidate) -> Int {
-    let isBlock = layers[candidate.layer].entries[candidate.entry].entry.action == .block
+    let isBlock = action(of: candidate) == .block
     return (isBlock ? 0 : 1 << 48) | candidate.layer << 32 | candidate.entry
   }
 }

@@ -9,6 +9,25 @@ final class MatcherLayer: Sendable {
 
   let normalizer: Normalizer
   let entries: [CompiledEntry]
+  /// By entry, its action as one byte: what choosing among a text's candidates reads, where
+  /// reading it from `entries` copied the action out of a large record.
+  let entryActions: [ActionCode]
+  /// Whether the layer has allow entries, whose candidates hide others.
+  let hasAllowEntries: Bool
+
+  /// An entry's ``Entry/Action`` without its replacement text.
+  enum ActionCode: UInt8, Sendable {
+    case block, replace, allow, lexicon
+
+    init(_ action: Entry.Action) {
+      switch action {
+      case .block: self = .block
+      case .replace: self = .replace
+      case .allow: self = .allow
+      case .lexicon: self = .lexicon
+      }
+    }
+  }
   /// The automaton of the literal entries, if any; pattern `i` is entry `patternEntries[i]`,
   /// or, when that is negative, the required literal of regex `-patternEntries[i] - 1`.
   let automaton: AhoCorasick?
@@ -138,6 +157,8 @@ final class MatcherLayer: Sendable {
   ) {
     self.normalizer = normalizer
     self.entries = entries
+    entryActions = entries.map { ActionCode($0.entry.action) }
+    hasAllowEntries = entryActions.contains(.allow)
     self.automaton = automaton
     self.patternEntries = patternEntries
     self.patternChecks = patternChecks
