@@ -81,8 +81,17 @@ struct ListOptions: ParsableArguments {
       guard errors.isEmpty else { throw WordListErrors(errors) }
       return try Matcher(lists: lists.map(withoutExcludedCategories))
     }
-    guard !noCache, let cache = CompiledListCache.standard() else { return try compile() }
-    return try cache.matcher(directories: directories, excludedCategories: excludedCategories, compile: compile)
+    guard !noCache, let cache = CompiledListCache.standard() else { return keptUntilExit(try compile()) }
+    return keptUntilExit(
+      try cache.matcher(directories: directories, excludedCategories: excludedCategories, compile: compile))
+  }
+
+  /// `matcher`, retained once more and never released: the kernel frees it with the rest of
+  /// the process. Released when a command returns, the global list's 70,000 entries and
+  /// 20 MB of tables were freed one object at a time, 5 ms of a 39 ms one-line scan.
+  private func keptUntilExit(_ matcher: Matcher) -> Matcher {
+    _ = Unmanaged.passRetained(matcher)
+    return matcher
   }
 
   private func withoutExcludedCategories(_ list: WordList) -> WordList {
