@@ -92,9 +92,13 @@ struct PipelineTests {
 
   struct Stop: Error {}
 
+  /// The input is four times as many pieces as the pipeline reads ahead: with fewer (40,000
+  /// lines were 20 pieces of 2,048 against 16 read ahead), four workers sometimes mapped them
+  /// all before the consumer's first output failed.
   @Test(arguments: [1, 2, 4])
   func aFailingConsumerStopsTheWorkers(jobs: Int) throws {
-    let (path, _) = try Self.input(lines: 40_000)
+    let pieces = 4 * maximumPiecesAhead
+    let (path, _) = try Self.input(lines: pieces * linesPerPiece)
     let mapped = Mutex(0)
     var consumed = 0
     let count: @Sendable (LineBatch) -> Int = { batch in
@@ -111,7 +115,7 @@ struct PipelineTests {
     let after = mapped.withLock { $0 }
     Thread.sleep(forTimeInterval: 0.05)
     #expect(mapped.withLock { $0 } == after)
-    #expect(after < 40_000 / linesPerPiece, "the workers stopped before the end of the input")
+    #expect(after < pieces, "the workers stopped before the end of the input")
     #expect(consumed >= 1)
   }
 
