@@ -277,6 +277,10 @@ struct JSONParser {
   /// Moves past a string literal at `position`, checking it as ``parseString()`` does
   /// without making a `String` of it unless it has escapes: the range of its text between the
   /// quotes, and whether it has escapes (the range then holds them as written).
+  ///
+  /// Inlined, with ``scanPlainString()``, into its callers: a dump line's dozen or so keys and
+  /// values each made two calls, 16% of a scan of clean lines (see `Benchmarks/HISTORY.md`).
+  @inline(__always)
   mutating func skipString() throws(JSONParseError) -> (text: Range<Int>, isEscaped: Bool) {
     let start = position + 1
     guard let (end, isASCII) = try scanPlainString() else {
@@ -294,6 +298,7 @@ struct JSONParser {
   /// Moves past a string literal without escapes at `position` (its opening quote): the end of
   /// its text (the closing quote's offset) and whether it is all ASCII; nil, with `position` at
   /// the first backslash, when it has escapes.
+  @inline(__always)
   private mutating func scanPlainString() throws(JSONParseError) -> (end: Int, isASCII: Bool)? {
     // `index`, not `position`, while reading: `position` lives in memory (the parser is
     // `inout`), and storing it each step was a store and a reload per word.
