@@ -298,8 +298,28 @@ struct UTF8ValidationTests {
     let interesting: [UInt8] = [
       0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF,
     ]
-    let bytes = Gen.int(in: 0...(interesting.count - 1)).map { interesting[$0] }.array(of: 0...8)
-    await propertyCheck(count: 2000, input: bytes) { bytes in
+    let bytes = Gen.int(in: 0...(interesting.count - 1)).map { interesting[$0] }.array(of: 0...24)
+    await propertyCheck(count: 4000, input: bytes) { bytes in
+      let ours = bytes.withUnsafeBufferPointer { JSONParser.isValidUTF8($0) }
+      #expect(ours == (String(validating: bytes, as: UTF8.self) != nil))
+    }
+  }
+
+  /// Valid text of one- to four-byte characters, in runs of ASCII and of CJK that take the
+  /// check's word-at-a-time paths, then with one byte replaced, mostly by a byte at the edge of
+  /// a valid range (`ED`, the surrogates' lead; `E0`, the overlong forms'; a lone continuation):
+  /// the check still agrees.
+  @Test func agreesOnTextWithOneByteChanged() async {
+    let pieces = ["hello world ", "a", "中文字符", "国", "é", "ß", "\u{E000}", "\u{FFFD}", "😀", "\u{10FFFF}"]
+    let text = Gen.int(in: 0...(pieces.count - 1)).array(of: 1...12).map { $0.map { pieces[$0] }.joined() }
+    let edges: [UInt8] = [0x80, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xE0, 0xE4, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
+    let replacement = zip(Gen.int(in: 0...(edges.count - 1)), Gen.int(in: 0...255), Gen.bool).map {
+      $2 ? edges[$0] : UInt8($1)
+    }
+    await propertyCheck(count: 4000, input: text, zip(Gen.int(in: 0...1000), replacement)) { text, change in
+      var bytes = Array(text.utf8)
+      #expect(bytes.withUnsafeBufferPointer { JSONParser.isValidUTF8($0) })
+      bytes[change.0 % bytes.count] = change.1
       let ours = bytes.withUnsafeBufferPointer { JSONParser.isValidUTF8($0) }
       #expect(ours == (String(validating: bytes, as: UTF8.self) != nil))
     }

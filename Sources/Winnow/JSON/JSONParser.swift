@@ -383,11 +383,33 @@ struct JSONParser {
 
   /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past
   /// U+10FFFF).
+  ///
+  /// Eight ASCII bytes are checked at once, and a three-byte sequence (every CJK character) as
+  /// one word: a byte at a time, the check was a twentieth of a dump's clean lines.
   static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    let raw = UnsafeRawPointer(base)
     var index = 0
     let count = bytes.count
     func continuation(_ offset: Int) -> Bool { index + offset < count && bytes[index + offset] & 0xC0 == 0x80 }
     while index < count {
+      // SAFETY: each load reads bytes below `count`, checked before it.
+      if index &+ 8 <= count,
+        raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+      {
+        index &+= 8
+        continue
+      }
+      if index &+ 4 <= count {
+        // Lead 1110xxxx, then two 10xxxxxx; the fourth byte loaded is not looked at.
+        let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self))
+        if word & 0x00C0_C0F0 == 0x0080_80E0 {
+          let (lead, second) = (UInt8(truncatingIfNeeded: word), UInt8(truncatingIfNeeded: word &>> 8))
+          if lead == 0xE0 && second < 0xA0 || lead == 0xED && second >= 0xA0 { return false }
+          index &+= 3
+          continue
+        }
+      }
       let lead = bytes[index]
       switch lead {
       case 0..<0x80:
