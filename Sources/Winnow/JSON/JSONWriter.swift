@@ -124,10 +124,15 @@ public struct JSONWriter: Sendable {
   /// was written).
   @inline(__always)
   private mutating func separate() {
-    guard let last = bytes.last else { return }
-    if last != UInt8(ascii: "{") && last != UInt8(ascii: "[") && last != UInt8(ascii: ":") && last != 0x0A {
-      bytes.append(UInt8(ascii: ","))
-    }
+    if needsComma { bytes.append(UInt8(ascii: ",")) }
+  }
+
+  /// Whether the next value or key needs a comma before it: whether the last byte written
+  /// ends a value (not an opening bracket, a key's colon or a line).
+  @inline(__always)
+  private var needsComma: Bool {
+    guard let last = bytes.last else { return false }
+    return last != UInt8(ascii: "{") && last != UInt8(ascii: "[") && last != UInt8(ascii: ":") && last != 0x0A
   }
 
   @inline(__always)
@@ -159,10 +164,19 @@ public struct JSONWriter: Sendable {
   /// A member's key; its value is the next thing written. `key` must need no escape (a
   /// literal of the program's own).
   public mutating func key(_ key: StaticString) {
-    separate()
-    bytes.append(UInt8(ascii: "\""))
-    append(key)
-    append("\":")
+    // The comma, the quoted key and the colon in one append: appended piece by piece, a key
+    // took four appends, each checking the array's uniqueness and room.
+    let comma = needsComma ? 1 : 0
+    let count = key.utf8CodeUnitCount
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count &+ 4) { buffer in
+      buffer[0] = UInt8(ascii: ",")
+      buffer[1] = UInt8(ascii: "\"")
+      // SAFETY: the buffer holds `count + 4` bytes; the key's `count` go at offset 2.
+      buffer.baseAddress!.advanced(by: 2).update(from: key.utf8Start, count: count)
+      buffer[count &+ 2] = UInt8(ascii: "\"")
+      buffer[count &+ 3] = UInt8(ascii: ":")
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(1 &- comma)...]))
+    }
   }
 
   /// A member's key that may need escapes (one read from input); its value is the next thing
