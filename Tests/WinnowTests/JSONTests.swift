@@ -149,7 +149,15 @@ struct JSONWriterTests {
   /// Nested documents, several to a run as JSON Lines: commas only between values and
   /// members, none after a newline.
   @Test func writesWhatTheTreeWrites() async {
-    let strings = ["", "a", "傻逼", "\"", "\\", "\n\u{1}", "🍆", "é", "x\u{1F}y"]
+    // Short strings are written in one append unless they need escapes, and long ones (past
+    // 64 bytes) piece by piece: escapes early and late in a string, at both lengths.
+    let strings = [
+      "", "a", "傻逼", "\"", "\\", "\n\u{1}", "🍆", "é", "x\u{1F}y", String(repeating: "ab", count: 32),
+      String(repeating: "傻", count: 21) + "\"",
+      String(repeating: "x", count: 20) + "\\" + String(repeating: "y", count: 20),
+      String(repeating: "z", count: 70), String(repeating: "q", count: 65) + "\t", "\\x",
+    ]
+    // An odd count: `scalar` takes a string for odd numbers only, which reach every index.
     @Sendable func scalar(_ number: Int) -> JSONValue { JSONTests.scalar(number, strings: strings) }
     @Sendable func document(_ numbers: [Int]) -> JSONValue {
       let members = numbers.map { JSONMember(key: strings[$0 % strings.count], value: scalar($0 / 3)) }

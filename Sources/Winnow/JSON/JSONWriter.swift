@@ -188,9 +188,52 @@ public struct JSONWriter: Sendable {
   }
 
   /// A string.
+  ///
+  /// One of up to ``shortString`` bytes with nothing to escape (names, ids, matched words:
+  /// most strings of a result) goes in with its comma and quotes in one append.
   public mutating func string(_ value: String) {
+    var value = value
+    let comma = needsComma ? 1 : 0
+    let written = value.withUTF8 { utf8 in
+      guard utf8.count <= Self.shortString, !Self.needsEscapes(utf8) else { return false }
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.shortString &+ 3) { buffer in
+        buffer[0] = UInt8(ascii: ",")
+        buffer[1] = UInt8(ascii: "\"")
+        // SAFETY: the buffer holds `shortString + 3` bytes, and `utf8.count` is at most that
+        // less three.
+        if let base = utf8.baseAddress { buffer.baseAddress!.advanced(by: 2).update(from: base, count: utf8.count) }
+        buffer[utf8.count &+ 2] = UInt8(ascii: "\"")
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(1 &- comma)..<(utf8.count &+ 3)]))
+      }
+      return true
+    }
+    if written { return }
     separate()
     JSONValue.writeString(value, to: &bytes)
+  }
+
+  /// The longest string ``string(_:)`` writes in one append.
+  private static let shortString = 64
+
+  /// Whether `utf8` holds a quote, a backslash or a control character.
+  @inline(__always)
+  private static func needsEscapes(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = utf8.baseAddress else { return false }
+    var index = 0
+    // SAFETY: each load reads eight bytes below `utf8.count`, checked before it.
+    while index &+ 8 <= utf8.count {
+      if JSONParser.specialBytes(in: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self)) != 0
+      {
+        return true
+      }
+      index &+= 8
+    }
+    while index < utf8.count {
+      let byte = base[index]
+      if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return true }
+      index &+= 1
+    }
+    return false
   }
 
   /// A string, or `null`.
