@@ -54,7 +54,8 @@ struct ScanTally: Sendable {
     /// Adds `count` matches of `entry` of `list`.
     mutating func add(_ entry: Entry, list: String, count: Int) {
       let line = entry.source?.line ?? 0
-      var site = firstByLine[line] ?? -1
+      let first = firstByLine[line] ?? -1
+      var site = first
       while site >= 0 {
         if lists[site] == list, entries[site].source?.file == entry.source?.file,
           entry.source != nil || entries[site].text == entry.text
@@ -64,7 +65,7 @@ struct ScanTally: Sendable {
         }
         site = next[site]
       }
-      next.append(firstByLine[line] ?? -1)
+      next.append(first)
       firstByLine[line] = entries.count
       entries.append(entry)
       lists.append(list)

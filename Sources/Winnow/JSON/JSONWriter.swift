@@ -164,18 +164,24 @@ public struct JSONWriter: Sendable {
   /// A member's key; its value is the next thing written. `key` must need no escape (a
   /// literal of the program's own).
   public mutating func key(_ key: StaticString) {
-    // The comma, the quoted key and the colon in one append: appended piece by piece, a key
-    // took four appends, each checking the array's uniqueness and room.
+    appendQuoted(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), colon: true)
+  }
+
+  /// The comma the next value needs, then `text` (nothing to escape) in quotes, then a colon
+  /// when `colon`, in one append: appended piece by piece, a key or a string took three or
+  /// four appends, each checking the array's uniqueness and room.
+  @inline(__always)
+  private mutating func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, colon: Bool) {
     let comma = needsComma ? 1 : 0
-    let count = key.utf8CodeUnitCount
+    let count = text.count
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count &+ 4) { buffer in
       buffer[0] = UInt8(ascii: ",")
       buffer[1] = UInt8(ascii: "\"")
-      // SAFETY: the buffer holds `count + 4` bytes; the key's `count` go at offset 2.
-      buffer.baseAddress!.advanced(by: 2).update(from: key.utf8Start, count: count)
+      // SAFETY: the buffer holds `count + 4` bytes; the text's `count` go at offset 2.
+      if let base = text.baseAddress { buffer.baseAddress!.advanced(by: 2).update(from: base, count: count) }
       buffer[count &+ 2] = UInt8(ascii: "\"")
       buffer[count &+ 3] = UInt8(ascii: ":")
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(1 &- comma)...]))
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(1 &- comma)..<(count &+ (colon ? 4 : 3))]))
     }
   }
 
@@ -193,18 +199,9 @@ public struct JSONWriter: Sendable {
   /// most strings of a result) goes in with its comma and quotes in one append.
   public mutating func string(_ value: String) {
     var value = value
-    let comma = needsComma ? 1 : 0
     let written = value.withUTF8 { utf8 in
       guard utf8.count <= Self.shortString, !Self.needsEscapes(utf8) else { return false }
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.shortString &+ 3) { buffer in
-        buffer[0] = UInt8(ascii: ",")
-        buffer[1] = UInt8(ascii: "\"")
-        // SAFETY: the buffer holds `shortString + 3` bytes, and `utf8.count` is at most that
-        // less three.
-        if let base = utf8.baseAddress { buffer.baseAddress!.advanced(by: 2).update(from: base, count: utf8.count) }
-        buffer[utf8.count &+ 2] = UInt8(ascii: "\"")
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(1 &- comma)..<(utf8.count &+ 3)]))
-      }
+      appendQuoted(utf8, colon: false)
       return true
     }
     if written { return }
