@@ -180,7 +180,7 @@ struct ScanWorker: Sendable {
         let bytes = UnsafeBufferPointer(rebasing: bytes[batch.lines[offset]])
         if !writeAll, let clean = engine.cleanLine(ofDumpLine: bytes) { return .clean(clean) }
         let line = try DumpLine(utf8: bytes)
-        return .screened(line, try engine.screen(line.item))
+        return .screened(ScreenedLine(line), try engine.screen(line.item))
       }
     }
   }
@@ -189,7 +189,20 @@ struct ScanWorker: Sendable {
   /// format and kind), or read and screened.
   enum LineOutcome {
     case clean(CleanDumpLine)
-    case screened(DumpLine, ModerationResult)
+    case screened(ScreenedLine, ModerationResult)
+  }
+
+  /// What the output needs of a screened line besides its result. The item itself is moved into
+  /// the result (its id and kind are the result's item's): kept with the line as well, it was
+  /// copied, a retain for each of its strings.
+  struct ScreenedLine {
+    var format: DumpFormat
+    var platformFlagged: Bool?
+
+    init(_ line: DumpLine) {
+      format = line.format
+      platformFlagged = line.platformFlagged
+    }
   }
 
   /// With the reviewer: each batch's items concurrently (the reviewer bounds calls in flight).
@@ -212,7 +225,7 @@ struct ScanWorker: Sendable {
       }
       outputs.append(
         process(batch) { (offset) throws(ItemError) -> LineOutcome in
-          .screened(try lines[offset].get(), try results[offset]!.get())
+          .screened(ScreenedLine(try lines[offset].get()), try results[offset]!.get())
         })
     }
     return outputs
@@ -272,17 +285,17 @@ struct ScanWorker: Sendable {
   /// One result line: where the line is, what it is, then the result's members (see
   /// ``ModerationResult/json``), written straight to bytes.
   private func write(
-    _ result: ModerationResult, of line: DumpLine, file: String, number: Int, to writer: inout JSONWriter
+    _ result: ModerationResult, of line: ScreenedLine, file: String, number: Int, to writer: inout JSONWriter
   ) {
     Self.beginRecord(file: file, number: number, to: &writer)
-    if !line.item.msgUID.isEmpty {
+    if !result.item.msgUID.isEmpty {
       writer.key("msgUID")
-      writer.string(line.item.msgUID)
+      writer.string(result.item.msgUID)
     }
     writer.key("format")
     writer.string(line.format.rawValue)
     writer.key("sourceType")
-    writer.number(line.item.sourceType.rawValue)
+    writer.number(result.item.sourceType.rawValue)
     result.writeMembers(to: &writer)
     if let flagged = line.platformFlagged {
       writer.key("platformFlagged")

@@ -77,7 +77,7 @@ struct ScanTally: Sendable {
     Dictionary(counts, uniquingKeysWith: +)
   }
 
-  mutating func add(_ line: DumpLine, _ result: ModerationResult) {
+  mutating func add(_ line: ScanWorker.ScreenedLine, _ result: ModerationResult) {
     read += 1
     switch result.verdict {
     case .pass: passed += 1
@@ -85,7 +85,7 @@ struct ScanTally: Sendable {
     case .blocked: blocked += 1
     }
     if let blockType = result.blockType { byBlockType[blockType.rawValue] += 1 }
-    let source = line.item.sourceType.rawValue
+    let source = result.item.sourceType.rawValue
     readBySourceType[source] += 1
     if result.verdict != .pass { flaggedBySourceType[source] += 1 }
     byFormat[Self.formatIndex(line.format)] += 1

@@ -197,14 +197,16 @@ public struct JSONWriter: Sendable {
   ///
   /// One of up to ``shortString`` bytes with nothing to escape (names, ids, matched words:
   /// most strings of a result) goes in with its comma and quotes in one append.
+  ///
+  /// The text is read in place (`utf8.withContiguousStorageIfAvailable`): `withUTF8` needs a
+  /// mutable copy, a retain and a release of the string's storage for every string written.
   public mutating func string(_ value: String) {
-    var value = value
-    let written = value.withUTF8 { utf8 in
+    let written = value.utf8.withContiguousStorageIfAvailable { utf8 in
       guard utf8.count <= Self.shortString, !Self.needsEscapes(utf8) else { return false }
       appendQuoted(utf8, colon: false)
       return true
     }
-    if written { return }
+    if written == true { return }
     separate()
     JSONValue.writeString(value, to: &bytes)
   }

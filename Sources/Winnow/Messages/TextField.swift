@@ -155,18 +155,23 @@ extension JSONValue {
       }
       return
     }
-    switch (step, self) {
-    case (.key(let key), .object(let members)):
-      for (index, member) in members.enumerated() where member.isNamed(key) {
+    // Not `switch (step, self)`: the tuple copied the value, and enumerating copied every
+    // member, named or not (a retain of its key and value each).
+    switch step {
+    case .key(let key):
+      guard case .object(let members) = self else { return }
+      for index in members.indices where members[index].isNamed(key) {
         let child = description.isEmpty ? key : "\(description).\(key)"
-        member.value.collect(path.dropFirst(), steps: steps + [.member(index)], description: child, into: &fields)
+        members[index].value.collect(
+          path.dropFirst(), steps: steps + [.member(index)], description: child, into: &fields)
       }
-    case (.eachElement, .array(let elements)):
-      for (index, element) in elements.enumerated() {
-        element.collect(
-          path.dropFirst(), steps: steps + [.element(index)], description: "\(description)[\(index)]", into: &fields)
+    case .eachElement:
+      guard case .array(let elements) = self else { return }
+      for index in elements.indices {
+        elements[index].collect(
+          path.dropFirst(), steps: steps + [.element(index)], description: "\(description)[\(index)]",
+          into: &fields)
       }
-    default: break
     }
   }
 

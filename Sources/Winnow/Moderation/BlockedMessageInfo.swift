@@ -52,15 +52,22 @@ public struct BlockedMessageInfo: Codable, Sendable, Hashable {
   }
 
   /// The record for a blocked item; `extra` is cut to ``maximumExtraLength`` characters.
-  public init(item: MessageItem, blockType: BlockType, extra: String) {
+  ///
+  /// The item is borrowed and the record's members set one by one: taking the item as owned,
+  /// or delegating to the memberwise initializer, copied the item or the record.
+  public init(item: __shared MessageItem, blockType: BlockType, extra: String) {
     // No more UTF-8 bytes than the limit means no more characters either, and no need to walk
     // the characters (a blocked line's extra is that short nearly always).
     let limit = Self.maximumExtraLength
-    self.init(
-      type: item.conversationType.rawValue, targetId: item.targetId, channelId: item.channelId,
-      blockedMsgUId: item.msgUID, blockType: blockType.rawValue,
-      extra: extra.utf8.count <= limit ? extra : String(extra.prefix(limit)), sentTime: item.sentTime,
-      sourceType: item.sourceType.rawValue, sourceContent: item.sourceType == .original ? nil : item.content.jsonString)
+    type = item.conversationType.rawValue
+    targetId = item.targetId
+    channelId = item.channelId
+    blockedMsgUId = item.msgUID
+    self.blockType = blockType.rawValue
+    self.extra = extra.utf8.count <= limit ? extra : String(extra.prefix(limit))
+    sentTime = item.sentTime
+    sourceType = item.sourceType.rawValue
+    sourceContent = item.sourceType == .original ? nil : item.content.jsonString
   }
 
   private enum CodingKeys: String, CodingKey {

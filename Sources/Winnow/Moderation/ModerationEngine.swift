@@ -122,44 +122,60 @@ public final class ModerationEngine: Sendable {
   /// Moderates an item with the word lists only (steps 1 and 2): synchronous, for batch scans
   /// and for callers that ask their reviewer themselves.
   /// - Throws: ``ItemError`` when the item's content is over the size limit or malformed.
-  public func screen(_ item: MessageItem) throws(ItemError) -> ModerationResult {
+  public func screen(_ item: __owned MessageItem) throws(ItemError) -> ModerationResult {
     try screenFields(item).result
   }
 
   /// ``screen(_:)``, and the item's text fields as delivered (replacements applied), which the
   /// reviewer is shown.
-  private func screenFields(_ item: MessageItem) throws(ItemError) -> (result: ModerationResult, fields: [TextField]) {
+  ///
+  /// A blocked item's matches, result and record are built once each and moved, not copied:
+  /// copying them (a retain for every string of the item and of each match) was a tenth of a
+  /// blocked line's scan.
+  private func screenFields(_ item: __owned MessageItem) throws(ItemError) -> (
+    result: ModerationResult, fields: [TextField]
+  ) {
     var fields = try configuration.extractor.fields(of: item)
     let matcher = matcher(for: item)
     var matches: [FieldMatch] = []
     var warnings: [MatchWarning] = []
-    for field in fields {
-      let report = matcher.scan(field.text)
-      matches += report.matches.map { FieldMatch(field: field.location, match: $0) }
+    for index in fields.indices {
+      let report = matcher.scan(fields[index].text)
+      for match in report.matches { matches.append(FieldMatch(field: fields[index].location, match: match)) }
       warnings += report.warnings
     }
-    var result = ModerationResult(
-      verdict: .pass, item: item, blockType: nil, sensitiveType: .none, record: nil, matches: matches,
-      warnings: warnings, review: nil)
-    let blocking = matches.filter { $0.match.entry.action == .block }
-    if !blocking.isEmpty {
-      let global = blocking.filter { $0.match.origin == .global }
-      let blockType: BlockType = global.isEmpty ? .customWord : .globalWord
-      result.verdict = .blocked
-      result.blockType = blockType
-      result.sensitiveType = .blockWord
-      result.record = BlockedMessageInfo(
-        item: item, blockType: blockType, extra: Self.extra(for: global.isEmpty ? blocking : global))
-    } else if !matches.isEmpty {
-      result.verdict = .replaced
-      result.sensitiveType = .replaceWord
-      for index in fields.indices {
-        let inField = matches.filter { $0.field == fields[index].location }.map(\.match)
-        guard !inField.isEmpty else { continue }
-        fields[index].text = Match.mask(fields[index].text, matches: inField)
-        result.item.content.replaceText(at: fields[index].location, with: fields[index].text)
-      }
+    // Blocked by a global entry if any blocks, else by a custom one; the record's `extra` names
+    // the words of the entries that decided.
+    var blocksGlobal = false
+    var blocksCustom = false
+    for index in matches.indices where matches[index].match.entry.action == .block {
+      if matches[index].match.origin == .global { blocksGlobal = true } else { blocksCustom = true }
     }
+    if blocksGlobal || blocksCustom {
+      let blockType: BlockType = blocksGlobal ? .globalWord : .customWord
+      let extra = Self.extra(for: matches, globalOnly: blocksGlobal)
+      let record = BlockedMessageInfo(item: item, blockType: blockType, extra: extra)
+      let result = ModerationResult(
+        verdict: .blocked, item: item, blockType: blockType, sensitiveType: .blockWord, record: record,
+        matches: matches, warnings: warnings, review: nil)
+      return (result, fields)
+    }
+    guard !matches.isEmpty else {
+      let result = ModerationResult(
+        verdict: .pass, item: item, blockType: nil, sensitiveType: .none, record: nil, matches: matches,
+        warnings: warnings, review: nil)
+      return (result, fields)
+    }
+    var delivered = item
+    for index in fields.indices {
+      let inField = matches.filter { $0.field == fields[index].location }.map(\.match)
+      guard !inField.isEmpty else { continue }
+      fields[index].text = Match.mask(fields[index].text, matches: inField)
+      delivered.content.replaceText(at: fields[index].location, with: fields[index].text)
+    }
+    let result = ModerationResult(
+      verdict: .replaced, item: delivered, blockType: nil, sensitiveType: .replaceWord, record: nil,
+      matches: matches, warnings: warnings, review: nil)
     return (result, fields)
   }
 
@@ -231,7 +247,11 @@ public final class ModerationEngine: Sendable {
   /// word, and characters are counted only once the UTF-8 length (never less than the count of
   /// characters) passes the limit: building and counting each word's text was 6% of a `winnow
   /// scan` of a dump where one line in fifteen is blocked.
-  static func extra(for matches: [FieldMatch]) -> String {
+  ///
+  /// Only matches of block entries are named, and with `globalOnly` only those of the global
+  /// list. They are read in place: copying each match or its entry out of the array retained
+  /// its strings.
+  static func extra(for matches: [FieldMatch], globalOnly: Bool) -> String {
     let limit = BlockedMessageInfo.maximumExtraLength
     let closing = 2  // the bytes, and characters, of `]}`
     var writer = JSONWriter()
@@ -243,29 +263,38 @@ public final class ModerationEngine: Sendable {
     var characters: Int? = nil
     // An item has a few matches: compared, not hashed (hashing an entry's text cost more).
     var firsts: [Int] = []
-    for index in matches.indices {
-      let entry = matches[index].match.entry
-      guard !firsts.contains(where: { matches[$0].match.entry == entry }) else { continue }
-      firsts.append(index)
-      let wordStart = writer.bytes.count
-      writer.beginObject()
-      writer.key("word")
-      writer.string(entry.kind == .regex ? "re:" + entry.text : entry.text)
-      writer.key("list")
-      writer.string(Self.shortName(ofList: matches[index].match.list))
-      writer.key("category")
-      writer.string(entry.category)
-      writer.endObject()
-      if writer.bytes.count + closing > limit {
-        // The word starts with a comma or a brace and ends with a brace, so no character spans
-        // it and what comes before.
-        let before = characters ?? String(decoding: writer.bytes[..<wordStart], as: UTF8.self).count + closing
-        let word = String(decoding: writer.bytes[wordStart...], as: UTF8.self).count
-        guard before + word <= limit else {
-          writer.bytes.removeSubrange(wordStart...)
-          break
+    matches.withUnsafeBufferPointer { matches in
+      for index in matches.indices {
+        // SAFETY: `index` is an index of `matches`.
+        let found = UnsafePointer(matches.baseAddress! + index)
+        guard found.pointee.match.entry.action == .block, !globalOnly || found.pointee.match.origin == .global,
+          !firsts.contains(where: { matches[$0].match.entry == found.pointee.match.entry })
+        else { continue }
+        firsts.append(index)
+        let wordStart = writer.bytes.count
+        writer.beginObject()
+        writer.key("word")
+        if found.pointee.match.entry.kind == .regex {
+          writer.string("re:" + found.pointee.match.entry.text)
+        } else {
+          writer.string(found.pointee.match.entry.text)
         }
-        characters = before + word
+        writer.key("list")
+        writer.string(Self.shortName(ofList: found.pointee.match.list))
+        writer.key("category")
+        writer.string(found.pointee.match.entry.category)
+        writer.endObject()
+        if writer.bytes.count + closing > limit {
+          // The word starts with a comma or a brace and ends with a brace, so no character
+          // spans it and what comes before.
+          let before = characters ?? String(decoding: writer.bytes[..<wordStart], as: UTF8.self).count + closing
+          let word = String(decoding: writer.bytes[wordStart...], as: UTF8.self).count
+          guard before + word <= limit else {
+            writer.bytes.removeSubrange(wordStart...)
+            break
+          }
+          characters = before + word
+        }
       }
     }
     writer.endArray()
