@@ -136,10 +136,11 @@ extension ModerationEngine {
     // shrink), so content within the limit as written is within it as read.
     guard content.count <= configuration.extractor.contentLimit else { return false }
     guard case .fields(let objectName) = rule else { return screening.isCleanExtension(at: content.lowerBound) }
+    // Read before the closure, which then does not capture the engine: captured, the engine
+    // (one object that every scanning thread shares) was retained and released for every line.
+    let skipsUnknown = configuration.extractor.unknownTypes == .skip
     return configuration.extractor.withPathTrie(for: objectName) { known, trie in
-      guard known else {
-        return configuration.extractor.unknownTypes == .skip || screening.isCleanEverywhere(at: content.lowerBound)
-      }
+      guard known else { return skipsUnknown || screening.isCleanEverywhere(at: content.lowerBound) }
       guard let trie else { return true }
       return screening.isClean(at: content.lowerBound, trie: trie, node: 0)
     }

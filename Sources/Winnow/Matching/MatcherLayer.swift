@@ -438,32 +438,45 @@ final class MatcherLayer: Sendable {
     _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedUnits, layer: Int,
     into candidates: inout [Candidate], triggered: inout [Int32]?, rejected: inout [(Candidate, Rejection)]?
   ) {
-    guard let automaton else { return }
+    guard self.automaton != nil else { return }
     // Matches starting inside a word would be rejected (unless two spelled letters meet there,
     // `g b i t c h`), and only `explain` asks for rejections. Walk positions are units only
     // when `units` is nil.
     let skipsInsideWords = skipsInsideWords && units == nil && rejected == nil && !text.hasSpelledUnits
-    // The closure captures the layer and the automaton strongly: a retain and a release of each
-    // per walk. Captured unowned(unsafe), they were not retained per walk, but every read of the
-    // layer's arrays in the closure retained and released the array, per match (counted with
-    // uprobes: 10.1 against 7.8 retains a message of the comparison corpus).
-    automaton.forEachMatchByStart(in: scalars, skippingInsideWords: skipsInsideWords) { pattern, end in
-      let entryIndex = Int(patternEntries[pattern])
-      if entryIndex < 0 {
-        triggered?.append(Int32(-entryIndex - 1))
-        return
-      }
-      let start = end - Int(automaton.patternLengths[pattern])
-      let rejection = check(pattern: pattern, from: start, to: end, scalars: scalars, units: units, in: text)
-      guard rejection == .none || rejected != nil else { return }
-      let first = units.map { Int($0[start]) } ?? start
-      let last = units.map { Int($0[end - 1]) } ?? end - 1
-      let candidate = Candidate(
-        layer: layer, entry: entryIndex, start: Int(text[first].start), end: Int(text[last].end))
-      if rejection == .none {
-        candidates.append(candidate)
-      } else {
-        rejected?.append((candidate, rejection))
+    // The closure captures the layer and the automaton as unmanaged references and reads them
+    // as guaranteed ones, which neither retains them nor the arrays read through them. Captured
+    // strongly, each was retained and released per walk: on shared objects, which both cores
+    // of a two-job scan touch for almost every line. Captured unowned(unsafe), every read of
+    // the layer's arrays in the closure retained and released the array, per match. Bound with
+    // `guard let`, the automaton was retained for the walk. (Counted with uprobes on
+    // swift_retain.)
+    // SAFETY: the caller holds the layer, and the layer its automaton, for the whole walk.
+    let layerReference = Unmanaged.passUnretained(self)
+    let automatonReference = Unmanaged.passUnretained(self.automaton.unsafelyUnwrapped)
+    automatonReference._withUnsafeGuaranteedRef { walked in
+      walked.forEachMatchByStart(in: scalars, skippingInsideWords: skipsInsideWords) { pattern, end in
+        layerReference._withUnsafeGuaranteedRef { layerObject in
+          automatonReference._withUnsafeGuaranteedRef { automaton in
+            let entryIndex = Int(layerObject.patternEntries[pattern])
+            if entryIndex < 0 {
+              triggered?.append(Int32(-entryIndex - 1))
+              return
+            }
+            let start = end - Int(automaton.patternLengths[pattern])
+            let rejection = layerObject.check(
+              pattern: pattern, from: start, to: end, scalars: scalars, units: units, in: text)
+            guard rejection == .none || rejected != nil else { return }
+            let first = units.map { Int($0[start]) } ?? start
+            let last = units.map { Int($0[end - 1]) } ?? end - 1
+            let candidate = Candidate(
+              layer: layer, entry: entryIndex, start: Int(text[first].start), end: Int(text[last].end))
+            if rejection == .none {
+              candidates.append(candidate)
+            } else {
+              rejected?.append((candidate, rejection))
+            }
+          }
+        }
       }
     }
   }
