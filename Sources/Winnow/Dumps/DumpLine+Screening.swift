@@ -372,7 +372,9 @@ private struct ContentScreening {
       case UInt8(ascii: "{"):
         let keys = word(node + 1)
         guard keys > 0 else { break }
-        try parser.skipObject(depth: 1) { key, value throws(JSONParseError) in
+        // A string on a path is checked from the skip's own reading of it: read again from its
+        // position (as other values are), the text was scanned twice.
+        try parser.skipObject(depth: 1) { key, value, string throws(JSONParseError) in
           guard !key.isEscaped else { throw .unsure }
           var child = node + 9
           for _ in 0..<keys {
@@ -381,7 +383,13 @@ private struct ContentScreening {
               && UnsafeBufferPointer(rebasing: bytes[key.text]).elementsEqual(
                 UnsafeBufferPointer(rebasing: trie[child + 4..<child + 4 + length]))
             {
-              guard isClean(at: value.lowerBound, trie: trie, node: word(child + 4 + length)) else { throw .unsure }
+              let next = word(child + 4 + length)
+              if let string {
+                // Not text where no path ends, as for a string at `position`.
+                guard trie[next] & 1 == 0 || isClean(string) else { throw .unsure }
+              } else {
+                guard isClean(at: value.lowerBound, trie: trie, node: next) else { throw .unsure }
+              }
               return
             }
             child += 8 + length

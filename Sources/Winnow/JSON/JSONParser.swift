@@ -154,6 +154,30 @@ struct JSONParser {
     }
   }
 
+  /// ``skipObject(depth:member:)``, also giving each string value's text as ``skipString()``
+  /// gives it (nil for a value of another type), so that a caller that reads the text need not
+  /// scan the string again.
+  mutating func skipObject(
+    depth: Int,
+    memberWithString member: (
+      _ key: (text: Range<Int>, isEscaped: Bool), _ value: Range<Int>, _ string: (text: Range<Int>, isEscaped: Bool)?
+    ) throws(JSONParseError) -> Void
+  ) throws(JSONParseError) {
+    try walkObject(depth: depth) { parser throws(JSONParseError) in
+      try parser.skipString()
+    } value: {
+      parser, key throws(JSONParseError) in
+      let start = parser.position
+      if start < parser.bytes.count && parser.bytes[start] == UInt8(ascii: "\"") {
+        let string = try parser.skipString()
+        try member(key, start..<parser.position, string)
+      } else {
+        try parser.skipValue(depth: depth)
+        try member(key, start..<parser.position, nil)
+      }
+    }
+  }
+
   /// Moves past the array at `position`, checking it as ``parseValue(depth:)`` does; `element`
   /// gets the range of each element, in order.
   mutating func skipArray(depth: Int, element: (Range<Int>) throws(JSONParseError) -> Void = { _ in })
