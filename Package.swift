@@ -60,7 +60,10 @@ let package = Package(
     ),
     .testTarget(
       name: "WinnowCLITests",
-      dependencies: ["WinnowCLI"]
+      dependencies: [
+        "WinnowCLI",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -60,10 +60,12 @@ final class LineReader {
   private var finished = false
   private var openFailure: String?
 
-  static let chunkSize = 1 << 20
+  /// How much one read asks for: a batch is read into room for its target and one read more.
+  let chunkSize: Int
 
-  init(file: String) {
+  init(file: String, chunkSize: Int = 1 << 20) {
     self.file = file
+    self.chunkSize = chunkSize
     if file == "-" {
       handle = .standardInput
     } else if file.hasSuffix(".gz") {
@@ -101,15 +103,44 @@ final class LineReader {
       finished = true
       return LineBatch(file: file, firstLine: 0, bytes: [], lines: [], failure: openFailure)
     }
-    var buffer = carry
-    carry = []
     var failure: String?
     var atEnd = false
+    var hasLineEnd = false
+    // Read straight into the batch's buffer: read as `Data` chunks and appended, every byte was
+    // copied twice and every chunk allocated. A line longer than the room left goes on below.
+    let room = max(targetBytes, carry.count) + chunkSize
+    var buffer = [UInt8](unsafeUninitializedCapacity: room) { space, count in
+      let base = space.baseAddress!
+      carry.withUnsafeBufferPointer { carried in
+        if let from = carried.baseAddress { base.update(from: from, count: carried.count) }
+      }
+      count = carry.count
+      hasLineEnd = Self.containsNewline(UnsafeRawBufferPointer(start: base, count: count))
+      guard let descriptor = handle?.fileDescriptor else {
+        atEnd = true
+        return
+      }
+      while (count < targetBytes || !hasLineEnd) && count < room {
+        let got = read(descriptor, base + count, min(chunkSize, room - count))
+        if got < 0 && errno == EINTR { continue }
+        if got < 0 {
+          failure = "read error in \(file): \(String(cString: strerror(errno)))"
+          atEnd = true
+          return
+        }
+        if got == 0 {
+          atEnd = true
+          return
+        }
+        if !hasLineEnd { hasLineEnd = Self.containsNewline(UnsafeRawBufferPointer(start: base + count, count: got)) }
+        count += got
+      }
+    }
+    carry = []
     // Only new chunks are searched for a line end, so a very long line costs one pass.
-    var hasLineEnd = buffer.withUnsafeBytes { Self.containsNewline($0) }
-    while buffer.count < targetBytes || !hasLineEnd {
+    while !atEnd && !hasLineEnd {
       let chunk: Data
-      do { chunk = try handle?.read(upToCount: Self.chunkSize) ?? Data() } catch {
+      do { chunk = try handle?.read(upToCount: chunkSize) ?? Data() } catch {
         failure = "read error in \(file): \(error.localizedDescription)"
         atEnd = true
         break
@@ -121,7 +152,7 @@ final class LineReader {
       // Byte-wise through `Data`'s iterator, these two took most of a read; as raw memory, a
       // memchr and a memcpy.
       chunk.withUnsafeBytes { chunk in
-        if !hasLineEnd { hasLineEnd = Self.containsNewline(chunk) }
+        hasLineEnd = Self.containsNewline(chunk)
         buffer.append(contentsOf: chunk)
       }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import Synchronization
 import Testing
 
@@ -36,6 +37,48 @@ struct LineBatchTests {
       number += piece.lines.count
     }
     #expect(number == 41 + count)
+  }
+}
+
+/// The reader against splitting the whole input at its newlines: every line once, in order,
+/// numbered, whatever the batch's target and the size of a read, lines longer than both
+/// included (a batch reads into room for its target and one read more, then goes on a read at
+/// a time until a line ends).
+@Suite("Line reader")
+struct LineReaderTests {
+  static let lineGen = zip(Gen.int(in: 0...30), Gen.int(in: 0...3)).array(of: 0...40)
+  static let sizesGen = zip(Gen.int(in: 1...40), Gen.int(in: 1...12), Gen.bool)
+
+  @Test func batchesHoldTheInputsLines() async throws {
+    await propertyCheck(count: 300, input: Self.lineGen, Self.sizesGen) { shapes, sizes in
+      let (target, chunk, endsWithNewline) = sizes
+      // Lines of letters, with a carriage return or a multi-byte character now and then.
+      let lines = shapes.enumerated().map { index, shape in
+        let (length, kind) = shape
+        let body = String(repeating: kind == 3 ? "é" : "ab", count: length / 2) + String(index)
+        return kind == 2 ? body + "\r" : body
+      }
+      var text = lines.joined(separator: "\n")
+      if endsWithNewline && !lines.isEmpty { text += "\n" }
+      guard let path = try? CLITests.temporaryFile("reader.jsonl", text) else {
+        Issue.record("cannot write the input")
+        return
+      }
+      let reader = LineReader(file: path, chunkSize: chunk)
+      var read: [String] = []
+      while let batch = reader.nextBatch(targetBytes: target) {
+        #expect(batch.failure == nil)
+        #expect(batch.firstLine == read.count + 1)
+        read += batch.lines.map { String(decoding: batch.bytes[$0], as: UTF8.self) }
+      }
+      // The input's lines, split as bytes (`\r\n` is one Character): an empty last piece after
+      // a final newline is no line.
+      var expected = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+        String(decoding: $0, as: UTF8.self)
+      }
+      if expected.last == "" { expected.removeLast() }
+      #expect(read == expected)
+    }
   }
 }
 
