@@ -67,6 +67,9 @@ struct DumpScreeningTests {
     switch shape % 11 {
     case 3: members.insert(#""kind":"extension""#, at: 0)
     case 4: members.insert(#""kind":"edit""#, at: 0)
+    // A text message's object name before its content, so that the content is checked as it
+    // is skipped (see `cleanLine`).
+    case 5, 6, 7: members.insert(#""objectName":"RC:TxtMsg""#, at: 0)
     default: break
     }
     var text = "{" + members.joined(separator: shape % 3 == 0 ? ", " : ",") + "}"
@@ -133,6 +136,14 @@ struct DumpScreeningTests {
     #"{"objectName":"Other:Type","content":{"deep":[{"x":"bad  word"}]}}"#,
     #"{"objectName":"RC:ReferenceMsg","content":{"content":"ok","referMsg":{"content":"fine","name":"fuck"}}}"#,
     #"{"msgUID":"B3","content":{"content":"fu\u0063k"}}"#,
+    // A text message's content after its object name, checked as it is skipped.
+    #"{"objectName":"RC:TxtMsg","content":{"content":"你是傻 逼"}}"#,
+    #"{"objectName":"RC:TxtMsg","content":{"content":"ok","user":{"name":"f.u.c.k"}}}"#,
+    #"{"objectName":"RC:TxtMsg","content":{"content":"fu\u0063k"}}"#,
+    #"{"objectName":"RC:TxtMsg","content":{"con\u0074ent":"hello"}}"#,
+    #"{"objectName":"RC:TxtMsg","content":{"title":"fuck"},"objectName":"App:Card"}"#,
+    #"{"objectName":"RC:TxtMsg","content":{"content":"hello"},"content":{"content":"fuck"}}"#,
+    #"{"objectName":"RC:TxtMsg","content":{"content":"hello"},"kind":"edit","sourceContent":{"content":"fuck"}}"#,
     #"2024/01/02 03:04:05{"classname":"RC:TxtMsg","content":{"content":"你是傻逼"},"msgUID":"B4"}"#,
     #"{"classname":"RC:TxtMsg","content":{"content":"hello"},"dateTime":"yesterday","msgUID":"B12"}"#,
     #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"傻 逼\"}","messageId":"B5"}"#,

@@ -38,17 +38,34 @@ extension ModerationEngine {
     let body = UnsafeBufferPointer(rebasing: line[range])
     var parser = JSONParser(body)
     var members = LineMembers()
+    let screening = ContentScreening(bytes: body, matcher: defaultMatcher)
+    // A text message's content object met after its `objectName` is checked as it is skipped:
+    // skipped, then walked again to be checked, its every string was scanned twice. The answer
+    // stands if, once the whole line is read, that object is the content and its rule is the
+    // text message's; otherwise the content is checked as any other.
+    var checkedContent: (range: Range<Int>, isClean: Bool)? = nil
+    let textTrie = ContentExtractor.textMessagePathTrie
     do {
       parser.skipWhitespace()
       guard parser.position < body.count, body[parser.position] == UInt8(ascii: "{") else { return nil }
-      try parser.skipObject(depth: 1) { key, value throws(JSONParseError) in
+      try parser.walkMembers(depth: 1) { parser, key throws(JSONParseError) in
         guard !key.isEscaped else { throw .unsure }
-        members.note(UnsafeBufferPointer(rebasing: body[key.text]), value)
+        let name = UnsafeBufferPointer(rebasing: body[key.text])
+        let start = parser.position
+        if let textTrie, checkedContent == nil, start < body.count, body[start] == UInt8(ascii: "{"),
+          Self.equals(name, "content"), let objectName = members.objectName,
+          Self.equals(UnsafeBufferPointer(rebasing: body[objectName]), #""RC:TxtMsg""#)
+        {
+          let clean = try screening.skipObject(&parser, depth: 1, checkingPathsOf: textTrie)
+          checkedContent = (start..<parser.position, clean)
+        } else {
+          try parser.skipValue(depth: 1)
+        }
+        members.note(name, start..<parser.position)
       }
       parser.skipWhitespace()
       guard parser.position == body.count else { return nil }
     } catch { return nil }
-    let screening = ContentScreening(bytes: body, matcher: defaultMatcher)
     let format: DumpFormat
     var sourceType = SourceType.original
     let objectName: String?
@@ -98,6 +115,11 @@ extension ModerationEngine {
     let rule: ContentRule = sourceType == .extension ? .extension : .fields(objectName)
     switch body[content.lowerBound] {
     case UInt8(ascii: "{"):
+      if let checkedContent, checkedContent.range == content, case .fields("RC:TxtMsg") = rule,
+        content.count <= configuration.extractor.contentLimit
+      {
+        return checkedContent.isClean ? CleanDumpLine(format: format, sourceType: sourceType) : nil
+      }
       return isClean(content, by: rule, screening) ? CleanDumpLine(format: format, sourceType: sourceType) : nil
     case UInt8(ascii: "\""):
       // A string holding the content's JSON, as callback posts send it.
@@ -120,6 +142,15 @@ extension ModerationEngine {
     default:
       return nil
     }
+  }
+
+  /// Whether `bytes` are those of `text` (byte by byte: `elementsEqual` over a string's UTF-8
+  /// view was a twentieth of the check of a clean line).
+  @inline(__always)
+  private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+    guard bytes.count == text.utf8CodeUnitCount else { return false }
+    for index in bytes.indices where bytes[index] != text.utf8Start[index] { return false }
+    return true
   }
 
   /// Which fields of a content object are user text: those of an object name's rule, or an
@@ -406,6 +437,44 @@ private struct ContentScreening {
       }
     } catch { return false }
     return true
+  }
+
+  /// Moves `parser` past the object at its position, checked as skipping a value at `depth`
+  /// checks it, and says whether ``isClean(at:trie:node:)`` holds for it with `trie` from its
+  /// root: the two in one walk.
+  func skipObject(
+    _ parser: inout JSONParser, depth: Int, checkingPathsOf trie: UnsafeBufferPointer<UInt8>
+  ) throws(JSONParseError) -> Bool {
+    @inline(__always) func word(_ offset: Int) -> Int {
+      Int(UInt32(littleEndian: UnsafeRawPointer(trie.baseAddress! + offset).loadUnaligned(as: UInt32.self)))
+    }
+    let keys = word(1)
+    var clean = true
+    try parser.skipObject(depth: depth + 1) { key, value, string throws(JSONParseError) in
+      guard clean, keys > 0 else { return }
+      guard !key.isEscaped else {
+        clean = false
+        return
+      }
+      var child = 9
+      for _ in 0..<keys {
+        let length = word(child)
+        if length == key.text.count
+          && UnsafeBufferPointer(rebasing: bytes[key.text]).elementsEqual(
+            UnsafeBufferPointer(rebasing: trie[child + 4..<child + 4 + length]))
+        {
+          let next = word(child + 4 + length)
+          if let string {
+            if trie[next] & 1 != 0 && !isClean(string) { clean = false }
+          } else if !isClean(at: value.lowerBound, trie: trie, node: next) {
+            clean = false
+          }
+          return
+        }
+        child += 8 + length
+      }
+    }
+    return clean
   }
 
   /// Whether every string value (not key) inside the value at `position` has nothing for the

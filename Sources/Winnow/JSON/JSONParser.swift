@@ -154,6 +154,22 @@ struct JSONParser {
     }
   }
 
+  /// Moves past the object at `position`, checking it as ``parseValue(depth:)`` does, except
+  /// that `value` moves past each member's value itself: it gets the parser at the value and
+  /// the member's key (as ``skipString()`` gives it), and must leave the parser past the value,
+  /// checked as ``skipValue(depth:)`` with this `depth` checks it.
+  mutating func walkMembers(
+    depth: Int,
+    value: (inout JSONParser, _ key: (text: Range<Int>, isEscaped: Bool)) throws(JSONParseError) -> Void
+  ) throws(JSONParseError) {
+    try walkObject(depth: depth) { parser throws(JSONParseError) in
+      try parser.skipString()
+    } value: {
+      parser, key throws(JSONParseError) in
+      try value(&parser, key)
+    }
+  }
+
   /// ``skipObject(depth:member:)``, also giving each string value's text as ``skipString()``
   /// gives it (nil for a value of another type), so that a caller that reads the text need not
   /// scan the string again.

@@ -138,6 +138,16 @@ public struct ContentExtractor: Sendable, Hashable {
 
   private static let textMessageTrie = builtInPathTries["RC:TxtMsg"]
 
+  /// The text message's path trie (what ``withPathTrie(for:_:)`` lends for `RC:TxtMsg`), in
+  /// memory that lives as long as the process, for the in-place check of a dump line, which
+  /// reads it while it walks the line.
+  // SAFETY: written once, when first read, and never changed or freed.
+  nonisolated(unsafe) static let textMessagePathTrie: UnsafeBufferPointer<UInt8>? = textMessageTrie.map { trie in
+    let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: trie.count)
+    _ = copy.initialize(from: trie)
+    return UnsafeBufferPointer(copy)
+  }
+
   /// The rules for the platform's own message types.
   public static let builtInRules: [String: Rule] = {
     func fields(_ paths: String...) -> Rule {
