@@ -52,11 +52,6 @@ struct CompiledListCache {
 
   /// The bytes of the file at `path` (as many as its size when opened), read into memory
   /// advised to huge pages (see ``HugePages``); nil when it cannot be read.
-  ///
-  /// A large file is a compiled list about to be decoded: the heap is first prepared (see
-  /// ``HugePages/prepareHeap(for:)``) for the file and what is decoded from it, about four
-  /// times its size in all. Filled 4 KiB page by page, that memory took 6,000 page faults, a
-  /// third of a one-line scan (31.8 ms of task clock, 1,380 faults prepared: 21.7 ms).
   static func readWhole(_ path: String) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
@@ -64,7 +59,6 @@ struct CompiledListCache {
     var status = stat()
     guard fstat(descriptor, &status) == 0, status.st_size >= 0 else { return nil }
     let size = Int(status.st_size)
-    if size >= 1 << 20 { HugePages.prepareHeap(for: min(4 * size, HugePages.largestPreparedHeap)) }
     var failed = false
     let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
       HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
