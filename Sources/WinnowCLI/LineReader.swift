@@ -106,8 +106,24 @@ final class LineReader {
     var failure: String?
     var atEnd = false
     var hasLineEnd = false
+    // One read into `base` of at most `count` bytes: the bytes read, 0 at the end of the input
+    // or on a failure (then recorded).
+    func readChunk(into base: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+      guard let descriptor = handle?.fileDescriptor else {
+        atEnd = true
+        return 0
+      }
+      while true {
+        let got = read(descriptor, base, count)
+        if got < 0 && errno == EINTR { continue }
+        if got < 0 { failure = "read error in \(file): \(String(cString: strerror(errno)))" }
+        if got <= 0 { atEnd = true }
+        return max(got, 0)
+      }
+    }
     // Read straight into the batch's buffer: read as `Data` chunks and appended, every byte was
-    // copied twice and every chunk allocated. A line longer than the room left goes on below.
+    // copied twice and every chunk allocated. Only new bytes are searched for a line end, so a
+    // very long line costs one pass.
     let room = max(targetBytes, carry.count) + chunkSize
     var buffer = [UInt8](unsafeUninitializedCapacity: room) { space, count in
       let base = space.baseAddress!
@@ -116,45 +132,20 @@ final class LineReader {
       }
       count = carry.count
       hasLineEnd = Self.containsNewline(UnsafeRawBufferPointer(start: base, count: count))
-      guard let descriptor = handle?.fileDescriptor else {
-        atEnd = true
-        return
-      }
-      while (count < targetBytes || !hasLineEnd) && count < room {
-        let got = read(descriptor, base + count, min(chunkSize, room - count))
-        if got < 0 && errno == EINTR { continue }
-        if got < 0 {
-          failure = "read error in \(file): \(String(cString: strerror(errno)))"
-          atEnd = true
-          return
-        }
-        if got == 0 {
-          atEnd = true
-          return
-        }
+      while !atEnd && (count < targetBytes || !hasLineEnd) && count < room {
+        let got = readChunk(into: base + count, count: min(chunkSize, room - count))
         if !hasLineEnd { hasLineEnd = Self.containsNewline(UnsafeRawBufferPointer(start: base + count, count: got)) }
         count += got
       }
     }
     carry = []
-    // Only new chunks are searched for a line end, so a very long line costs one pass.
+    // A line longer than the room: on a read at a time, into room added at the end.
     while !atEnd && !hasLineEnd {
-      let chunk: Data
-      do { chunk = try handle?.read(upToCount: chunkSize) ?? Data() } catch {
-        failure = "read error in \(file): \(error.localizedDescription)"
-        atEnd = true
-        break
-      }
-      if chunk.isEmpty {
-        atEnd = true
-        break
-      }
-      // Byte-wise through `Data`'s iterator, these two took most of a read; as raw memory, a
-      // memchr and a memcpy.
-      chunk.withUnsafeBytes { chunk in
-        hasLineEnd = Self.containsNewline(chunk)
-        buffer.append(contentsOf: chunk)
-      }
+      let start = buffer.count
+      buffer.append(contentsOf: repeatElement(0, count: chunkSize))
+      let got = buffer.withUnsafeMutableBufferPointer { readChunk(into: $0.baseAddress! + start, count: chunkSize) }
+      buffer.removeLast(chunkSize - got)
+      hasLineEnd = buffer.withUnsafeBytes { Self.containsNewline(UnsafeRawBufferPointer(rebasing: $0[start...])) }
     }
     if atEnd {
       finished = true

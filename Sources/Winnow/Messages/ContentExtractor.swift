@@ -124,9 +124,7 @@ public struct ContentExtractor: Sendable, Hashable {
     for objectName: String, _ body: (_ known: Bool, _ trie: UnsafeBufferPointer<UInt8>?) -> Result
   ) -> Result {
     // Text messages skip hashing their name, as in ``rule(for:)``.
-    if objectName == "RC:TxtMsg", let trie = Self.textMessageTrie {
-      return trie.withUnsafeBufferPointer { body(true, $0) }
-    }
+    if objectName == "RC:TxtMsg", let trie = Self.textMessagePathTrie { return body(true, trie) }
     guard let trie = pathTries[objectName] else { return body(rules[objectName] != nil, nil) }
     return trie.withUnsafeBufferPointer { body(true, $0) }
   }
@@ -136,13 +134,12 @@ public struct ContentExtractor: Sendable, Hashable {
     return FieldPath.trie(paths)
   }
 
-  private static let textMessageTrie = builtInPathTries["RC:TxtMsg"]
-
   /// The text message's path trie (what ``withPathTrie(for:_:)`` lends for `RC:TxtMsg`), in
-  /// memory that lives as long as the process, for the in-place check of a dump line, which
-  /// reads it while it walks the line.
+  /// memory that lives as long as the process: lent without an array to retain, and read by
+  /// the in-place check of a dump line while it walks the line.
   // SAFETY: written once, when first read, and never changed or freed.
-  nonisolated(unsafe) static let textMessagePathTrie: UnsafeBufferPointer<UInt8>? = textMessageTrie.map { trie in
+  nonisolated(unsafe) static let textMessagePathTrie: UnsafeBufferPointer<UInt8>? = builtInPathTries["RC:TxtMsg"].map {
+    trie in
     let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: trie.count)
     _ = copy.initialize(from: trie)
     return UnsafeBufferPointer(copy)
