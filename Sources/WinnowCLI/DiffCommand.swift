@@ -41,8 +41,8 @@ struct DiffCommand: ParsableCommand {
   }
 
   func run() throws {
-    let oldEngine = try engine(old)
-    let newEngine = try engine(new)
+    let lists = try loadLists([old, new], origin: origin.origin)
+    let (oldEngine, newEngine) = try (engine(lists[0]), engine(lists[1]))
     let batches = forEachBatch(of: dumps, jobs: max(1, jobs)) { batch -> (changes: [Change], read: Int, errors: Int) in
       var changes: [Change] = []
       var errors = 0
@@ -96,13 +96,12 @@ struct DiffCommand: ParsableCommand {
     if !changes.isEmpty { throw ExitCode(1) }
   }
 
-  private func engine(_ paths: [String]) throws -> ModerationEngine {
-    let lists = try loadLists(paths, origin: origin.origin)
-    do {
+  /// An engine of `lists`; when they do not compile, every error of the old and the new lists.
+  private func engine(_ lists: [WordList]) throws -> ModerationEngine {
+    do throws(WordListErrors) {
       return origin.global ? try ModerationEngine(global: lists) : try ModerationEngine(global: [], custom: lists)
     } catch {
-      FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
-      throw CLIError.exitCode
+      throw listErrors(error.errors, inFiles: old + new)
     }
   }
 }

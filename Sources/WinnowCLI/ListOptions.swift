@@ -48,7 +48,9 @@ struct ListOptions: ParsableArguments {
   }
 
   /// The compiled global list (read from ``CompiledListCache`` when it is unchanged) and the
-  /// custom lists, read; every bad line of every file is reported together.
+  /// custom lists, read; every bad line of every file is reported together: when anything
+  /// fails, also what compiling finds in the custom files, and in the global files when the
+  /// global list did not parse (see ``withCompileErrors(_:inFiles:adjusting:)``).
   private func compiledGlobalAndCustom() throws -> (global: Matcher, custom: [WordList]) {
     var errors: [WordListError] = []
     var custom: [WordList] = []
@@ -56,9 +58,31 @@ struct ListOptions: ParsableArguments {
       do { custom.append(try WordList.load(path: path, origin: .custom)) } catch { errors += error.errors }
     }
     var global: Matcher? = nil
-    do { global = try globalMatcher() } catch let error as WordListErrors { errors = error.errors + errors }
-    guard errors.isEmpty, let global else { throw CLIError(errors.map(\.description).joined(separator: "\n")) }
+    var globalParsed = true
+    do { global = try globalMatcher() } catch let error as GlobalListErrors {
+      errors = error.errors + errors
+      globalParsed = error.compiled
+    }
+    guard errors.isEmpty, let global else {
+      let unparsed = globalParsed ? [] : globalFiles()
+      errors = withCompileErrors(errors, inFiles: unparsed + customFiles, adjusting: withoutExcludedCategories)
+      throw CLIError(errors.map(\.description).joined(separator: "\n"))
+    }
     return (global, custom.map(withoutExcludedCategories))
+  }
+
+  /// The errors of the global list, and whether it got as far as compiling (its files parse).
+  private struct GlobalListErrors: Error {
+    let errors: [WordListError]
+    let compiled: Bool
+  }
+
+  /// The `*.txt` files of the global directories, as `WordList.load(directory:)` names them.
+  private func globalFiles() -> [String] {
+    guard !noGlobal else { return [] }
+    let directories =
+      globalDirectories.isEmpty ? [GlobalListLocator.builtInDirectory()].compactMap { $0 } : globalDirectories
+    return directories.flatMap(listFiles(inDirectory:))
   }
 
   /// The compiled global list: none with `--no-global`.
@@ -78,8 +102,10 @@ struct ListOptions: ParsableArguments {
       for directory in directories {
         do { lists += try WordList.load(directory: directory, origin: .global) } catch { errors += error.errors }
       }
-      guard errors.isEmpty else { throw WordListErrors(errors) }
-      return try Matcher(lists: lists.map(withoutExcludedCategories))
+      guard errors.isEmpty else { throw GlobalListErrors(errors: errors, compiled: false) }
+      do { return try Matcher(lists: lists.map(withoutExcludedCategories)) } catch {
+        throw GlobalListErrors(errors: error.errors, compiled: true)
+      }
     }
     guard !noCache, let cache = CompiledListCache.standard() else { return keptUntilExit(try compile()) }
     return keptUntilExit(
@@ -111,4 +137,38 @@ struct CLIError: Error, CustomStringConvertible {
 extension CLIError {
   /// Exit status for errors that are not usage mistakes (1 means "matched").
   static let exitCode = ExitCode(2)
+}
+
+/// The `*.txt` files of a directory, as `WordList.load(directory:)` reads and names them.
+func listFiles(inDirectory directory: String) -> [String] {
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+  return names.filter { $0.hasSuffix(".txt") }.sorted().map { directory + "/" + $0 }
+}
+
+/// `errors`, with what compiling finds in the lines of `files` that do parse, in file and line
+/// order (files in the order of `files`, then as they first appear).
+///
+/// A list with a line that does not parse is not compiled, so the errors only compiling finds
+/// (a regex PCRE2 rejects, an entry that normalizes to nothing) would show only once that line
+/// is fixed. Each file's parsed entries (through `adjusting`, as the command would compile
+/// them) are compiled alone: these errors belong to one entry each.
+func withCompileErrors(
+  _ errors: [WordListError], inFiles files: [String], adjusting adjust: (WordList) -> WordList = { $0 }
+) -> [WordListError] {
+  let known = Set(errors)
+  let found = files.flatMap { path -> [WordListError] in
+    guard let file = try? WordListFile(contentsOf: path) else { return [] }
+    do throws(WordListErrors) {
+      _ = try Matcher(lists: [adjust(WordList(name: path, origin: .custom, entries: file.entries))])
+      return []
+    } catch {
+      return error.errors.filter { !known.contains($0) }
+    }
+  }
+  var order: [String: Int] = [:]
+  for file in files + (errors + found).map(\.location.file) where order[file] == nil { order[file] = order.count }
+  return (errors + found).enumerated().sorted {
+    (order[$0.element.location.file]!, $0.element.location.line, $0.offset)
+      < (order[$1.element.location.file]!, $1.element.location.line, $1.offset)
+  }.map(\.element)
 }

@@ -2,26 +2,44 @@ import ArgumentParser
 import Foundation
 import Winnow
 
-/// Loads list files and directories (their `*.txt`), reporting every bad line with file:line.
+/// Loads list files and directories (their `*.txt`), reporting every bad line with file:line
+/// (with what compiling would find in the lines that parse, see
+/// ``withCompileErrors(_:inFiles:adjusting:)``).
 func loadLists(_ paths: [String], origin: WordList.Origin) throws -> [WordList] {
-  var lists: [WordList] = []
+  try loadLists([paths], origin: origin)[0]
+}
+
+/// ``loadLists(_:origin:)`` for several groups of paths at once (a diff's old and new lists),
+/// their errors reported together.
+func loadLists(_ groups: [[String]], origin: WordList.Origin) throws -> [[WordList]] {
   var errors: [WordListError] = []
-  for path in paths {
-    var isDirectory: ObjCBool = false
-    let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-    do {
-      if exists && isDirectory.boolValue {
-        lists += try WordList.load(directory: path, origin: origin)
-      } else {
-        lists.append(try WordList.load(path: path, origin: origin))
+  let lists = groups.map { paths in
+    paths.flatMap { path -> [WordList] in
+      do throws(WordListErrors) {
+        return isDirectory(path)
+          ? try WordList.load(directory: path, origin: origin) : [try WordList.load(path: path, origin: origin)]
+      } catch {
+        errors += error.errors
+        return []
       }
-    } catch { errors += error.errors }
+    }
   }
-  guard errors.isEmpty else {
-    FileHandle.standardError.write(Data(("winnow: " + errors.map(\.description).joined(separator: "\n") + "\n").utf8))
-    throw CLIError.exitCode
-  }
+  guard errors.isEmpty else { throw listErrors(errors, inFiles: groups.flatMap { $0 }) }
   return lists
+}
+
+/// The error that reports `errors`, and what compiling finds in `paths` (files, or
+/// directories of them), on standard error, as `winnow: …`.
+func listErrors(_ errors: [WordListError], inFiles paths: [String]) -> ExitCode {
+  let files = paths.flatMap { isDirectory($0) ? listFiles(inDirectory: $0) : [$0] }
+  let all = withCompileErrors(errors, inFiles: files)
+  FileHandle.standardError.write(Data(("winnow: " + all.map(\.description).joined(separator: "\n") + "\n").utf8))
+  return CLIError.exitCode
+}
+
+private func isDirectory(_ path: String) -> Bool {
+  var isDirectory: ObjCBool = false
+  return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
 }
 
 /// Reads every line of `files` as dump items and calls `body` for each batch, batches processed

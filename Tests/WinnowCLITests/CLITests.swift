@@ -183,6 +183,30 @@ struct CLITests {
     #expect(result.stderr.hasPrefix("winnow: \(list):2: invalid regex at offset 1: missing closing parenthesis"))
   }
 
+  /// A line that does not parse keeps its list from being compiled; the errors only compiling
+  /// finds (a bad regex) in that list's other lines, and in the other lists, come out with it
+  /// in one run, in file and line order, so a list is fixed in one pass.
+  @Test func everyBadLineOfEveryListIsReportedAtOnce() async throws {
+    let directory = Self.temporaryPath("lists")
+    let global = directory.appendingPathComponent("global")
+    try FileManager.default.createDirectory(at: global, withIntermediateDirectories: true)
+    try "ok\n[bad\n".write(to: global.appendingPathComponent("a.txt"), atomically: true, encoding: .utf8)
+    try "re:(\nfine\n".write(to: global.appendingPathComponent("b.txt"), atomically: true, encoding: .utf8)
+    let custom = directory.appendingPathComponent("app.txt").path
+    try "re:x(\nallow:a => b\nre:*\n".write(toFile: custom, atomically: true, encoding: .utf8)
+    let result = try await Self.run(["check", "--global", global.path, "--custom", custom, "text"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr == """
+        winnow: \(global.path)/a.txt:2: invalid section header "[bad" (expected [name] with letters, digits, - or _)
+        \(global.path)/b.txt:1: invalid regex at offset 1: missing closing parenthesis
+        \(custom):1: invalid regex at offset 2: missing closing parenthesis
+        \(custom):2: allow entries cannot have a replacement
+        \(custom):3: invalid regex at offset 0: quantifier does not follow a repeatable item
+
+        """)
+  }
+
   @Test func checkFindsTheBuiltInGlobalListFromAnyDirectory() async throws {
     let result = try await Self.run(["check", "傻 逼"], directory: URL(fileURLWithPath: "/"))
     #expect(result.status == 1)

@@ -256,6 +256,25 @@ struct ScanTests {
         """)
   }
 
+  /// `diff` reads both sides before it fails: a bad old list does not hide the new list's
+  /// errors, and a regex error shows beside a line that does not parse.
+  @Test func diffReportsTheErrorsOfBothSidesAtOnce() async throws {
+    let old = try CLITests.temporaryFile("old.txt", "re:(\n")
+    let new = try CLITests.temporaryFile("new.txt", "re:(x\n[bad\n")
+    let dump = try CLITests.temporaryFile("dump.jsonl", Self.lines[0] + "\n")
+    let diff = try await Self.run(["diff", "--old", old, "--new", new, dump])
+    #expect(diff.status == 2)
+    #expect(
+      diff.stderr == """
+        winnow: \(old):1: invalid regex at offset 1: missing closing parenthesis
+        \(new):1: invalid regex at offset 2: missing closing parenthesis
+        \(new):2: invalid section header "[bad" (expected [name] with letters, digits, - or _)
+
+        """)
+    let compiles = try await Self.run(["diff", "--old", new, "--new", old, dump])
+    #expect(compiles.stderr.hasPrefix("winnow: \(new):1: invalid regex at offset 2"))
+  }
+
   @Test func reviewerFailuresFollowThePolicyInAScan() async throws {
     let global = try Self.globalList()
     let dump = try CLITests.temporaryFile("dump.jsonl", Self.lines[0] + "\n" + Self.lines[1] + "\n")
