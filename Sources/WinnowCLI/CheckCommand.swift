@@ -84,11 +84,10 @@ struct CheckCommand: AsyncParsableCommand {
     if path == "-" {
       data = readStandardInput()
     } else {
-      guard let contents = FileManager.default.contents(atPath: path) else {
-        FileHandle.standardError.write(Data("winnow: cannot read \(path)\n".utf8))
+      do { data = try readWholeFile(path) } catch {
+        FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
         throw CLIError.exitCode
       }
-      data = contents
     }
     var output = OutputBuffer()
     var lineCount = 0

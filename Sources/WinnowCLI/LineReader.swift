@@ -69,9 +69,13 @@ final class LineReader {
     if file == "-" {
       handle = .standardInput
     } else if file.hasSuffix(".gz") {
-      guard FileManager.default.isReadableFile(atPath: file) else {
-        openFailure = "cannot read \(file)"
+      // Opened here too, for the cause of a failure: gzip's own message would come as a read
+      // error on line 1.
+      switch openForReading(file) {
+      case .failure(let failure):
+        openFailure = failure.description
         return
+      case .success(let opened): try? opened.close()
       }
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -88,10 +92,11 @@ final class LineReader {
       } catch {
         openFailure = "cannot run gzip to read \(file): \(error.localizedDescription)"
       }
-    } else if let handle = FileHandle(forReadingAtPath: file) {
-      self.handle = handle
     } else {
-      openFailure = "cannot read \(file)"
+      switch openForReading(file) {
+      case .success(let opened): handle = opened
+      case .failure(let failure): openFailure = failure.description
+      }
     }
   }
 
@@ -202,5 +207,26 @@ final class LineReader {
       (attributes[.type] as? FileAttributeType) == .typeRegular
     else { return nil }
     return (attributes[.size] as? NSNumber)?.intValue
+  }
+}
+
+/// `file` opened for reading, or why it cannot be, as `cannot read FILE: CAUSE` (it does not
+/// exist, it may not be read, it is a directory, whose reads would only fail later).
+func openForReading(_ file: String) -> Result<FileHandle, CLIError> {
+  let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+  guard descriptor >= 0 else { return .failure(CLIError("cannot read \(file): \(String(cString: strerror(errno)))")) }
+  var status = stat()
+  if fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+    close(descriptor)
+    return .failure(CLIError("cannot read \(file): \(String(cString: strerror(EISDIR)))"))
+  }
+  return .success(FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
+}
+
+/// The whole of `file` (a pipe too), or why it cannot be read.
+func readWholeFile(_ file: String) throws(CLIError) -> Data {
+  let handle = try openForReading(file).get()
+  do { return try handle.readToEnd() ?? Data() } catch {
+    throw CLIError("cannot read \(file): \(error.localizedDescription)")
   }
 }

@@ -208,9 +208,8 @@ struct MatchCommand: ParsableCommand {
 
   private func readPatterns() throws -> [String] {
     // A FileHandle, not FileManager.contents: it also reads pipes (`--patterns <(…)`).
-    guard let handle = FileHandle(forReadingAtPath: patternsFile), let data = try? handle.readToEnd() ?? Data() else {
-      throw ValidationError("cannot read patterns file \(patternsFile)")
-    }
+    let data: Data
+    do { data = try readWholeFile(patternsFile) } catch { throw ValidationError("patterns file: \(error)") }
     let patterns: [String]
     switch patternsFormat {
     case .json:

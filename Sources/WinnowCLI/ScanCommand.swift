@@ -128,11 +128,9 @@ struct ResultSink: ~Copyable {
     }
     let directory = (path as NSString).deletingLastPathComponent
     let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
-    guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
-      throw CLIError("cannot write \(path)")
-    }
-    guard let handle = FileHandle(forWritingAtPath: temporary) else { throw CLIError("cannot write \(path)") }
-    self.handle = handle
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    guard descriptor >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
+    self.handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     self.temporaryPath = temporary
   }
 

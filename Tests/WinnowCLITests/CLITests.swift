@@ -183,6 +183,23 @@ struct CLITests {
     #expect(result.stderr.hasPrefix("winnow: \(list):2: invalid regex at offset 1: missing closing parenthesis"))
   }
 
+  /// A file that cannot be read or written is an error (status 2, not 1, which means a match)
+  /// that names the file and the system's cause.
+  @Test func unreadableAndUnwritableFilesNameTheCause() async throws {
+    let list = try Self.temporaryFile("app.txt", "badword\n")
+    let lines = try await Self.run(["check", "--no-global", "--custom", list, "--lines", "/nonexistent/in.txt"])
+    #expect(lines.status == 2)
+    #expect(lines.stderr == "winnow: cannot read /nonexistent/in.txt: No such file or directory\n")
+    let directory = try await Self.run(["check", "--no-global", "--custom", list, "--lines", "/"])
+    #expect(directory.status == 2)
+    #expect(directory.stderr == "winnow: cannot read /: Is a directory\n")
+    let output = try await Self.run([
+      "scan", "--no-global", "--custom", list, "--output", "/nonexistent/o.jsonl",
+    ])
+    #expect(output.status == 2)
+    #expect(output.stderr == "winnow: cannot write /nonexistent/o.jsonl: No such file or directory\n")
+  }
+
   /// A line that does not parse keeps its list from being compiled; the errors only compiling
   /// finds (a bad regex) in that list's other lines, and in the other lists, come out with it
   /// in one run, in file and line order, so a list is fixed in one pass.

@@ -111,6 +111,8 @@ struct ScanTests {
       Self.summary(result.stderr).first == "winnow scan: 0 lines read = 0 passed + 0 replaced + 0 blocked + 0 errors")
   }
 
+  /// A file that cannot be opened (missing, a directory, plain or `.gz`) is one error record
+  /// on line 0 naming the cause, and the scan goes on with the next file.
   @Test func readsGzipAndReportsAMissingFile() async throws {
     let global = try Self.globalList()
     let plain = try CLITests.temporaryFile("dump.jsonl", Self.lines[1] + "\n")
@@ -119,16 +121,26 @@ struct ScanTests {
     gzip.arguments = ["gzip", "-k", plain]
     try gzip.run()
     gzip.waitUntilExit()
-    let result = try await Self.run(["scan", "--global", global, plain + ".gz", "/nonexistent/x.jsonl"])
+    let directory = URL(fileURLWithPath: plain).deletingLastPathComponent().path
+    let result = try await Self.run([
+      "scan", "--global", global, plain + ".gz", "/nonexistent/x.jsonl", directory, "/nonexistent/y.gz", plain,
+    ])
     #expect(result.status == 3)
     let records = result.stdout.split(separator: "\n").map(String.init)
-    #expect(records.count == 2)
+    #expect(records.count == 5)
     #expect(records[0].hasPrefix(#"{"file":"\#(plain).gz","line":1,"msgUID":"B2","format":"history-log""#))
     #expect(
-      records[1]
-        == #"{"file":"/nonexistent/x.jsonl","line":0,"verdict":"error","error":"cannot read /nonexistent/x.jsonl"}"#)
+      records[1] == #"{"file":"/nonexistent/x.jsonl","line":0,"verdict":"error","#
+        + #""error":"cannot read /nonexistent/x.jsonl: No such file or directory"}"#)
     #expect(
-      Self.summary(result.stderr).first == "winnow scan: 2 lines read = 0 passed + 0 replaced + 1 blocked + 1 errors")
+      records[2]
+        == #"{"file":"\#(directory)","line":0,"verdict":"error","error":"cannot read \#(directory): Is a directory"}"#)
+    #expect(
+      records[3] == #"{"file":"/nonexistent/y.gz","line":0,"verdict":"error","#
+        + #""error":"cannot read /nonexistent/y.gz: No such file or directory"}"#)
+    #expect(records[4].hasPrefix(#"{"file":"\#(plain)","line":1,"msgUID":"B2","format":"history-log""#))
+    #expect(
+      Self.summary(result.stderr).first == "winnow scan: 5 lines read = 0 passed + 0 replaced + 2 blocked + 3 errors")
   }
 
   @Test func readsATenMegabyteLine() async throws {

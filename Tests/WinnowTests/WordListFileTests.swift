@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Winnow
@@ -84,5 +85,25 @@ struct WordListFileTests {
     var edited = file
     edited.append(Entry(text: "baz"))
     #expect(edited.text == "[a]\r\nfoo\r\nbar => x\r\nbaz\r\n")
+  }
+
+  /// A list is read from a pipe as from a file (`--custom <(…)` in a shell), and a list that
+  /// cannot be read names the system's cause.
+  @Test func readsAPipeAndNamesWhyAFileCannotBeRead() throws {
+    let pipe = Pipe()
+    pipe.fileHandleForWriting.write(Data("[x]\nbadword\n".utf8))
+    try pipe.fileHandleForWriting.close()
+    let path = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
+    let file = try WordListFile(contentsOf: path)
+    #expect(file.entries.map(\.text) == ["badword"])
+    #expect(file.entries.first?.source == SourceLocation(file: path, line: 2))
+    #expect(
+      throws: WordListError(.unreadable("no such file or directory"), at: SourceLocation(file: "/nonexistent", line: 0))
+    ) {
+      try WordListFile(contentsOf: "/nonexistent")
+    }
+    #expect(throws: WordListError(.unreadable("is a directory"), at: SourceLocation(file: "/", line: 0))) {
+      try WordListFile(contentsOf: "/")
+    }
   }
 }

@@ -76,12 +76,19 @@ public struct WordListFile: Sendable, Hashable {
     }
   }
 
-  /// Reads and parses a list file. Lines that are not UTF-8 become ``WordListError/Kind/invalidUTF8``.
-  /// - Throws: ``WordListError`` when the file cannot be read at all.
+  /// Reads and parses a list file (a pipe too, such as the shell's `<(…)`). Lines that are not
+  /// UTF-8 become ``WordListError/Kind/invalidUTF8``.
+  /// - Throws: ``WordListError`` when the file cannot be read at all, with the system's cause
+  ///   (`no such file or directory`, `permission denied`, `is a directory`).
   public init(contentsOf path: String) throws(WordListError) {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      let reason = FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file"
-      throw WordListError(.unreadable(reason), at: SourceLocation(file: path, line: 0))
+    let data: [UInt8]
+    switch Self.contents(of: path) {
+    case .success(let bytes): data = bytes
+    case .failure(let failure):
+      // The system's message, lower case as every cause is.
+      let message = String(cString: strerror(failure.code))
+      throw WordListError(
+        .unreadable(message.prefix(1).lowercased() + message.dropFirst()), at: SourceLocation(file: path, line: 0))
     }
     if let text = String(validating: data, as: UTF8.self) {
       self.init(parsing: text, path: path)
@@ -91,6 +98,31 @@ public struct WordListFile: Sendable, Hashable {
     for (index, bytes) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
     where index < lines.count && String(validating: bytes, as: UTF8.self) == nil {
       lines[index].content = .invalid(WordListError(.invalidUTF8, at: SourceLocation(file: path, line: index + 1)))
+    }
+  }
+
+  /// A failed read: its `errno` (`EISDIR` for a directory).
+  private struct ReadFailure: Error {
+    let code: Int32
+  }
+
+  /// The bytes of `path`, read to its end, or why they cannot be.
+  private static func contents(of path: String) -> Result<[UInt8], ReadFailure> {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return .failure(ReadFailure(code: errno)) }
+    defer { close(descriptor) }
+    var status = stat()
+    if fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+      return .failure(ReadFailure(code: EISDIR))
+    }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if got < 0 && errno == EINTR { continue }
+      if got < 0 { return .failure(ReadFailure(code: errno)) }
+      if got == 0 { return .success(bytes) }
+      bytes += chunk[..<got]
     }
   }
 
