@@ -37,7 +37,8 @@ extension LineBatch {
     guard lines.count > limit else { return [self] }
     return stride(from: 0, to: lines.count, by: limit).map { first in
       let last = min(first + limit, lines.count)
-      let start = lines[first].lowerBound
+      // The first piece from the batch's start: a skipped byte-order mark counts as read.
+      let start = first == 0 ? 0 : lines[first].lowerBound
       let end = last == lines.count ? bytes.count : lines[last].lowerBound
       var piece = LineBatch(
         file: file, firstLine: firstLine + first, bytes: bytes, lines: Array(lines[first..<last]),
@@ -160,7 +161,8 @@ final class LineReader {
       buffer.removeSubrange((lastNewline + 1)...)
     }
     var lines: [Range<Int>] = []
-    var start = 0
+    // A byte-order mark (as some Windows tools save UTF-8) is not part of the first line's JSON.
+    var start = nextLine == 1 && buffer.starts(with: Self.byteOrderMark) ? Self.byteOrderMark.count : 0
     buffer.withUnsafeBufferPointer { bytes in
       guard let base = bytes.baseAddress else { return }
       while start < bytes.count, let found = memchr(base + start, 0x0A, bytes.count - start) {
@@ -175,6 +177,9 @@ final class LineReader {
     if lines.isEmpty && failure == nil { return nil }
     return batch
   }
+
+  /// U+FEFF in UTF-8.
+  private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
   private static func containsNewline(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }

@@ -43,14 +43,15 @@ struct LineBatchTests {
 /// The reader against splitting the whole input at its newlines: every line once, in order,
 /// numbered, whatever the batch's target and the size of a read, lines longer than both
 /// included (a batch reads into room for its target and one read more, then goes on a read at
-/// a time until a line ends).
+/// a time until a line ends). A byte-order mark at the start is no part of the first line, and
+/// counts as read.
 @Suite("Line reader")
 struct LineReaderTests {
   static let lineGen = zip(Gen.int(in: 0...30), Gen.int(in: 0...3)).array(of: 0...40)
   static let sizesGen = zip(Gen.int(in: 1...40), Gen.int(in: 1...12), Gen.bool)
 
   @Test func batchesHoldTheInputsLines() async throws {
-    await propertyCheck(count: 300, input: Self.lineGen, Self.sizesGen) { shapes, sizes in
+    await propertyCheck(count: 300, input: Self.lineGen, Self.sizesGen, Gen.bool) { shapes, sizes, marked in
       let (target, chunk, endsWithNewline) = sizes
       // Lines of letters, with a carriage return or a multi-byte character now and then.
       let lines = shapes.enumerated().map { index, shape in
@@ -60,17 +61,21 @@ struct LineReaderTests {
       }
       var text = lines.joined(separator: "\n")
       if endsWithNewline && !lines.isEmpty { text += "\n" }
-      guard let path = try? CLITests.temporaryFile("reader.jsonl", text) else {
+      guard let path = try? CLITests.temporaryFile("reader.jsonl", (marked ? "\u{FEFF}" : "") + text) else {
         Issue.record("cannot write the input")
         return
       }
       let reader = LineReader(file: path, chunkSize: chunk)
       var read: [String] = []
+      var bytes = 0
       while let batch = reader.nextBatch(targetBytes: target) {
         #expect(batch.failure == nil)
         #expect(batch.firstLine == read.count + 1)
         read += batch.lines.map { String(decoding: batch.bytes[$0], as: UTF8.self) }
+        bytes += batch.pieces(ofAtMost: 2).reduce(0) { $0 + $1.byteCount }
       }
+      // A mark alone is no line, and no batch.
+      #expect(bytes == (text.isEmpty ? 0 : text.utf8.count + (marked ? 3 : 0)))
       // The input's lines, split as bytes (`\r\n` is one Character): an empty last piece after
       // a final newline is no line.
       var expected = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {

@@ -87,6 +87,21 @@ struct WordListFileTests {
     #expect(edited.text == "[a]\r\nfoo\r\nbar => x\r\nbaz\r\n")
   }
 
+  /// A byte-order mark (as Windows editors save UTF-8) is no part of the first line: a comment
+  /// there stays a comment, not an entry that would block its text; it is written back.
+  @Test func aByteOrderMarkIsNotPartOfTheFirstLine() {
+    let text = "\u{FEFF}# app words\r\n[ads]\r\nspam\r\n"
+    var file = WordListFile(parsing: text, path: "bom.txt")
+    #expect(file.startsWithByteOrderMark)
+    #expect(file.lines.first?.content == .comment)
+    #expect(file.entries.map(\.text) == ["spam"])
+    #expect(file.entries.first?.category == "ads")
+    #expect(file.text == text)
+    file.append(Entry(text: "ham"))
+    #expect(file.text == text + "ham\r\n")
+    #expect(!WordListFile(parsing: "# a\n", path: "plain.txt").startsWithByteOrderMark)
+  }
+
   /// A list is read from a pipe as from a file (`--custom <(…)` in a shell), and a list that
   /// cannot be read names the system's cause.
   @Test func readsAPipeAndNamesWhyAFileCannotBeRead() throws {

@@ -45,10 +45,18 @@ public struct WordListFile: Sendable, Hashable {
   public private(set) var lines: [Line]
   /// Whether the text ends with a line break.
   public var endsWithNewline: Bool
+  /// Whether the text starts with a byte-order mark (U+FEFF, as some Windows editors save
+  /// UTF-8): it is not part of the first line, and is written back.
+  public var startsWithByteOrderMark: Bool
 
   /// Parses list text. Never fails: bad lines are kept with their error (see ``errors``).
+  ///
+  /// A leading byte-order mark is set apart (``startsWithByteOrderMark``): read as part of the
+  /// first line, it made a `# comment` or `[section]` there an entry that blocks its text.
   public init(parsing text: String, path: String) {
     self.path = path
+    startsWithByteOrderMark = text.unicodeScalars.first == "\u{FEFF}"
+    let text = startsWithByteOrderMark ? String(text.unicodeScalars.dropFirst()) : text
     // Split on the byte, not the Character: in Swift "\r\n" is one Character, not "\n". (Going
     // scalar by scalar, and building each line a scalar at a time, was a fifth of a load.)
     var utf8 = text
@@ -128,7 +136,8 @@ public struct WordListFile: Sendable, Hashable {
 
   /// The file's text: exactly the text it was parsed from, plus any edits.
   public var text: String {
-    lines.map(\.text).joined(separator: "\n") + (endsWithNewline && !lines.isEmpty ? "\n" : "")
+    (startsWithByteOrderMark ? "\u{FEFF}" : "") + lines.map(\.text).joined(separator: "\n")
+      + (endsWithNewline && !lines.isEmpty ? "\n" : "")
   }
 
   /// The entries, in order, each with its category and source line.
