@@ -102,6 +102,26 @@ struct WordListFileTests {
     #expect(!WordListFile(parsing: "# a\n", path: "plain.txt").startsWithByteOrderMark)
   }
 
+  /// `winnow words lint` finds every error that loading and compiling the list reports (a user
+  /// fixes a list with lint, then runs it), with the same cause on the same line; and lexicon
+  /// words that are never read, which compiling skips.
+  @Test func lintFindsEveryErrorCompilingReports() throws {
+    let text = "ok\n\\\\\nre:(\nre:a|\n[bad\nsub:\n\u{200B}\nallow:x => y\nlexicon:...\nfine\n"
+    let file = WordListFile(parsing: text, path: "app.txt")
+    var errors = file.errors
+    do throws(WordListErrors) {
+      _ = try Matcher(lists: [WordList(name: "app.txt", origin: .custom, entries: file.entries)])
+    } catch {
+      errors += error.errors
+    }
+    #expect(errors.count == 7)
+    let findings = Set(WordListLint.lint([file], origin: .custom).map { "\($0.location.line): \($0.message)" })
+    for error in errors { #expect(findings.contains("\(error.location.line): \(error.cause)")) }
+    #expect(
+      findings.contains(
+        "9: lexicon word is not read: it normalizes to nothing, and only words of two or three are read"))
+  }
+
   /// A list is read from a pipe as from a file (`--custom <(…)` in a shell), and a list that
   /// cannot be read names the system's cause.
   @Test func readsAPipeAndNamesWhyAFileCannotBeRead() throws {

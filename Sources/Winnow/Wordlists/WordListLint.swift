@@ -73,6 +73,11 @@ public enum WordListLint {
             continue
           }
           first[key] = (place, entry.text)
+          // What compiling rejects (lexicon words are not compiled: the check below covers them).
+          if entry.kind == .literal, entry.action != .lexicon, normalized == nil {
+            findings.append(
+              LintFinding(location: place, message: WordListError(.normalizesToNothing(entry.text), at: place).cause))
+          }
           if let problem = regexProblem(entry, normalization: normalization)
             ?? regexNeverMatches(entry, normalizer: normalizer)
           {
@@ -87,12 +92,13 @@ public enum WordListLint {
                 message: "too short to be safe: a single \(normalized.firstClass == .digit ? "digit" : "Latin letter")")
             )
           }
-          if entry.action == .lexicon, let normalized, !(2...3).contains(normalized.scalars.count) {
+          if entry.action == .lexicon, entry.kind == .literal, !(2...3).contains(normalized?.scalars.count ?? 0) {
+            let count = normalized?.scalars.count ?? 0
+            let length = count == 0 ? "nothing" : count == 1 ? "one character" : "\(count) characters"
             findings.append(
               LintFinding(
                 location: place,
-                message:
-                  "lexicon word is not read: it normalizes to \(normalized.scalars.count == 1 ? "one character" : "\(normalized.scalars.count) characters"), and only words of two or three are read"
+                message: "lexicon word is not read: it normalizes to \(length), and only words of two or three are read"
               ))
           }
           if origin == .custom, entry.action != .lexicon, entry.text.count > customWordLimit {
