@@ -101,7 +101,7 @@ struct DiffCommand: ParsableCommand {
     do throws(WordListErrors) {
       return origin.global ? try ModerationEngine(global: lists) : try ModerationEngine(global: [], custom: lists)
     } catch {
-      throw listErrors(error.errors, inFiles: old + new)
+      throw reportListErrors(error.errors, inFiles: old + new)
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Winnow
 
 /// A run of whole lines read from one input, in one buffer: what a scan worker processes.
 struct LineBatch: Sendable {
@@ -72,7 +73,7 @@ final class LineReader {
     } else if file.hasSuffix(".gz") {
       // Opened here too, for the cause of a failure: gzip's own message would come as a read
       // error on line 1.
-      switch openForReading(file) {
+      switch openInputFile(file) {
       case .failure(let failure):
         openFailure = failure.description
         return
@@ -94,7 +95,7 @@ final class LineReader {
         openFailure = "cannot run gzip to read \(file): \(error.localizedDescription)"
       }
     } else {
-      switch openForReading(file) {
+      switch openInputFile(file) {
       case .success(let opened): handle = opened
       case .failure(let failure): openFailure = failure.description
       }
@@ -215,22 +216,16 @@ final class LineReader {
   }
 }
 
-/// `file` opened for reading, or why it cannot be, as `cannot read FILE: CAUSE` (it does not
-/// exist, it may not be read, it is a directory, whose reads would only fail later).
-func openForReading(_ file: String) -> Result<FileHandle, CLIError> {
-  let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-  guard descriptor >= 0 else { return .failure(CLIError("cannot read \(file): \(String(cString: strerror(errno)))")) }
-  var status = stat()
-  if fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
-    close(descriptor)
-    return .failure(CLIError("cannot read \(file): \(String(cString: strerror(EISDIR)))"))
-  }
-  return .success(FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
+/// `file` opened for reading, or why it cannot be, as `cannot read FILE: CAUSE` (see
+/// `openFileForReading`).
+func openInputFile(_ file: String) -> Result<FileHandle, CLIError> {
+  openFileForReading(file).map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
+    .mapError { CLIError("cannot read \(file): \($0.reason)") }
 }
 
 /// The whole of `file` (a pipe too), or why it cannot be read.
 func readWholeFile(_ file: String) throws(CLIError) -> Data {
-  let handle = try openForReading(file).get()
+  let handle = try openInputFile(file).get()
   do { return try handle.readToEnd() ?? Data() } catch {
     throw CLIError("cannot read \(file): \(error.localizedDescription)")
   }

@@ -24,13 +24,13 @@ func loadLists(_ groups: [[String]], origin: WordList.Origin) throws -> [[WordLi
       }
     }
   }
-  guard errors.isEmpty else { throw listErrors(errors, inFiles: groups.flatMap { $0 }) }
+  guard errors.isEmpty else { throw reportListErrors(errors, inFiles: groups.flatMap { $0 }) }
   return lists
 }
 
-/// The error that reports `errors`, and what compiling finds in `paths` (files, or
-/// directories of them), on standard error, as `winnow: …`.
-func listErrors(_ errors: [WordListError], inFiles paths: [String]) -> ExitCode {
+/// Writes `errors`, and what compiling finds in `paths` (files, or directories of them), to
+/// standard error as `winnow: …`; returns the exit status to throw.
+func reportListErrors(_ errors: [WordListError], inFiles paths: [String]) -> ExitCode {
   let files = paths.flatMap { isDirectory($0) ? listFiles(inDirectory: $0) : [$0] }
   let all = withCompileErrors(errors, inFiles: files)
   FileHandle.standardError.write(Data(("winnow: " + all.map(\.description).joined(separator: "\n") + "\n").utf8))

@@ -94,7 +94,7 @@ public struct WordListFile: Sendable, Hashable {
     case .success(let bytes): data = bytes
     case .failure(let failure):
       // The system's message, lower case as every cause is.
-      let message = String(cString: strerror(failure.code))
+      let message = failure.reason
       throw WordListError(
         .unreadable(message.prefix(1).lowercased() + message.dropFirst()), at: SourceLocation(file: path, line: 0))
     }
@@ -109,26 +109,20 @@ public struct WordListFile: Sendable, Hashable {
     }
   }
 
-  /// A failed read: its `errno` (`EISDIR` for a directory).
-  private struct ReadFailure: Error {
-    let code: Int32
-  }
-
   /// The bytes of `path`, read to its end, or why they cannot be.
-  private static func contents(of path: String) -> Result<[UInt8], ReadFailure> {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return .failure(ReadFailure(code: errno)) }
-    defer { close(descriptor) }
-    var status = stat()
-    if fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
-      return .failure(ReadFailure(code: EISDIR))
+  private static func contents(of path: String) -> Result<[UInt8], FileReadError> {
+    let descriptor: Int32
+    switch openFileForReading(path) {
+    case .success(let opened): descriptor = opened
+    case .failure(let failure): return .failure(failure)
     }
+    defer { close(descriptor) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if got < 0 && errno == EINTR { continue }
-      if got < 0 { return .failure(ReadFailure(code: errno)) }
+      if got < 0 { return .failure(FileReadError(code: errno)) }
       if got == 0 { return .success(bytes) }
       bytes += chunk[..<got]
     }
@@ -270,4 +264,28 @@ extension WordListFile {
     lines.removeAll { if case .entry(let entry) = $0.content { predicate(entry) } else { false } }
     return before - lines.count
   }
+}
+
+/// Why a file cannot be opened or read: its `errno` (`EISDIR` for a directory).
+package struct FileReadError: Error {
+  package let code: Int32
+
+  package init(code: Int32) { self.code = code }
+
+  /// The system's message (`No such file or directory`).
+  package var reason: String { String(cString: strerror(code)) }
+}
+
+/// `path` opened read-only (close-on-exec), or why it cannot be. A directory is refused here:
+/// opening one succeeds, and only its reads would fail. Shared by word lists and the command
+/// line's inputs.
+package func openFileForReading(_ path: String) -> Result<Int32, FileReadError> {
+  let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+  guard descriptor >= 0 else { return .failure(FileReadError(code: errno)) }
+  var status = stat()
+  if fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+    close(descriptor)
+    return .failure(FileReadError(code: EISDIR))
+  }
+  return .success(descriptor)
 }
