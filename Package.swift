@@ -42,6 +42,16 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // A real HTTP server on loopback for the tests of reviewer calls, shared by two test targets.
+    .target(
+      name: "WinnowTestSupport",
+      dependencies: [
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      path: "Tests/Support"
+    ),
     .testTarget(
       name: "WinnowTests",
       dependencies: [
@@ -53,6 +63,7 @@ let package = Package(
       name: "WinnowWebhookTests",
       dependencies: [
         "WinnowWebhook",
+        "WinnowTestSupport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -62,6 +73,7 @@ let package = Package(
       name: "WinnowCLITests",
       dependencies: [
         "WinnowCLI",
+        "WinnowTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

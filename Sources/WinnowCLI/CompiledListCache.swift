@@ -14,6 +14,13 @@ import Winnow
 /// a file. A cache that cannot be read or written costs only the compile: nothing is reported.
 /// Custom lists are small and edited often: they are always compiled, over the cached global
 /// list. `--no-cache` compiles afresh and leaves the file alone.
+///
+/// The file decides what is blocked, so it is trusted only where no one else can have written
+/// it: the directory and the file must be the current user's, not links, and not writable by
+/// group or others; the file is opened with `O_NOFOLLOW`. Otherwise the lists are compiled,
+/// nothing is read or written there, and standard error says why, once. The checksum covers
+/// the whole file (header and identity included), and every table index is checked as the
+/// file is read back (``Matcher/init(compiledBytes:identity:)``).
 struct CompiledListCache {
   let directory: URL
 
@@ -38,16 +45,84 @@ struct CompiledListCache {
     guard let (name, identity) = Self.identity(of: directories, excluding: excludedCategories) else {
       return try compile()
     }
+    if let distrust = Self.prepareDirectory(directory.path) {
+      Self.warn("\(directory.path) \(distrust)")
+      return try compile()
+    }
     let file = directory.appendingPathComponent(name)
     // Read, not mapped: a file cut short under a mapping would be a crash, not an error.
-    if let bytes = Self.readWhole(file.path),
-      let matcher = try? bytes.withUnsafeBytes({ try Matcher(compiledBytes: $0, identity: identity) })
-    {
-      return matcher
+    switch Self.readTrusted(file.path) {
+    case .bytes(let bytes):
+      if let matcher = try? bytes.withUnsafeBytes({ try Matcher(compiledBytes: $0, identity: identity) }) {
+        return matcher
+      }
+    case .distrusted(let reason):
+      // Replaced below by a file of our own (rename replaces a link, never its target).
+      Self.warn("\(file.path) \(reason)")
+    case .missing:
+      break
     }
     let matcher = try compile()
     write(matcher.compiledBytes(identity: identity), to: file)
     return matcher
+  }
+
+  /// Says once on standard error why the cache is not used.
+  private static func warn(_ reason: String) {
+    FileHandle.standardError.write(
+      Data("winnow: not using the compiled-list cache: \(reason); compiling the lists\n".utf8))
+  }
+
+  /// Why a file or directory may not be trusted, from its status: nil when it is the current
+  /// user's and no one else may write it.
+  static func distrust(of status: stat) -> String? {
+    let user = geteuid()
+    if status.st_uid != user { return "is owned by user \(status.st_uid), not by the current user (\(user))" }
+    if status.st_mode & 0o022 != 0 {
+      return "is writable by group or others (mode \(String(status.st_mode & 0o777, radix: 8)))"
+    }
+    return nil
+  }
+
+  /// Creates the cache directory (mode 0700) when it is missing; nil when it may be trusted,
+  /// else why not.
+  static func prepareDirectory(_ path: String) -> String? {
+    var status = stat()
+    if lstat(path, &status) != 0 {
+      guard errno == ENOENT else { return "cannot be read: \(String(cString: strerror(errno)))" }
+      try? FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
+      guard mkdir(path, 0o700) == 0 || errno == EEXIST, lstat(path, &status) == 0 else {
+        return "cannot be created: \(String(cString: strerror(errno)))"
+      }
+    }
+    if status.st_mode & S_IFMT == S_IFLNK { return "is a symbolic link" }
+    if status.st_mode & S_IFMT != S_IFDIR { return "is not a directory" }
+    return distrust(of: status)
+  }
+
+  /// What reading a cache file found.
+  enum ReadOutcome {
+    case bytes([UInt8])
+    case missing
+    case distrusted(String)
+  }
+
+  /// The bytes of the cache file at `path` when it is a regular file of the current user's that
+  /// no one else may write (opened without following a link).
+  static func readTrusted(_ path: String) -> ReadOutcome {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    guard descriptor >= 0 else {
+      if errno == ELOOP { return .distrusted("is a symbolic link") }
+      return .missing
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { return .missing }
+    guard status.st_mode & S_IFMT == S_IFREG else { return .distrusted("is not a regular file") }
+    if let reason = distrust(of: status) { return .distrusted(reason) }
+    return readWhole(descriptor: descriptor).map(ReadOutcome.bytes) ?? .missing
   }
 
   /// The bytes of the file at `path` (as many as its size when opened), read into memory
@@ -56,14 +131,19 @@ struct CompiledListCache {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
+    return readWhole(descriptor: descriptor)
+  }
+
+  private static func readWhole(descriptor: Int32) -> [UInt8]? {
     var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_size >= 0 else { return nil }
+    guard fstat(descriptor, &status) == 0, status.st_size >= 0, status.st_size <= Int.max / 2 else { return nil }
     let size = Int(status.st_size)
     var failed = false
     let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
       HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
+      guard let base = buffer.baseAddress else { return }
       while initialized < size {
-        let count = read(descriptor, buffer.baseAddress! + initialized, size - initialized)
+        let count = read(descriptor, base + initialized, size - initialized)
         if count < 0 && errno == EINTR { continue }
         guard count > 0 else {
           failed = count < 0
@@ -75,15 +155,26 @@ struct CompiledListCache {
     return failed ? nil : bytes
   }
 
-  /// Writes `bytes` through a temporary file renamed over `file`; failures are ignored.
+  /// Writes `bytes` through a new temporary file (`mkstemp`, mode 0600) renamed over `file`;
+  /// failures are ignored.
   private func write(_ bytes: [UInt8], to file: URL) {
-    let manager = FileManager.default
-    try? manager.createDirectory(
-      at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
-    guard manager.createFile(atPath: temporary.path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
-    else { return }
-    if rename(temporary.path, file.path) != 0 { try? manager.removeItem(at: temporary) }
+    var template = Array((directory.path + "/.\(file.lastPathComponent).XXXXXX").utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else { return }
+    let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    var written = 0
+    let complete = bytes.withUnsafeBytes { buffer -> Bool in
+      guard let base = buffer.baseAddress else { return true }
+      while written < buffer.count {
+        let count = Foundation.write(descriptor, base + written, buffer.count - written)
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return false }
+        written += count
+      }
+      return true
+    }
+    close(descriptor)
+    if !complete || rename(temporary, file.path) != 0 { unlink(temporary) }
   }
 
   /// The cache file's name (which executable and directories it serves) and the identity of

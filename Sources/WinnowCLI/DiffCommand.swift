@@ -32,6 +32,8 @@ struct DiffCommand: ParsableCommand {
   @Option(help: "Parallel workers (default: the number of cores).")
   var jobs = ProcessInfo.processInfo.activeProcessorCount
 
+  func validate() throws { try validateJobs(jobs) }
+
   struct Change: Sendable {
     var kind: String
     var file: String
@@ -43,7 +45,7 @@ struct DiffCommand: ParsableCommand {
   func run() throws {
     let lists = try loadLists([old, new], origin: origin.origin)
     let (oldEngine, newEngine) = try (engine(lists[0]), engine(lists[1]))
-    let batches = forEachBatch(of: dumps, jobs: max(1, jobs)) { batch -> (changes: [Change], read: Int, errors: Int) in
+    let batches = forEachBatch(of: dumps, jobs: jobs) { batch -> (changes: [Change], read: Int, errors: Int) in
       var changes: [Change] = []
       var errors = 0
       batch.bytes.withUnsafeBufferPointer { bytes in

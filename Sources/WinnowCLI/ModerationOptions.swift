@@ -53,7 +53,10 @@ struct ModerationOptions: ParsableArguments {
   }
 
   func validate() throws {
-    if timeout <= 0 { throw ValidationError("--timeout must be more than 0 seconds") }
+    // `!(timeout > 0)` also refuses nan; the upper bound keeps `timeout * 1000` an exact Int64.
+    if !(timeout > 0 && timeout <= 86_400) {
+      throw ValidationError("--timeout must be a number of seconds more than 0 and at most 86400 (a day)")
+    }
     if contentLimit <= 0 { throw ValidationError("--content-limit must be more than 0") }
     if reviewerConcurrency <= 0 { throw ValidationError("--reviewer-concurrency must be more than 0") }
     for type in messageTypes where !type.contains("=") {

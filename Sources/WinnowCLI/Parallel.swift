@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// Maps an input's batches on `jobs` worker threads and hands the outputs, in input order, to
@@ -21,12 +22,57 @@ func pipelineBatches<Output: Sendable>(
     return
   }
   let pipeline = BatchPipeline(reader: reader, jobs: jobs, body: body)
-  pipeline.start()
+  guard pipeline.start() > 0 else {
+    // Not one worker thread could be made (the system's thread limit): the calling thread works.
+    while let batch = reader.nextBatch() { try consume([body(batch)]) }
+    return
+  }
   // On a throw from `consume` too: the workers stop taking pieces, and are waited for (a
   // worker in the middle of reading a standard input that is slow to come finishes that read
   // first).
   defer { pipeline.finish() }
   while let outputs = pipeline.nextOutputs() { try consume(outputs) }
+}
+
+/// The most workers `--jobs` may ask for: far more than any machine's cores, few enough that
+/// their stacks (8 MiB of address space each) fit.
+let maximumJobs = 256
+
+/// Refuses a `--jobs` outside `1...maximumJobs`.
+func validateJobs(_ jobs: Int) throws {
+  guard (1...maximumJobs).contains(jobs) else {
+    throw ValidationError("--jobs must be from 1 to \(maximumJobs)")
+  }
+}
+
+/// Starts a detached thread running `body`; false when the system refuses one (its thread
+/// limit, or no memory for the stack).
+func startThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) -> Bool {
+  final class Box: Sendable {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+  }
+  var attributes = pthread_attr_t()
+  pthread_attr_init(&attributes)
+  defer { pthread_attr_destroy(&attributes) }
+  pthread_attr_setstacksize(&attributes, stackSize)
+  pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+  let box = Unmanaged.passRetained(Box(body))
+  var thread = pthread_t()
+  let status = pthread_create(
+    &thread, &attributes,
+    { argument in
+      // SAFETY: `argument` is the retained box passed below, released exactly once here.
+      guard let argument else { return nil }
+      let box = Unmanaged<Box>.fromOpaque(argument).takeRetainedValue()
+      box.body()
+      return nil
+    }, box.toOpaque())
+  if status != 0 {
+    box.release()
+    return false
+  }
+  return true
 }
 
 /// The most lines in a piece: 2 to 3 ms of work on chat dumps. With pieces of 256 lines,
@@ -71,15 +117,19 @@ private final class BatchPipeline<Output: Sendable>: @unchecked Sendable {
     self.body = body
   }
 
-  func start() {
-    running = jobs
+  /// Starts the workers and returns how many threads started: only those are waited for (a
+  /// thread the system refuses is not counted, so ``finish()`` never waits for it).
+  func start() -> Int {
+    condition.lock()
+    defer { condition.unlock() }
     for _ in 0..<jobs {
-      let thread = Thread { [self] in work() }
       // Room for content nested as deep as the JSON reader allows (512), read and moderated
       // by recursion.
-      thread.stackSize = 8 << 20
-      thread.start()
+      guard startThread(stackSize: 8 << 20, { [self] in work() }) else { break }
+      running += 1
     }
+    if running == 0 { cancelled = true }
+    return running
   }
 
   /// Stops the workers taking pieces and waits until every one has returned.

@@ -42,7 +42,7 @@ struct ScanCommand: AsyncParsableCommand {
   @OptionGroup(title: "Items") var moderation: ModerationOptions
 
   func validate() throws {
-    if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    try validateJobs(jobs)
   }
 
   func run() async throws {
@@ -80,25 +80,33 @@ struct ScanCommand: AsyncParsableCommand {
     let start = clock.now
     var tally = ScanTally()
     let worker = ScanWorker(engine: engine, writeAll: all)
-    for file in inputs {
-      let reader = LineReader(file: file)
-      func consume(_ outputs: [BatchOutput]) throws {
-        for output in outputs {
-          try sink.write(output.bytes)
-          tally.merge(output.tally)
-          progress.update(items: tally.read, bytes: tally.bytes)
+    do {
+      for file in inputs {
+        let reader = LineReader(file: file)
+        func consume(_ outputs: [BatchOutput]) throws {
+          for output in outputs {
+            try sink.write(output.bytes)
+            tally.merge(output.tally)
+            progress.update(items: tally.read, bytes: tally.bytes)
+          }
+        }
+        if configuration.reviewer == nil {
+          try pipelineBatches(of: reader, jobs: jobs, map: worker.process(_:), consume: consume)
+        } else {
+          while case let batches = reader.nextBatches(jobs * 2), !batches.isEmpty {
+            try consume(await worker.processWithReviewer(batches))
+          }
         }
       }
-      if configuration.reviewer == nil {
-        try pipelineBatches(of: reader, jobs: jobs, map: worker.process(_:), consume: consume)
-      } else {
-        while case let batches = reader.nextBatches(jobs * 2), !batches.isEmpty {
-          try consume(await worker.processWithReviewer(batches))
-        }
-      }
+      progress.finish()
+      try sink.commit()
+    } catch {
+      // The output cannot be written (a full disk, a directory as the target): the scan could
+      // not run, whatever it found. Dropping the sink removes its temporary file.
+      progress.finish()
+      FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+      throw CLIError.exitCode
     }
-    progress.finish()
-    try sink.commit()
     var summary = tally.summary(seconds: (clock.now - start).seconds, jobs: jobs)
     if configuration.reviewer != nil {
       let counts = engine.reviewerStatistics.counts
@@ -114,10 +122,15 @@ struct ScanCommand: AsyncParsableCommand {
 
 /// Where results go: standard output, or a temporary file beside `--output` renamed over it
 /// when the scan ends, so that a crash never leaves a half-written result file.
+///
+/// The temporary file is made by `mkstemp` (a new name no one can have planted a link at,
+/// mode 0600 until it is renamed) in the target's directory, and removed when the scan fails,
+/// when the sink is dropped without ``commit()``, and on SIGINT, SIGTERM and SIGHUP.
 struct ResultSink: ~Copyable {
   private let handle: FileHandle
   private let path: String?
   private let temporaryPath: String?
+  private var committed = false
 
   init(path: String?) throws {
     self.path = path
@@ -127,29 +140,79 @@ struct ResultSink: ~Copyable {
       return
     }
     let directory = (path as NSString).deletingLastPathComponent
-    let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    var template = Array(
+      ((directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).XXXXXX").utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
+    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    // mkstemp makes it 0600; a result file is as readable as any file its user writes.
+    let mask = umask(0)
+    umask(mask)
+    fchmod(descriptor, 0o666 & ~mask)
     self.handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     self.temporaryPath = temporary
+    TemporaryFiles.remove(onSignal: temporary)
+  }
+
+  deinit {
+    if let temporaryPath, !committed {
+      unlink(temporaryPath)
+      TemporaryFiles.forget()
+    }
   }
 
   func write(_ bytes: [UInt8]) throws {
     guard !bytes.isEmpty else { return }
     do { try handle.write(contentsOf: bytes) } catch {
-      throw CLIError("cannot write \(path ?? "standard output"): \(error)")
+      throw CLIError("cannot write \(path ?? "standard output"): \(Self.cause(of: error))")
     }
   }
 
-  func commit() throws {
+  /// Makes the file whole: synchronized to disk and renamed over `--output`.
+  mutating func commit() throws {
     guard let path, let temporaryPath else { return }
     do {
       try handle.synchronize()
       try handle.close()
-    } catch { throw CLIError("cannot write \(path): \(error)") }
+    } catch { throw CLIError("cannot write \(path): \(Self.cause(of: error))") }
     guard rename(temporaryPath, path) == 0 else {
-      throw CLIError("cannot rename \(temporaryPath) to \(path): \(String(cString: strerror(errno)))")
+      throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
     }
+    committed = true
+    TemporaryFiles.forget()
+  }
+
+  /// The system's words for a failed write (`No space left on device`), not Foundation's.
+  private static func cause(of error: any Error) -> String {
+    let code = (error as NSError).userInfo[NSUnderlyingErrorKey].map { ($0 as? NSError)?.code } ?? nil
+    if let code, code > 0 { return String(cString: strerror(Int32(truncatingIfNeeded: code))) }
+    return (error as NSError).localizedDescription
+  }
+}
+
+/// The one temporary output file a signal must not leave behind. The handler may only call
+/// async-signal-safe functions: it reads a path prepared in advance and unlinks it.
+enum TemporaryFiles {
+  private nonisolated(unsafe) static var path: UnsafeMutablePointer<CChar>?
+
+  /// Removes `temporary` if the process is ended by SIGINT, SIGTERM or SIGHUP.
+  static func remove(onSignal temporary: String) {
+    path = strdup(temporary)
+    for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+      signal(signalNumber) { number in
+        if let path = TemporaryFiles.path { unlink(path) }
+        signal(number, SIG_DFL)
+        raise(number)
+      }
+    }
+  }
+
+  /// The file was renamed or removed: a signal has nothing to remove.
+  static func forget() {
+    let old = path
+    path = nil
+    free(old)
   }
 }
 
@@ -188,6 +251,8 @@ struct ScanWorker: Sendable {
   enum LineOutcome {
     case clean(CleanDumpLine)
     case screened(ScreenedLine, ModerationResult)
+    /// Not moderated, for a reason that is not the line's (an error record says it).
+    case failed(String)
   }
 
   /// What the output needs of a screened line besides its result. The item itself is moved into
@@ -204,29 +269,42 @@ struct ScanWorker: Sendable {
   }
 
   /// With the reviewer: each batch's items concurrently (the reviewer bounds calls in flight).
+  /// Every line gets its result: read errors, moderation errors and answers are kept in one
+  /// array by line, and a line whose task gave nothing back (which cannot happen) would be an
+  /// error record, never a crash.
   func processWithReviewer(_ batches: [LineBatch]) async -> [BatchOutput] {
     var outputs: [BatchOutput] = []
     for batch in batches {
       let lines = Self.read(batch)
-      let results = await withTaskGroup(of: (Int, Result<ModerationResult, ItemError>).self) { group in
+      var results = [Result<ModerationResult, ItemError>?](repeating: nil, count: lines.count)
+      await withTaskGroup(of: Moderated.self) { group in
         for (index, line) in lines.enumerated() {
           guard case .success(let line) = line else { continue }
-          group.addTask {
-            do throws(ItemError) { return (index, .success(try await engine.moderate(line.item))) } catch {
-              return (index, .failure(error))
-            }
-          }
+          let item = line.item
+          group.addTask { Moderated(index: index, result: await Self.moderate(item, with: engine)) }
         }
-        var results: [Int: Result<ModerationResult, ItemError>] = [:]
-        for await (index, result) in group { results[index] = result }
-        return results
+        for await moderated in group { results[moderated.index] = moderated.result }
       }
       outputs.append(
         process(batch) { (offset) throws(ItemError) -> LineOutcome in
-          .screened(ScreenedLine(try lines[offset].get()), try results[offset]!.get())
+          let line = try lines[offset].get()
+          guard let result = results[offset] else { return .failed("internal error: no result for this line") }
+          return .screened(ScreenedLine(line), try result.get())
         })
     }
     return outputs
+  }
+
+  /// One item's result and its line's place in the batch, from a task of the reviewer's group.
+  struct Moderated: Sendable {
+    var index: Int
+    var result: Result<ModerationResult, ItemError>
+  }
+
+  /// The engine's answer for `item`, or its error, as a value.
+  static func moderate(_ item: MessageItem, with engine: ModerationEngine) async -> Result<ModerationResult, ItemError>
+  {
+    do { return .success(try await engine.moderate(item)) } catch { return .failure(error) }
   }
 
   /// Each line of a batch read as a dump item, or the reason it cannot be.
@@ -255,6 +333,9 @@ struct ScanWorker: Sendable {
           if writeAll || result.verdict != .pass {
             write(result, of: line, file: batch.file, number: number, to: &writer)
           }
+        case .failed(let reason):
+          output.tally.addError()
+          writeError(reason, file: batch.file, number: number, to: &writer)
         }
       } catch {
         output.tally.addError()

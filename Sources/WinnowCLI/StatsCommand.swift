@@ -74,6 +74,8 @@ struct StatsCommand: ParsableCommand {
   @Option(help: "Parallel workers for --corpus (default: the number of cores).")
   var jobs = ProcessInfo.processInfo.activeProcessorCount
 
+  func validate() throws { try validateJobs(jobs) }
+
   @Option(help: "How many of the entries that fire most to show.")
   var top = 20
 
@@ -113,7 +115,7 @@ struct StatsCommand: ParsableCommand {
       let worker = ScanWorker(engine: engine, writeAll: false)
       var tally = ScanTally()
       for output in forEachBatch(
-        of: corpus, jobs: max(1, jobs),
+        of: corpus, jobs: jobs,
         { batch in worker.process(batch) })
       {
         tally.merge(output.tally)

@@ -11,9 +11,15 @@ struct CLITests {
     var stderr: String
   }
 
-  /// The `winnow` executable beside the test bundle (SwiftPM builds it for this test target).
-  static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    .appendingPathComponent("winnow")
+  /// The `winnow` executable under test: `WINNOW_TEST_BINARY` when set (`scripts/test` runs
+  /// these tests a second time against the release build, which is what users run), else the
+  /// debug one beside the test bundle (SwiftPM builds it for this test target).
+  static let executable: URL = {
+    if let path = ProcessInfo.processInfo.environment["WINNOW_TEST_BINARY"], !path.isEmpty {
+      return URL(fileURLWithPath: path)
+    }
+    return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("winnow")
+  }()
 
   /// The directory that holds every file these tests write, removed when the test process
   /// exits: each run used to leave its files and compiled-list caches (17 MB each) behind.

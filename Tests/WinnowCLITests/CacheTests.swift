@@ -50,7 +50,9 @@ struct CacheTests {
     let (cache, _, directory) = try Self.setUp("[sensitive]\n傻逼\n")
     let arguments = ["check", "--global", directory, "--json", "你是傻 逼"]
     let first = try await CLITests.run(arguments, cache: cache)
-    for (name, _) in try Self.compiledFiles(in: cache) {
+    let files = try Self.compiledFiles(in: cache)
+    #expect(files.count == 1)
+    for (name, _) in files {
       let file = cache.appendingPathComponent(name)
       let bytes = try Data(contentsOf: file)
       for damaged in [Data("garbage".utf8), bytes.prefix(bytes.count / 2), Data(bytes.map { $0 ^ 0x5A })] {
@@ -61,6 +63,50 @@ struct CacheTests {
         #expect(again.stderr.isEmpty)
       }
     }
+  }
+
+  /// A cache file or directory that someone else may have written is not read: the lists are
+  /// compiled, and standard error says why, once.
+  @Test func aCacheOthersCanWriteIsNotTrusted() async throws {
+    let (cache, _, directory) = try Self.setUp("[sensitive]\n傻逼\n")
+    let arguments = ["check", "--global", directory, "--json", "你是傻 逼"]
+    let first = try await CLITests.run(arguments, cache: cache)
+    #expect(first.stderr.isEmpty)
+    let files = try Self.compiledFiles(in: cache)
+    #expect(files.count == 1)
+    let file = cache.appendingPathComponent(try #require(files.keys.first))
+    let manager = FileManager.default
+    let warning = "winnow: not using the compiled-list cache: "
+
+    try manager.setAttributes([.posixPermissions: 0o666], ofItemAtPath: file.path)
+    let groupWritable = try await CLITests.run(arguments, cache: cache)
+    #expect(groupWritable.stdout == first.stdout)
+    #expect(
+      groupWritable.stderr
+        == "\(warning)\(file.path) is writable by group or others (mode 666); compiling the lists\n")
+    // Replaced by a file of its own, which the next run trusts.
+    let replaced = try await CLITests.run(arguments, cache: cache)
+    #expect(replaced.stderr.isEmpty)
+
+    // A link is not followed, and what it points at is left alone.
+    let elsewhere = CLITests.temporaryPath("planted")
+    let planted = try Data(contentsOf: file)
+    try manager.moveItem(at: file, to: elsewhere)
+    try manager.createSymbolicLink(at: file, withDestinationURL: elsewhere)
+    let linked = try await CLITests.run(arguments, cache: cache)
+    #expect(linked.stdout == first.stdout)
+    #expect(linked.stderr == "\(warning)\(file.path) is a symbolic link; compiling the lists\n")
+    #expect(try Data(contentsOf: elsewhere) == planted, "the link's target is left alone")
+    #expect((try? manager.destinationOfSymbolicLink(atPath: file.path)) == nil, "the link was replaced by a file")
+
+    try manager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: cache.path)
+    let before = try Self.compiledFiles(in: cache)
+    let openDirectory = try await CLITests.run(arguments, cache: cache)
+    #expect(openDirectory.stdout == first.stdout)
+    #expect(
+      openDirectory.stderr
+        == "\(warning)\(cache.path) is writable by group or others (mode 777); compiling the lists\n")
+    #expect(try Self.compiledFiles(in: cache) == before, "nothing written in a directory others can write")
   }
 
   @Test func excludedCategoriesAreCompiledApart() async throws {

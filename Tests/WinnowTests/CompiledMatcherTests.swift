@@ -121,3 +121,78 @@ struct CompiledMatcherTests {
     #expect(bytes.dropLast().withUnsafeBytes { CompiledChecksum.of($0) } != checksum)
   }
 }
+
+/// A compiled file that passes its checksum may still be forged: every table index is checked
+/// when it is read back, so an automaton whose tables were altered is refused, or is one that
+/// walks any text inside its tables (the walk's unchecked reads are checked in a debug build).
+@Suite("forged automata")
+struct ForgedAutomatonTests {
+  static let patterns =
+    ["傻逼", "傻", "fuck", "uck", "ck", "秒杀", "杀人", "a", "ab", "abc", "bc", "😀x", "x😀"]
+    + (0..<40).map { "w\($0)" }
+
+  /// A small random generator with a fixed seed, so that a failure can be replayed.
+  struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  @Test func theBuiltAutomatonIsConsistent() throws {
+    let automaton = try AhoCorasick(patterns: Self.patterns)
+    #expect(automaton.isConsistent)
+  }
+
+  @Test func alteredTablesAreRefusedOrHarmless() throws {
+    let built = try AhoCorasick(patterns: Self.patterns)
+    let layout = built.layout
+    var generator = SplitMix(state: 0x5EED)
+    let texts = ["傻逼傻逼 fuck abc", "x😀x😀 杀人 秒杀人", "abcbcabcuckck", String(repeating: "ab", count: 50)]
+    let values: [UInt32] = [
+      0, 1, 2, 3, 5, 12, 13, 31, 32, 0x20, 0x3F, 0x40, 0x41, 0xFFFF, 0x8000_0000, 0x4000_0001, .max,
+    ]
+    var refused = 0
+    var walked = 0
+    for _ in 0..<3000 {
+      var program = layout.program
+      var slots = layout.slots
+      var slotPatterns = layout.slotPatterns
+      var lengths = built.patternLengths
+      for _ in 0..<Int.random(in: 1...2, using: &generator) {
+        let value =
+          Bool.random(using: &generator)
+          ? values.randomElement(using: &generator)! : UInt32(Int.random(in: 0..<program.count, using: &generator))
+        switch Int.random(in: 0..<8, using: &generator) {
+        case 0..<5: program[Int.random(in: 0..<program.count, using: &generator)] = value
+        case 5: slots[Int.random(in: 0..<slots.count, using: &generator)] = value
+        case 6 where !slotPatterns.isEmpty:
+          slotPatterns[Int.random(in: 0..<slotPatterns.count, using: &generator)] = value
+        default: lengths[Int.random(in: 0..<lengths.count, using: &generator)] = value & 7
+        }
+      }
+      let forged = AhoCorasick(
+        layout: AutomatonLayout(
+          program: program, slots: slots, slotPatterns: slotPatterns, stateCount: layout.stateCount),
+        patternLengths: lengths, patternByteLengths: built.patternByteLengths, bmpCodes: built.bmpCodes,
+        supplementaryCodes: built.supplementaryCodes, startFilter: nil, scalarFilter: nil)
+      guard forged.isConsistent else {
+        refused += 1
+        continue
+      }
+      for text in texts {
+        for match in forged.overlappingMatches(in: text) {
+          #expect(match.start >= 0 && match.start <= match.end && match.end <= text.utf8.count)
+        }
+        _ = forged.matches(in: text)
+      }
+      walked += 1
+    }
+    #expect(refused > 1000, "most alterations are refused")
+    #expect(walked > 10, "some alterations (of unused words) are harmless and are walked")
+  }
+}

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Winnow
+import WinnowTestSupport
 
 @testable import WinnowWebhook
 

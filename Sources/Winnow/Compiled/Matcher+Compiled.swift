@@ -5,16 +5,19 @@
 ///
 /// The format belongs to one build of Winnow: integers are in the host's byte order, and the
 /// caller's *identity* (in `winnow`, the list files' contents and the executable's size and
-/// time) is written in the header and must match on reading. A checksum over the payload
-/// catches a file cut short or garbled; it is not a defence against a forged file, so the
-/// compiled form must come from a directory only its user writes. Regexes are compiled again
+/// time) is written in the header and must match on reading. A checksum over the whole file
+/// (its last eight bytes) catches a file cut short, garbled or spliced from two; it is not a
+/// defence against a forged file, so the compiled form must come from a directory only its
+/// user writes. Every index a table holds is checked as it is read back (see
+/// ``AutomatonLayout/validate(alphabetSize:patternCount:)``), so that even a forged file is an
+/// error, never a read out of bounds. Regexes are compiled again
 /// from their text (PCRE2's code is not written out); a layer's fold table is written with
 /// it and shared, as a built one is, by every normalizer of its rules.
 extension Matcher {
   /// The file's first eight bytes.
   static let compiledMagic: [UInt8] = Array("WNWMATCH".utf8)
   /// Bumped whenever what is written changes.
-  static let compiledFormatVersion: UInt64 = 6
+  static let compiledFormatVersion: UInt64 = 7
   /// Written as the host lays it out: read back as itself only in the same byte order.
   private static let byteOrderMark: UInt64 = 0x0102_0304_0506_0708
 
@@ -29,8 +32,10 @@ extension Matcher {
     withUnsafeBytes(of: Self.byteOrderMark) { header.write([UInt8]($0)) }
     header.write(identity)
     header.write(body.count)
-    header.write(body.withUnsafeBytes { CompiledChecksum.of($0) })
-    return Self.compiledMagic + header.bytes + body
+    var bytes = Self.compiledMagic + header.bytes + body
+    let checksum = bytes.withUnsafeBytes { CompiledChecksum.of($0) }
+    withUnsafeBytes(of: checksum.littleEndian) { bytes.append(contentsOf: $0) }
+    return bytes
   }
 
   /// Reads back a matcher that ``compiledBytes(identity:)`` wrote with the same `identity`.
@@ -40,23 +45,26 @@ extension Matcher {
     throws(CompiledMatcherError)
   {
     let magic = Self.compiledMagic.count
-    guard bytes.count > magic, bytes.prefix(magic).elementsEqual(Self.compiledMagic) else {
+    guard bytes.count > magic + 8, bytes.prefix(magic).elementsEqual(Self.compiledMagic) else {
       throw CompiledMatcherError(.notCompiledMatcher)
     }
-    var header = CompiledReader(headerOf: UnsafeRawBufferPointer(rebasing: bytes[magic...]))
+    let checked = UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 8)])
+    // The header is read (every count checked against the bytes left) only to learn whether
+    // the size is right; nothing of it is used before the checksum has seen the whole file.
+    var header = CompiledReader(headerOf: UnsafeRawBufferPointer(rebasing: checked[magic...]))
     let version = try header.readUInt64()
     let byteOrder: [UInt8] = try header.readArray()
     guard version == Self.compiledFormatVersion,
       withUnsafeBytes(of: Self.byteOrderMark, { byteOrder.elementsEqual($0) })
     else { throw CompiledMatcherError(.notCompiledMatcher) }
-    guard try header.readArray(of: UInt8.self) == identity else { throw CompiledMatcherError(.otherIdentity) }
+    let writtenIdentity = try header.readArray(of: UInt8.self)
     let length = try header.readInt()
-    let checksum = try header.readUInt64()
     let start = magic + header.offset
-    guard bytes.count - start == length else { throw CompiledMatcherError(.checksum) }
-    let body = UnsafeRawBufferPointer(rebasing: bytes[start...])
-    guard CompiledChecksum.of(body) == checksum else { throw CompiledMatcherError(.checksum) }
-    var reader = try CompiledReader(body)
+    guard checked.count - start == length else { throw CompiledMatcherError(.checksum) }
+    let stored = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
+    guard CompiledChecksum.of(checked) == stored else { throw CompiledMatcherError(.checksum) }
+    guard writtenIdentity == identity else { throw CompiledMatcherError(.otherIdentity) }
+    var reader = try CompiledReader(UnsafeRawBufferPointer(rebasing: checked[start...]))
     let count = try reader.readCount(limit: 1 << 16)
     var layers: [MatcherLayer] = []
     for _ in 0..<count { layers.append(try MatcherLayer(decoding: &reader)) }
@@ -244,8 +252,8 @@ extension AhoCorasick {
     scalarFilter?.encode(into: &writer)
   }
 
-  /// Reads an automaton back. Its tables are trusted as the checksummed output of the same
-  /// build: only their sizes are checked, not every transition.
+  /// Reads an automaton back, checking every index its tables hold (``isConsistent``): a file
+  /// that passes the checksum may still have been forged.
   convenience init(decoding reader: inout CompiledReader) throws(CompiledMatcherError) {
     let program: [UInt32] = try reader.readArray()
     let slots: [UInt32] = try reader.readArray()
@@ -262,10 +270,14 @@ extension AhoCorasick {
     else { throw CompiledMatcherError(.malformed("automaton tables")) }
     let startFilter = try reader.readBool() ? try StartFilter(decoding: &reader) : nil
     let scalarFilter = try reader.readBool() ? try ScalarStartFilter(decoding: &reader) : nil
+    guard Set(supplementaryScalars).count == supplementaryScalars.count else {
+      throw CompiledMatcherError(.malformed("automaton alphabet"))
+    }
     self.init(
       layout: AutomatonLayout(program: program, slots: slots, slotPatterns: slotPatterns, stateCount: stateCount),
       patternLengths: patternLengths, patternByteLengths: patternByteLengths, bmpCodes: bmpCodes,
       supplementaryCodes: Dictionary(zip(supplementaryScalars, supplementaryValues)) { first, _ in first },
       startFilter: startFilter, scalarFilter: scalarFilter)
+    guard isConsistent else { throw CompiledMatcherError(.malformed("automaton tables")) }
   }
 }

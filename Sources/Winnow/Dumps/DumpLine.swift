@@ -164,12 +164,19 @@ public struct DumpLine: Sendable, Hashable {
     return nil
   }
 
-  /// `yyyy-MM-dd HH:mm:ss[.SSS]` as Unix milliseconds, the time read as UTC.
+  /// `yyyy-MM-dd HH:mm:ss[.SSS]` as Unix milliseconds, the time read as UTC; nil unless every
+  /// field is in its calendar range (year 0–9999, month 1–12, day 1–31, hour 0–23, minute
+  /// 0–59, second 0–60, millisecond 0–999), so that no value of a log line can overflow.
   static func milliseconds(fromLogDateTime text: String) -> Int64? {
     let parts = text.split(whereSeparator: { "-: .T".contains($0) }).map { Int64($0) }
-    guard parts.count >= 6, parts.allSatisfy({ $0 != nil }) else { return nil }
-    let (year, month, day) = (parts[0]!, parts[1]!, parts[2]!)
-    guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+    guard parts.count >= 6 else { return nil }
+    let ranges: [ClosedRange<Int64>] = [0...9999, 1...12, 1...31, 0...23, 0...59, 0...60, 0...999]
+    var fields: [Int64] = []
+    for (index, part) in parts.prefix(7).enumerated() {
+      guard let part, ranges[index].contains(part) else { return nil }
+      fields.append(part)
+    }
+    let (year, month, day) = (fields[0], fields[1], fields[2])
     // Days from the civil date (Howard Hinnant's algorithm).
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
@@ -177,8 +184,8 @@ public struct DumpLine: Sendable, Hashable {
     let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
     let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
     let days = era * 146_097 + dayOfEra - 719_468
-    let seconds = days * 86_400 + parts[3]! * 3600 + parts[4]! * 60 + parts[5]!
-    let millis = parts.count > 6 ? parts[6]! : 0
+    let seconds = days * 86_400 + fields[3] * 3600 + fields[4] * 60 + fields[5]
+    let millis = fields.count > 6 ? fields[6] : 0
     return seconds * 1000 + millis
   }
 }

@@ -82,13 +82,22 @@ final class MatcherLayer: Sendable {
       list.entries.lazy.filter { $0.kind == .literal && $0.action != .lexicon }.map(\.text)
     }
     let prepared = concurrentMap(count: literals.count, workspace: NormalizedText()) { workspace, index in
-      Self.prepare(literals[index], normalizer: normalizer, workspace: &workspace)
+      // Too long to prepare in reasonable time and memory: reported below, never prepared.
+      literals[index].utf8.count > Entry.maximumLength
+        ? PreparedLiteral(normalized: nil)
+        : Self.prepare(literals[index], normalizer: normalizer, workspace: &workspace)
     }
     var nextLiteral = 0
     for list in lists {
       for (position, entry) in list.entries.enumerated() {
         let location = entry.source ?? SourceLocation(file: list.name, line: position + 1)
         if entry.action == .lexicon { continue }  // gathered by the matcher into `lexiconWords`
+        // Lists read from files never hold one (parsing refuses it); entries made in code may.
+        guard entry.longestPart <= Entry.maximumLength else {
+          errors.append(WordListError(.tooLong(entry.longestPart), at: location))
+          if entry.kind == .literal { nextLiteral += 1 }
+          continue
+        }
         switch entry.kind {
         case .literal:
           let literal = prepared[nextLiteral]

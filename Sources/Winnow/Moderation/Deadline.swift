@@ -23,7 +23,12 @@ func withDeadline<T: Sendable>(
     try await withCheckedThrowingContinuation { continuation in
       once.start(continuation)
       let timer = DispatchWorkItem { once.resume(with: .failure(ReviewTimeoutError(timeout: timeout))) }
-      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.nanoseconds)), execute: timer)
+      // Saturated: a timeout longer than the clock can hold never fires (DISPATCH_TIME_FOREVER).
+      let nanoseconds = Int(timeout.nanoseconds)
+      let deadline: DispatchTime =
+        nanoseconds >= Int(ReviewPolicy.maximumTimeout.nanoseconds)
+        ? .distantFuture : .now() + .nanoseconds(nanoseconds)
+      DispatchQueue.global().asyncAfter(deadline: deadline, execute: timer)
       let work = Task {
         let result: Result<T, any Error>
         do { result = .success(try await operation()) } catch { result = .failure(error) }
@@ -90,6 +95,15 @@ private final class ResumeOnce<T: Sendable>: Sendable {
 }
 
 extension Duration {
-  /// The duration in whole nanoseconds (rounded down).
-  var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
+  /// The duration in whole nanoseconds (rounded down), saturated to `0...Int64.max`: a negative
+  /// duration is 0 and one too long for 64 bits (some 292 years) is `Int64.max`, so that a
+  /// timeout taken from input can never trap.
+  var nanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return 0 }
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return .max }
+    let (total, carry) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+    return carry ? .max : total
+  }
 }

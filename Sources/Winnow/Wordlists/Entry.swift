@@ -106,3 +106,18 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   /// `file:line`.
   public var description: String { "\(file):\(line)" }
 }
+
+extension Entry {
+  /// The longest entry text (and replacement) accepted, in bytes of UTF-8. Lists are read and
+  /// compiled in time and memory that grow with the square of an entry's length, so a list
+  /// line longer than this is an error (``WordListError/Kind/tooLong(_:)``) rather than minutes
+  /// of work; real entries are words and short phrases (the longest of the built-in lists is
+  /// about 140 bytes).
+  public static let maximumLength = 1024
+
+  /// The longest of its text and its replacement, in bytes of UTF-8.
+  var longestPart: Int {
+    if case .replace(let replacement) = action { return max(text.utf8.count, replacement.utf8.count) }
+    return text.utf8.count
+  }
+}

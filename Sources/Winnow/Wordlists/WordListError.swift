@@ -19,6 +19,9 @@ public struct WordListError: Error, Sendable, Hashable, CustomStringConvertible 
     case invalidSection(String)
     /// A prefix combination that has no meaning (`allow:` with `=>`, `sub:re:`).
     case invalidPrefix(String)
+    /// An entry (or its replacement) longer than ``Entry/maximumLength`` bytes of UTF-8; the
+    /// associated value is its length.
+    case tooLong(Int)
     /// A line that is not valid UTF-8.
     case invalidUTF8
     /// A file that cannot be read.
@@ -51,6 +54,8 @@ public struct WordListError: Error, Sendable, Hashable, CustomStringConvertible 
     case .regexMatchesEmpty(let pattern): "regex \"\(pattern)\" matches the empty string"
     case .invalidSection(let line): "invalid section header \"\(line)\" (expected [name] with letters, digits, - or _)"
     case .invalidPrefix(let detail): detail
+    case .tooLong(let length):
+      "entry is \(length) bytes long; the most is \(Entry.maximumLength) (a longer one costs time and memory growing with the square of its length)"
     case .invalidUTF8: "line is not valid UTF-8"
     case .unreadable(let reason): "cannot read word list: \(reason)"
     }

@@ -218,6 +218,9 @@ public struct WordListFile: Sendable, Hashable {
         // A lexicon word is plain text: no further prefixes, no replacement.
         let text = String(trimmed(Substring(line.utf8.dropFirst(8))))
         guard !text.isEmpty else { return .invalid(WordListError(.emptyEntry, at: location)) }
+        guard text.utf8.count <= Entry.maximumLength else {
+          return .invalid(WordListError(.tooLong(text.utf8.count), at: location))
+        }
         return .entry(Entry(text: text, action: .lexicon, category: category, source: location))
       }
       if starts(line, with: "re:") {
@@ -243,8 +246,11 @@ public struct WordListFile: Sendable, Hashable {
     }
     let text = String(trimmed(line))
     guard !text.isEmpty else { return .invalid(WordListError(.emptyEntry, at: location)) }
-    return .entry(
-      Entry(text: text, kind: kind, action: action, boundary: boundary, category: category, source: location))
+    let entry = Entry(text: text, kind: kind, action: action, boundary: boundary, category: category, source: location)
+    guard entry.longestPart <= Entry.maximumLength else {
+      return .invalid(WordListError(.tooLong(entry.longestPart), at: location))
+    }
+    return .entry(entry)
   }
 }
 

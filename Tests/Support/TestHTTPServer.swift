@@ -6,29 +6,42 @@ import Synchronization
 /// A real HTTP/1.1 server on 127.0.0.1 with an ephemeral port, for the reviewer tests: each
 /// request gets the answer `respond` chooses, after the answer's delay (or half of it, if it
 /// stalls). Requests are recorded.
-final class TestHTTPServer: Sendable {
-  struct Request: Sendable {
-    var method: String
-    var uri: String
-    var contentType: String?
-    var body: String
+public final class TestHTTPServer: Sendable {
+  public struct Request: Sendable {
+    public var method: String
+    public var uri: String
+    public var contentType: String?
+    public var body: String
   }
 
-  struct Response: Sendable {
-    var status: Int = 200
-    var body: String
-    var delay: TimeAmount = .zero
+  public struct Response: Sendable {
+    public var status: Int = 200
+    public var body: String
+    public var delay: TimeAmount = .zero
     /// Sends the head and the first half of the body, then nothing more (the connection stays
     /// open): a server that stalls mid-answer.
-    var stallsBody = false
+    public var stallsBody = false
+    /// Extra response headers (`Location` of a redirect).
+    public var headers: [(String, String)] = []
+
+    public init(
+      status: Int = 200, body: String, delay: TimeAmount = .zero, stallsBody: Bool = false,
+      headers: [(String, String)] = []
+    ) {
+      self.status = status
+      self.body = body
+      self.delay = delay
+      self.stallsBody = stallsBody
+      self.headers = headers
+    }
   }
 
   private let group: MultiThreadedEventLoopGroup
   private let channel: any Channel
   private let recorder = Recorder()
-  let port: Int
+  public let port: Int
 
-  init(respond: @escaping @Sendable (Request) -> Response) async throws {
+  public init(respond: @escaping @Sendable (Request) -> Response) async throws {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let recorder = self.recorder
     let bootstrap = ServerBootstrap(group: group)
@@ -44,15 +57,15 @@ final class TestHTTPServer: Sendable {
   }
 
   /// The requests received so far.
-  var requests: [Request] { recorder.requests }
+  public var requests: [Request] { recorder.requests }
   /// Connections accepted so far.
-  var connections: Int { recorder.counts.withLock { $0.connections } }
+  public var connections: Int { recorder.counts.withLock { $0.connections } }
   /// The most requests answered at once.
-  var maximumInFlight: Int { recorder.counts.withLock { $0.mostInFlight } }
+  public var maximumInFlight: Int { recorder.counts.withLock { $0.mostInFlight } }
 
-  var url: String { "http://127.0.0.1:\(port)/review" }
+  public var url: String { "http://127.0.0.1:\(port)/review" }
 
-  func shutdown() async throws {
+  public func shutdown() async throws {
     try await channel.close()
     try await group.shutdownGracefully()
   }
@@ -69,7 +82,7 @@ final class TestHTTPServer: Sendable {
     }
     func answered() { counts.withLock { $0.inFlight -= 1 } }
     func connected() { counts.withLock { $0.connections += 1 } }
-    var requests: [Request] { store.withLock { $0 } }
+    public var requests: [Request] { store.withLock { $0 } }
   }
 
   private final class Handler: ChannelInboundHandler, @unchecked Sendable {
@@ -81,7 +94,7 @@ final class TestHTTPServer: Sendable {
     var head: HTTPRequestHead?
     var body = ""
 
-    init(respond: @escaping @Sendable (Request) -> Response, recorder: Recorder) {
+    public init(respond: @escaping @Sendable (Request) -> Response, recorder: Recorder) {
       self.respond = respond
       self.recorder = recorder
     }
@@ -112,6 +125,7 @@ final class TestHTTPServer: Sendable {
           var headers = HTTPHeaders()
           headers.add(name: "Content-Type", value: "application/json")
           headers.add(name: "Content-Length", value: String(response.body.utf8.count))
+          for (name, value) in response.headers { headers.add(name: name, value: value) }
           let responseHead = HTTPResponseHead(
             version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
           self.recorder.answered()

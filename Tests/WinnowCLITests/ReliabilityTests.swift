@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+import WinnowTestSupport
+
+/// What `winnow` promises whatever its input: no signal death, no hang, no line lost. These run
+/// against the release binary too (`scripts/test`), since that is what users run, and a path
+/// that works in a debug build has trapped in release before.
+@Suite("winnow under hostile input")
+struct ReliabilityTests {
+  static func run(_ arguments: [String], stdin: String = "") async throws -> CLITests.Result {
+    try await CLITests.run(arguments, stdin: stdin)
+  }
+
+  /// A dump of `count` lines, the sample dump's lines over and over (every format and kind).
+  static func sampleDump(lines count: Int) throws -> String {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let sample = try String(contentsOf: root.appendingPathComponent("samples/messages.jsonl"), encoding: .utf8)
+      .split(separator: "\n", omittingEmptySubsequences: true)
+    #expect(sample.count > 1000)
+    let lines = (0..<count).map { sample[$0 % sample.count] }
+    return try CLITests.temporaryFile("dump.jsonl", lines.joined(separator: "\n") + "\n")
+  }
+
+  /// The first number of `read = …` in a scan's summary.
+  static func linesRead(_ stderr: String) -> Int? {
+    guard let line = stderr.split(separator: "\n").first(where: { $0.contains(" lines read = ") }) else { return nil }
+    return Int(line.split(separator: " ")[2])
+  }
+
+  // MARK: - The reviewer
+
+  enum Behaviour: String, CaseIterable {
+    case refused, passes, rejects, malformed, serverError, slow
+  }
+
+  /// Every line of a 10,000-line reviewer scan gets its result, whatever the reviewer does and
+  /// whichever the failure policy, with one job and with the default.
+  @Test(arguments: Behaviour.allCases)
+  func aReviewerScanAccountsForEveryLine(_ behaviour: Behaviour) async throws {
+    let dump = try Self.sampleDump(lines: 10_000)
+    let server: TestHTTPServer? =
+      behaviour == .refused
+      ? nil
+      : try await TestHTTPServer { _ in
+        switch behaviour {
+        case .refused, .passes: .init(body: #"{"pass":1}"#)
+        case .rejects: .init(body: #"{"pass":0,"extra":"no"}"#)
+        case .malformed: .init(body: "not json")
+        case .serverError: .init(status: 500, body: "{}")
+        case .slow: .init(body: #"{"pass":1}"#, delay: .seconds(5))
+        }
+      }
+    // Nothing listens on port 9 of 127.0.0.1: every call is refused at once.
+    let url = server?.url ?? "http://127.0.0.1:9/review"
+    var checked = 0
+    for (policy, jobs) in [("--fail-open", "1"), ("--fail-closed", "2")] {
+      var arguments = ["scan", "--all", "--no-progress", "--jobs", jobs, "--reviewer-url", url, policy, dump]
+      if behaviour == .slow { arguments += ["--timeout", "0.05", "--reviewer-concurrency", "256"] }
+      let result = try await Self.run(arguments)
+      #expect(result.status == 1, "\(behaviour) \(policy): \(result.stderr.suffix(300))")
+      let records = result.stdout.split(separator: "\n")
+      #expect(records.count == 10_000, "\(behaviour) \(policy)")
+      #expect(Self.linesRead(result.stderr) == 10_000, "\(behaviour) \(policy)")
+      #expect(records.allSatisfy { $0.contains(#""verdict":"#) })
+      if let last = records.last { #expect(last.hasPrefix(#"{"file":"\#(dump)","line":10000,"#)) }
+      checked += 1
+    }
+    #expect(checked == 2)
+    try await server?.shutdown()
+  }
+
+  // MARK: - Values that could overflow
+
+  /// An absurd history-log time is one error record: the lines after it are scanned and the
+  /// summary is written, in `scan`, `diff` and `words stats --corpus`.
+  @Test func anAbsurdTimeIsOneErrorRecord() async throws {
+    let good =
+      #"{"classname":"RC:TxtMsg","targetType":1,"targetId":"u","content":{"content":"hi"},"dateTime":"2024-01-02 03:04:05.678"}"#
+    let absurd = [
+      "99999999999999-01-02 03:04:05.678", "2024-01-02 99999999999999:04:05.678",
+      "2024-01-02 03:04:05.99999999999999999", "2024-01-02 03:04:99999999999999", "2024-13-02 03:04:05",
+    ].map { good.replacingOccurrences(of: "2024-01-02 03:04:05.678", with: $0) }
+    let dump = try CLITests.temporaryFile("times.jsonl", ([good] + absurd + [good]).joined(separator: "\n") + "\n")
+    let scan = try await Self.run(["scan", "--no-progress", dump])
+    #expect(scan.status == 3)
+    let records = scan.stdout.split(separator: "\n")
+    #expect(records.count == absurd.count)
+    #expect(records.allSatisfy { $0.contains(#""error":"field \"dateTime\" must be yyyy-MM-dd HH:mm:ss.SSS""#) })
+    #expect(Self.linesRead(scan.stderr) == absurd.count + 2)
+    let list = try CLITests.temporaryFile("list.txt", "hello\n")
+    let diff = try await Self.run(["diff", "--old", list, "--new", list, dump])
+    #expect(diff.status == 0, "\(diff.stderr)")
+    #expect(diff.stdout.hasPrefix("\(absurd.count + 2) items read, \(absurd.count) unreadable, 0 changed verdict\n"))
+    let stats = try await Self.run(["words", "stats", list, "--corpus", dump])
+    #expect(stats.status == 0, "\(stats.stderr)")
+    #expect(stats.stdout.contains("corpus: \(absurd.count + 2) items, 0 blocked, 0 replaced, \(absurd.count) errors\n"))
+  }
+
+  @Test(arguments: ["nan", "inf", "-inf", "1e300", "1e10", "0", "-1", "86401"])
+  func anUnusableTimeoutIsAUsageError(_ value: String) async throws {
+    let result = try await Self.run([
+      "check", "--item", "-", "--reviewer-url", "http://127.0.0.1:9/", "--timeout=\(value)",
+    ])
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("--timeout must be a number of seconds more than 0 and at most 86400"))
+  }
+
+  @Test func tooManyJobsIsAUsageErrorAndEveryAllowedCountFinishes() async throws {
+    let dump = try Self.sampleDump(lines: 3000)
+    let refused = try await Self.run(["scan", "--jobs", "40000", dump])
+    #expect(refused.status == 64)
+    #expect(refused.stderr.contains("--jobs must be from 1 to 256"))
+    let most = try await Self.run(["scan", "--no-progress", "--jobs", "256", dump])
+    #expect(most.status == 1)
+    #expect(Self.linesRead(most.stderr) == 3000)
+  }
+
+  // MARK: - Word lists
+
+  @Test func anOverlongEntryIsAnErrorNamingItsLine() async throws {
+    let long = String(repeating: "长", count: 400)
+    let list = try CLITests.temporaryFile("long.txt", "ok\n\(long)\nre:\(String(repeating: "a", count: 2000))\n")
+    let start = ContinuousClock.now
+    let result = try await Self.run(["check", "--custom", list, "hello"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr.contains(
+        "\(list):2: entry is 1200 bytes long; the most is 1024 (a longer one costs time and memory growing"))
+    #expect(result.stderr.contains("\(list):3: entry is 2000 bytes long"))
+    let lint = try await Self.run(["words", "lint", list])
+    #expect(lint.status == 1)
+    #expect(lint.stdout.contains("\(list):2: entry is 1200 bytes long"))
+    #expect(ContinuousClock.now - start < .seconds(60))
+  }
+
+  // MARK: - The output file
+
+  @Test func anUnwritableOutputExitsTwoAndLeavesNothingBehind() async throws {
+    let dump = try Self.sampleDump(lines: 100)
+    let directory = CLITests.temporaryPath("out")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let target = directory.appendingPathComponent("results")
+    try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+    let result = try await Self.run(["scan", "--no-progress", "--output", target.path, dump])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("winnow: cannot write \(target.path): Is a directory"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["results"])
+    let missing = try await Self.run(["scan", "--no-progress", "--output", "/nonexistent/dir/out.jsonl", dump])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("cannot write /nonexistent/dir/out.jsonl: No such file or directory"))
+  }
+
+  @Test func aWrittenOutputIsWholeAndReadable() async throws {
+    let dump = try Self.sampleDump(lines: 500)
+    let directory = CLITests.temporaryPath("out")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let target = directory.appendingPathComponent("results.jsonl")
+    let result = try await Self.run(["scan", "--no-progress", "--all", "--output", target.path, dump])
+    #expect(result.status == 1)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["results.jsonl"])
+    let written = try String(contentsOf: target, encoding: .utf8)
+    #expect(written.split(separator: "\n").count == 500)
+    let mode = try FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? Int
+    #expect(mode.map { $0 & 0o600 } == 0o600)
+  }
+
+  /// SIGINT or SIGTERM in the middle of a scan removes the temporary output file.
+  @Test(arguments: [SIGINT, SIGTERM])
+  func aSignalRemovesTheTemporaryOutput(_ signalNumber: Int32) async throws {
+    let directory = CLITests.temporaryPath("signal")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let process = Process()
+    process.executableURL = CLITests.executable
+    process.arguments = ["scan", "--no-progress", "--output", directory.appendingPathComponent("out.jsonl").path, "-"]
+    process.environment = ProcessInfo.processInfo.environment.merging([
+      "WINNOW_CACHE_DIR": CLITests.cacheDirectory.path
+    ]) { $1 }
+    let input = Pipe()
+    process.standardInput = input
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // The scan is under way (its temporary file exists) and waits for more input.
+    input.fileHandleForWriting.write(Data(#"{"msgUID":"A","content":{"content":"hello"}}"#.utf8 + [10]))
+    var waited = 0
+    while try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, waited < 1200 {
+      try await Task.sleep(for: .milliseconds(50))
+      waited += 1
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1)
+    kill(process.processIdentifier, signalNumber)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    try? input.fileHandleForWriting.close()
+  }
+}
