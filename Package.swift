@@ -42,7 +42,8 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
-    // A real HTTP server on loopback for the tests of reviewer calls, shared by two test targets.
+    // What several test targets share: a real HTTP server on loopback for the tests of reviewer
+    // calls, and a seeded random number generator.
     .target(
       name: "WinnowTestSupport",
       dependencies: [
@@ -56,6 +57,7 @@ let package = Package(
       name: "WinnowTests",
       dependencies: [
         "Winnow",
+        "WinnowTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

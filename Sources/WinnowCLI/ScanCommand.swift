@@ -16,7 +16,8 @@ struct ScanCommand: AsyncParsableCommand {
       on standard error accounts for every line: read = passed + replaced + blocked + errors.
 
       Exit status: 0 nothing blocked or replaced; 1 something blocked or replaced; 3 some lines \
-      could not be read (their error results are in the output); 2 the scan could not run \
+      could not be read, or a regex's limits stopped their check (their results are in the \
+      output, with "warnings"); 2 the scan could not run \
       (word lists, output file); 64 usage.
       """
   )
@@ -115,7 +116,7 @@ struct ScanCommand: AsyncParsableCommand {
         + "\(counts.rejected) rejected, \(counts.timeouts) timed out, \(counts.failures) failed\n"
     }
     FileHandle.standardError.write(Data(summary.utf8))
-    if tally.errors > 0 { return 3 }
+    if tally.errors > 0 || tally.stopped > 0 { return 3 }
     return tally.blocked + tally.replaced > 0 ? 1 : 0
   }
 }
@@ -330,7 +331,9 @@ struct ScanWorker: Sendable {
           output.tally.addClean(line)
         case .screened(let line, let result):
           output.tally.add(line, result)
-          if writeAll || result.verdict != .pass {
+          // A check a regex's limits stopped is written even when nothing was found: it
+          // must never look clean.
+          if writeAll || result.verdict != .pass || !result.warnings.isEmpty {
             write(result, of: line, file: batch.file, number: number, to: &writer)
           }
         case .failed(let reason):

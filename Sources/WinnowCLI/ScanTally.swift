@@ -8,6 +8,8 @@ struct ScanTally: Sendable {
   var replaced = 0
   var blocked = 0
   var errors = 0
+  /// Items whose check a regex's limits stopped (counted in their verdict's column too).
+  var stopped = 0
   var bytes = 0
   /// Blocked items by block type 1–3.
   var byBlockType = [0, 0, 0, 0]
@@ -96,6 +98,7 @@ struct ScanTally: Sendable {
     case .replaced: replaced += 1
     case .blocked: blocked += 1
     }
+    if !result.warnings.isEmpty { stopped += 1 }
     if let blockType = result.blockType { byBlockType[blockType.rawValue] += 1 }
     let source = result.item.sourceType.rawValue
     readBySourceType[source] += 1
@@ -130,6 +133,7 @@ struct ScanTally: Sendable {
     replaced += other.replaced
     blocked += other.blocked
     errors += other.errors
+    stopped += other.stopped
     bytes += other.bytes
     for index in 0..<4 { byBlockType[index] += other.byBlockType[index] }
     for index in 0..<3 {
@@ -189,6 +193,9 @@ struct ScanTally: Sendable {
       "  by sourceType (read/flagged): "
         + (0..<3).map { "\($0) \(names[$0]) \(readBySourceType[$0])/\(flaggedBySourceType[$0])" }.joined(
           separator: ", "))
+    if stopped > 0 {
+      lines.append("  checks stopped by regex limits: \(stopped) (their results carry \"warnings\")")
+    }
     let formats = DumpFormat.allCases.filter { byFormat[Self.formatIndex($0)] > 0 }
     if !formats.isEmpty {
       lines.append(

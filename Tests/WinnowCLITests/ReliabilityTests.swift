@@ -34,40 +34,44 @@ struct ReliabilityTests {
     case refused, passes, rejects, malformed, serverError, slow
   }
 
-  /// Every line of a 10,000-line reviewer scan gets its result, whatever the reviewer does and
-  /// whichever the failure policy, with one job and with the default.
-  @Test(arguments: Behaviour.allCases)
-  func aReviewerScanAccountsForEveryLine(_ behaviour: Behaviour) async throws {
-    let dump = try Self.sampleDump(lines: 10_000)
-    let server: TestHTTPServer? =
-      behaviour == .refused
-      ? nil
-      : try await TestHTTPServer { _ in
-        switch behaviour {
-        case .refused, .passes: .init(body: #"{"pass":1}"#)
-        case .rejects: .init(body: #"{"pass":0,"extra":"no"}"#)
-        case .malformed: .init(body: "not json")
-        case .serverError: .init(status: 500, body: "{}")
-        case .slow: .init(body: #"{"pass":1}"#, delay: .seconds(5))
-        }
-      }
-    // Nothing listens on port 9 of 127.0.0.1: every call is refused at once.
-    let url = server?.url ?? "http://127.0.0.1:9/review"
+  /// Every line of a reviewer scan gets its result, whatever the reviewer does and whichever
+  /// the failure policy, with one job and with two: 10,000 lines against the release binary,
+  /// 2,000 against the slower debug one. The behaviours run one after another: twelve scans at
+  /// once starved the other suites' reviewer timeouts on two cores.
+  @Test func aReviewerScanAccountsForEveryLine() async throws {
+    let count = ProcessInfo.processInfo.environment["WINNOW_TEST_BINARY"] == nil ? 2_000 : 10_000
+    let dump = try Self.sampleDump(lines: count)
     var checked = 0
-    for (policy, jobs) in [("--fail-open", "1"), ("--fail-closed", "2")] {
-      var arguments = ["scan", "--all", "--no-progress", "--jobs", jobs, "--reviewer-url", url, policy, dump]
-      if behaviour == .slow { arguments += ["--timeout", "0.05", "--reviewer-concurrency", "256"] }
-      let result = try await Self.run(arguments)
-      #expect(result.status == 1, "\(behaviour) \(policy): \(result.stderr.suffix(300))")
-      let records = result.stdout.split(separator: "\n")
-      #expect(records.count == 10_000, "\(behaviour) \(policy)")
-      #expect(Self.linesRead(result.stderr) == 10_000, "\(behaviour) \(policy)")
-      #expect(records.allSatisfy { $0.contains(#""verdict":"#) })
-      if let last = records.last { #expect(last.hasPrefix(#"{"file":"\#(dump)","line":10000,"#)) }
-      checked += 1
+    for behaviour in Behaviour.allCases {
+      let server: TestHTTPServer? =
+        behaviour == .refused
+        ? nil
+        : try await TestHTTPServer { _ in
+          switch behaviour {
+          case .refused, .passes: .init(body: #"{"pass":1}"#)
+          case .rejects: .init(body: #"{"pass":0,"extra":"no"}"#)
+          case .malformed: .init(body: "not json")
+          case .serverError: .init(status: 500, body: "{}")
+          case .slow: .init(body: #"{"pass":1}"#, delay: .seconds(5))
+          }
+        }
+      // Nothing listens on port 9 of 127.0.0.1: every call is refused at once.
+      let url = server?.url ?? "http://127.0.0.1:9/review"
+      for (policy, jobs) in [("--fail-open", "1"), ("--fail-closed", "2")] {
+        var arguments = ["scan", "--all", "--no-progress", "--jobs", jobs, "--reviewer-url", url, policy, dump]
+        if behaviour == .slow { arguments += ["--timeout", "0.05", "--reviewer-concurrency", "256"] }
+        let result = try await Self.run(arguments)
+        #expect(result.status == 1, "\(behaviour) \(policy): \(result.stderr.suffix(300))")
+        let records = result.stdout.split(separator: "\n")
+        #expect(records.count == count, "\(behaviour) \(policy)")
+        #expect(Self.linesRead(result.stderr) == count, "\(behaviour) \(policy)")
+        #expect(records.allSatisfy { $0.contains(#""verdict":"#) })
+        if let last = records.last { #expect(last.hasPrefix(#"{"file":"\#(dump)","line":\#(count),"#)) }
+        checked += 1
+      }
+      try await server?.shutdown()
     }
-    #expect(checked == 2)
-    try await server?.shutdown()
+    #expect(checked == 2 * Behaviour.allCases.count)
   }
 
   // MARK: - Values that could overflow
@@ -132,6 +136,33 @@ struct ReliabilityTests {
     #expect(lint.status == 1)
     #expect(lint.stdout.contains("\(list):2: entry is 1200 bytes long"))
     #expect(ContinuousClock.now - start < .seconds(60))
+  }
+
+  // MARK: - Regexes
+
+  /// A regex that backtracks or rescans without bound over a 100 KB text is stopped within its
+  /// budget, and the stopped check is written and counted, never a silent pass.
+  @Test func anUnboundedRegexIsStoppedAndReported() async throws {
+    let list = try CLITests.temporaryFile("regexes.txt", "re:(\\w+)\\s\\1\nre:\\w*\\w*\\w*\\w*\\w*z\n")
+    let word = String(repeating: "ab", count: 50_000)
+    let lines = [
+      #"{"msgUID":"R1","content":{"content":"\#(word)"}}"#, #"{"msgUID":"R2","content":{"content":"\#(word) z"}}"#,
+      #"{"msgUID":"R3","content":{"content":"hello hello"}}"#,
+    ]
+    let dump = try CLITests.temporaryFile("long.jsonl", lines.joined(separator: "\n") + "\n")
+    let start = ContinuousClock.now
+    let result = try await Self.run([
+      "scan", "--no-progress", "--no-global", "--content-limit", "200000", "--custom", list, dump,
+    ])
+    #expect(ContinuousClock.now - start < .seconds(60))
+    #expect(result.status == 3, "\(result.stderr)")
+    let records = result.stdout.split(separator: "\n")
+    #expect(records.count == 3)
+    #expect(records.count == 3 && records[0].contains(#""msgUID":"R1""#) && records[0].contains(#""verdict":"pass""#))
+    #expect(records.count == 3 && records[0].contains(#"stopped: time budget of 0.2 seconds exceeded"#))
+    #expect(records.count == 3 && records[1].contains(#"stopped: match limit exceeded"#))
+    #expect(records.count == 3 && records[2].contains(#""verdict":"blocked""#))
+    #expect(result.stderr.contains("  checks stopped by regex limits: 2 (their results carry \"warnings\")"))
   }
 
   // MARK: - The output file

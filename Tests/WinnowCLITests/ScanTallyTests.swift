@@ -1,5 +1,6 @@
 import Testing
 import Winnow
+import WinnowTestSupport
 
 @testable import WinnowCLI
 
@@ -7,18 +8,6 @@ import Winnow
 /// of a full sort, found without sorting them all.
 @Suite("Scan tally")
 struct ScanTallyTests {
-  /// SplitMix64: the same cases on every run.
-  struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var value = state
-      value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-      return value ^ (value >> 31)
-    }
-  }
-
   @Test func topIsThePrefixOfTheSortedElements() {
     var random = SeededGenerator(state: 5)
     for _ in 0..<2000 {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WinnowTestSupport
 
 @testable import Winnow
 
@@ -131,18 +132,6 @@ struct ForgedAutomatonTests {
     ["傻逼", "傻", "fuck", "uck", "ck", "秒杀", "杀人", "a", "ab", "abc", "bc", "😀x", "x😀"]
     + (0..<40).map { "w\($0)" }
 
-  /// A small random generator with a fixed seed, so that a failure can be replayed.
-  struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   @Test func theBuiltAutomatonIsConsistent() throws {
     let automaton = try AhoCorasick(patterns: Self.patterns)
     #expect(automaton.isConsistent)
@@ -151,14 +140,14 @@ struct ForgedAutomatonTests {
   @Test func alteredTablesAreRefusedOrHarmless() throws {
     let built = try AhoCorasick(patterns: Self.patterns)
     let layout = built.layout
-    var generator = SplitMix(state: 0x5EED)
+    var generator = SeededGenerator(state: 0x5EED)
     let texts = ["傻逼傻逼 fuck abc", "x😀x😀 杀人 秒杀人", "abcbcabcuckck", String(repeating: "ab", count: 50)]
     let values: [UInt32] = [
       0, 1, 2, 3, 5, 12, 13, 31, 32, 0x20, 0x3F, 0x40, 0x41, 0xFFFF, 0x8000_0000, 0x4000_0001, .max,
     ]
     var refused = 0
     var walked = 0
-    for _ in 0..<3000 {
+    for _ in 0..<1000 {
       var program = layout.program
       var slots = layout.slots
       var slotPatterns = layout.slotPatterns
@@ -192,7 +181,7 @@ struct ForgedAutomatonTests {
       }
       walked += 1
     }
-    #expect(refused > 1000, "most alterations are refused")
-    #expect(walked > 10, "some alterations (of unused words) are harmless and are walked")
+    #expect(refused > 300, "most alterations are refused")
+    #expect(walked > 3, "some alterations (of unused words) are harmless and are walked")
   }
 }

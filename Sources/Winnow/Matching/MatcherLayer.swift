@@ -600,8 +600,8 @@ final class MatcherLayer: Sendable {
             Candidate(
               layer: layer, entry: entryIndex, start: Int(text[firstUnit].start), end: Int(text[lastUnit].end)))
         }
-        if case .limitExceeded(let code) = outcome {
-          warnings.append(MatchWarning(entry: entries[entryIndex].entry, message: RegexProgram.describeLimit(code)))
+        if outcome != .completed {
+          warnings.append(MatchWarning(entry: entries[entryIndex].entry, message: RegexProgram.describe(outcome)))
         }
       }
     }

@@ -10,19 +10,33 @@ import CPCRE2
 ///
 /// Every match runs under limits (``matchLimit``, ``depthLimit``, ``heapLimitKiB``), so a
 /// pattern with catastrophic backtracking is stopped and reported rather than stalling a scan.
+/// PCRE2 counts its match limit afresh at every start position, so a fixed limit lets one
+/// text cost its length times the limit; ``forEachMatch(in:scratch:includingEmpty:_:)`` gives
+/// each text a budget instead: ``textBudget`` steps spread over its start positions (never
+/// fewer than ``minimumLimitPerPosition`` a position, never more than ``matchLimit``).
 /// The compiled code is immutable and PCRE2 documents it as safe to share between threads;
 /// match data is per caller (``RegexScratch``).
 final class RegexProgram: @unchecked Sendable {
-  // @unchecked: `code` and `context` are written only in init and read-only afterwards,
-  // which PCRE2 documents as safe for concurrent matching.
+  // @unchecked: `code` is written only in init and read-only afterwards, which PCRE2
+  // documents as safe for concurrent matching.
   private let code: OpaquePointer
-  private let context: OpaquePointer
   /// Whether the pattern was JIT-compiled (false where JIT is unavailable).
   let isJIT: Bool
   let pattern: String
 
-  /// Backtracking steps one match may take.
+  /// Backtracking steps one match may take at one start position, at most.
   static let matchLimit: UInt32 = 1_000_000
+  /// Backtracking steps one regex may take over one text, about: the limit at each start
+  /// position is this divided by the text's length in bytes.
+  static let textBudget = 20_000_000
+  /// The limit at each start position is never less than this, whatever the text's length.
+  static let minimumLimitPerPosition: UInt32 = 200
+  /// Start positions one call to PCRE2 may try: between calls the time is looked at.
+  static let startPositionsPerCall = 256
+  /// The longest one regex may search one text. A step count cannot bound everything: PCRE2
+  /// reads a possessive or auto-possessified repeat (`\w+` before `\s`) to its end without
+  /// counting, so `re:(\w+)\s\1` read a 100 KB word 100,000 times, 11 s within its limits.
+  static let timeBudget: Duration = .milliseconds(200)
   /// Nesting depth of backtracking (interpreter only; the JIT uses its own stack).
   static let depthLimit: UInt32 = 10_000
   /// Heap memory one match may use, in KiB.
@@ -34,7 +48,8 @@ final class RegexProgram: @unchecked Sendable {
   init(pattern: String, caseless: Bool = true) throws(RegexCompileError) {
     var errorCode: Int32 = 0
     var errorOffset = 0
-    var options = UInt32(PCRE2_UTF) | UInt32(PCRE2_UCP)
+    // USE_OFFSET_LIMIT: a search is cut into windows of start positions (see forEachMatch).
+    var options = UInt32(PCRE2_UTF) | UInt32(PCRE2_UCP) | UInt32(PCRE2_USE_OFFSET_LIMIT)
     if caseless { options |= UInt32(PCRE2_CASELESS) }
     var pattern = pattern
     // SAFETY: the pointer is valid for the call; PCRE2 copies what it needs into the code.
@@ -46,13 +61,7 @@ final class RegexProgram: @unchecked Sendable {
     }
     // SAFETY: `compiled` is a valid code; JIT failure (e.g. unsupported) leaves it usable.
     self.isJIT = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
-    // SAFETY: a new context with the default allocator; freed in deinit.
-    let context = pcre2_match_context_create_8(nil)!
-    pcre2_set_match_limit_8(context, Self.matchLimit)
-    pcre2_set_depth_limit_8(context, Self.depthLimit)
-    pcre2_set_heap_limit_8(context, Self.heapLimitKiB)
     self.code = compiled
-    self.context = context
     self.pattern = pattern
     var scratch = RegexScratch()
     var matchesEmpty = false
@@ -63,9 +72,8 @@ final class RegexProgram: @unchecked Sendable {
   }
 
   deinit {
-    // SAFETY: both were created in init and are not shared beyond this object's lifetime.
+    // SAFETY: created in init and not shared beyond this object's lifetime.
     pcre2_code_free_8(code)
-    pcre2_match_context_free_8(context)
   }
 
   /// The outcome of a scan with one regex.
@@ -73,6 +81,8 @@ final class RegexProgram: @unchecked Sendable {
     case completed
     /// PCRE2 stopped at a limit (its error code); matches found before it were reported.
     case limitExceeded(Int32)
+    /// The search took longer than ``timeBudget``; matches found before it were reported.
+    case timeExceeded
   }
 
   /// Calls `body` with the UTF-8 byte range of each non-empty, non-overlapping match in
@@ -83,17 +93,31 @@ final class RegexProgram: @unchecked Sendable {
     _ body: (Range<Int>) -> Void
   ) -> Outcome {
     let data = scratch.matchData
+    let context = scratch.context
+    pcre2_set_match_limit_8(context, Self.limitPerPosition(forBytes: subject.count))
     var start = 0
     // An empty subject still needs a non-null pointer.
     let base = subject.baseAddress ?? UnsafePointer(bitPattern: 1)!
+    let clock = ContinuousClock()
+    let began = clock.now
     while start <= subject.count {
+      // Matches may start in the next window of positions only; the time is looked at between
+      // windows. A window with no match moves the search on to the next one, so the matches
+      // are the ones one unbounded search finds.
+      let windowEnd = start + Self.startPositionsPerCall
+      pcre2_set_offset_limit_8(context, windowEnd)
       // SAFETY: `base` is valid for `subject.count` bytes, which are valid UTF-8 (so the UTF
       // check may be skipped); `data` and `context` are owned and live for the call.
       let result =
         isJIT
         ? pcre2_jit_match_8(code, base, subject.count, start, 0, data, context)
         : pcre2_match_8(code, base, subject.count, start, UInt32(PCRE2_NO_UTF_CHECK), data, context)
-      if result == PCRE2_ERROR_NOMATCH { return .completed }
+      if result == PCRE2_ERROR_NOMATCH {
+        guard windowEnd < subject.count else { return .completed }
+        if clock.now - began > Self.timeBudget { return .timeExceeded }
+        start = windowEnd
+        continue
+      }
       if result < 0 { return .limitExceeded(result) }
       // SAFETY: after a successful match the ovector holds at least one pair.
       let ovector = pcre2_get_ovector_pointer_8(data)!
@@ -108,6 +132,7 @@ final class RegexProgram: @unchecked Sendable {
       } else {
         start = range.upperBound
       }
+      if clock.now - began > Self.timeBudget { return .timeExceeded }
     }
     return .completed
   }
@@ -121,9 +146,19 @@ final class RegexProgram: @unchecked Sendable {
     return length > 0 ? String(decoding: buffer[..<Int(length)], as: UTF8.self) : "error \(errorCode)"
   }
 
-  /// A short description of a PCRE2 limit error.
-  static func describeLimit(_ errorCode: Int32) -> String {
-    message(for: errorCode)
+  /// The match limit at each start position for a text of `bytes` bytes (see the type's doc).
+  static func limitPerPosition(forBytes bytes: Int) -> UInt32 {
+    let share = textBudget / max(bytes, 1)
+    return UInt32(clamping: min(max(share, Int(minimumLimitPerPosition)), Int(matchLimit)))
+  }
+
+  /// A short description of why a search stopped.
+  static func describe(_ outcome: Outcome) -> String {
+    switch outcome {
+    case .completed: "completed"
+    case .limitExceeded(let code): message(for: code)
+    case .timeExceeded: "time budget of \(timeBudget) exceeded"
+    }
   }
 }
 
@@ -132,18 +167,25 @@ struct RegexCompileError: Error {
   let kind: WordListError.Kind
 }
 
-/// Per-caller PCRE2 match data, reused across matches. Not `Sendable`: one per task.
+/// Per-caller PCRE2 match data and match context (whose match limit is set for each text),
+/// reused across matches. Not `Sendable`: one per task.
 struct RegexScratch: ~Copyable {
   let matchData: OpaquePointer
+  let context: OpaquePointer
 
   init() {
-    // SAFETY: a match data block with one ovector pair (the whole match is all we read).
+    // SAFETY: a match data block with one ovector pair (the whole match is all we read), and
+    // a match context with the default allocator; both freed in deinit.
     matchData = pcre2_match_data_create_8(1, nil)!
+    context = pcre2_match_context_create_8(nil)!
+    pcre2_set_depth_limit_8(context, RegexProgram.depthLimit)
+    pcre2_set_heap_limit_8(context, RegexProgram.heapLimitKiB)
   }
 
   deinit {
     // SAFETY: created in init, owned by this value alone (non-copyable).
     pcre2_match_data_free_8(matchData)
+    pcre2_match_context_free_8(context)
   }
 }
 

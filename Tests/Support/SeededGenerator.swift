@@ -1,0 +1,15 @@
+/// SplitMix64: a random number generator with a fixed seed, so that a property test draws the
+/// same cases on every run and a failure can be replayed.
+public struct SeededGenerator: RandomNumberGenerator {
+  public var state: UInt64
+
+  public init(state: UInt64) { self.state = state }
+
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var value = state
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
+  }
+}
