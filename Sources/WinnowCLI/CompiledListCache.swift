@@ -155,26 +155,11 @@ struct CompiledListCache {
     return failed ? nil : bytes
   }
 
-  /// Writes `bytes` through a new temporary file (`mkstemp`, mode 0600) renamed over `file`;
-  /// failures are ignored.
+  /// Writes `bytes` through a new temporary file (``TemporaryFile``, mode 0600) renamed over
+  /// `file`; failures are ignored.
   private func write(_ bytes: [UInt8], to file: URL) {
-    var template = Array((directory.path + "/.\(file.lastPathComponent).XXXXXX").utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { return }
-    let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    var written = 0
-    let complete = bytes.withUnsafeBytes { buffer -> Bool in
-      guard let base = buffer.baseAddress else { return true }
-      while written < buffer.count {
-        let count = Foundation.write(descriptor, base + written, buffer.count - written)
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return false }
-        written += count
-      }
-      return true
-    }
-    close(descriptor)
-    if !complete || rename(temporary, file.path) != 0 { unlink(temporary) }
+    guard let temporary = try? TemporaryFile(beside: file.path) else { return }
+    try? temporary.commit(over: file.path, written: temporary.write(bytes))
   }
 
   /// The cache file's name (which executable and directories it serves) and the identity of

@@ -124,96 +124,48 @@ struct ScanCommand: AsyncParsableCommand {
 /// Where results go: standard output, or a temporary file beside `--output` renamed over it
 /// when the scan ends, so that a crash never leaves a half-written result file.
 ///
-/// The temporary file is made by `mkstemp` (a new name no one can have planted a link at,
-/// mode 0600 until it is renamed) in the target's directory, and removed when the scan fails,
-/// when the sink is dropped without ``commit()``, and on SIGINT, SIGTERM and SIGHUP.
+/// The temporary file (``TemporaryFile``) is removed when the scan fails, when the sink is
+/// dropped without ``commit()``, and on SIGINT, SIGTERM and SIGHUP.
 struct ResultSink: ~Copyable {
-  private let handle: FileHandle
-  private let path: String?
-  private let temporaryPath: String?
+  private let target: (path: String, temporary: TemporaryFile)?
   private var committed = false
 
   init(path: String?) throws {
-    self.path = path
     guard let path else {
-      handle = .standardOutput
-      temporaryPath = nil
+      target = nil
       return
     }
-    let directory = (path as NSString).deletingLastPathComponent
-    var template = Array(
-      ((directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).XXXXXX").utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
-    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    // mkstemp makes it 0600; a result file is as readable as any file its user writes.
-    let mask = umask(0)
-    umask(mask)
-    fchmod(descriptor, 0o666 & ~mask)
-    self.handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-    self.temporaryPath = temporary
-    TemporaryFiles.remove(onSignal: temporary)
+    let temporary: TemporaryFile
+    do { temporary = try TemporaryFile(beside: path) } catch { throw CLIError("cannot write \(path): \(error)") }
+    // A result file is as readable as any file its user writes.
+    temporary.setMode(TemporaryFile.defaultMode)
+    target = (path, temporary)
+    TemporaryFiles.remove(onSignal: temporary.path)
   }
 
   deinit {
-    if let temporaryPath, !committed {
-      unlink(temporaryPath)
+    if let target, !committed {
+      close(target.temporary.descriptor)
+      unlink(target.temporary.path)
       TemporaryFiles.forget()
     }
   }
 
   func write(_ bytes: [UInt8]) throws {
-    guard !bytes.isEmpty else { return }
-    do { try handle.write(contentsOf: bytes) } catch {
-      throw CLIError("cannot write \(path ?? "standard output"): \(Self.cause(of: error))")
+    guard writeAll(bytes, to: target?.temporary.descriptor ?? STDOUT_FILENO) else {
+      throw CLIError("cannot write \(target?.path ?? "standard output"): \(String(cString: strerror(errno)))")
     }
   }
 
-  /// Makes the file whole: synchronized to disk and renamed over `--output`.
+  /// Makes the file whole: synchronized to disk and renamed over `--output` (or removed).
   mutating func commit() throws {
-    guard let path, let temporaryPath else { return }
-    do {
-      try handle.synchronize()
-      try handle.close()
-    } catch { throw CLIError("cannot write \(path): \(Self.cause(of: error))") }
-    guard rename(temporaryPath, path) == 0 else {
-      throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
-    }
+    guard let target else { return }
+    let synchronized = fsync(target.temporary.descriptor) == 0
     committed = true
     TemporaryFiles.forget()
-  }
-
-  /// The system's words for a failed write (`No space left on device`), not Foundation's.
-  private static func cause(of error: any Error) -> String {
-    let code = (error as NSError).userInfo[NSUnderlyingErrorKey].map { ($0 as? NSError)?.code } ?? nil
-    if let code, code > 0 { return String(cString: strerror(Int32(truncatingIfNeeded: code))) }
-    return (error as NSError).localizedDescription
-  }
-}
-
-/// The one temporary output file a signal must not leave behind. The handler may only call
-/// async-signal-safe functions: it reads a path prepared in advance and unlinks it.
-enum TemporaryFiles {
-  private nonisolated(unsafe) static var path: UnsafeMutablePointer<CChar>?
-
-  /// Removes `temporary` if the process is ended by SIGINT, SIGTERM or SIGHUP.
-  static func remove(onSignal temporary: String) {
-    path = strdup(temporary)
-    for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-      signal(signalNumber) { number in
-        if let path = TemporaryFiles.path { unlink(path) }
-        signal(number, SIG_DFL)
-        raise(number)
-      }
+    do { try target.temporary.commit(over: target.path, written: synchronized) } catch {
+      throw CLIError("cannot write \(target.path): \(error)")
     }
-  }
-
-  /// The file was renamed or removed: a signal has nothing to remove.
-  static func forget() {
-    let old = path
-    path = nil
-    free(old)
   }
 }
 

@@ -24,21 +24,15 @@ func readListFile(_ path: String) throws -> WordListFile {
   }
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory and a rename.
+/// Writes `text` to `path` through a temporary file in the same directory (``TemporaryFile``)
+/// and a rename, keeping the list's permissions.
 func writeAtomically(_ text: String, to path: String) throws {
-  let url = URL(fileURLWithPath: path)
-  let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-  do {
-    try Data(text.utf8).write(to: temporary)
-    let permissions = try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]
-    if let permissions {
-      try? FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: temporary.path)
-    }
-    guard rename(temporary.path, path) == 0 else {
-      throw CLIError("cannot replace \(path): \(String(cString: strerror(errno)))")
-    }
+  do throws(CLIError) {
+    let temporary = try TemporaryFile(beside: path)
+    var status = stat()
+    temporary.setMode(stat(path, &status) == 0 ? status.st_mode & 0o7777 : TemporaryFile.defaultMode)
+    try temporary.commit(over: path, written: temporary.write(Array(text.utf8)))
   } catch {
-    try? FileManager.default.removeItem(at: temporary)
     FileHandle.standardError.write(Data("winnow: cannot write \(path): \(error)\n".utf8))
     throw CLIError.exitCode
   }

@@ -22,6 +22,18 @@ struct ReliabilityTests {
     return try CLITests.temporaryFile("dump.jsonl", lines.joined(separator: "\n") + "\n")
   }
 
+  /// Whether the binary under test is the release build. Wall-clock bounds are checked on it
+  /// alone: the debug suite runs dozens of debug processes at once on two cores, and one
+  /// command's few seconds have stretched past a minute there.
+  static let isReleaseBinary = ProcessInfo.processInfo.environment["WINNOW_TEST_BINARY"] != nil
+
+  /// A new, empty directory of this test run.
+  static func emptyDirectory(_ prefix: String) throws -> URL {
+    let directory = CLITests.temporaryPath(prefix)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+  }
+
   /// The first number of `read = …` in a scan's summary.
   static func linesRead(_ stderr: String) -> Int? {
     guard let line = stderr.split(separator: "\n").first(where: { $0.contains(" lines read = ") }) else { return nil }
@@ -39,7 +51,7 @@ struct ReliabilityTests {
   /// 2,000 against the slower debug one. The behaviours run one after another: twelve scans at
   /// once starved the other suites' reviewer timeouts on two cores.
   @Test func aReviewerScanAccountsForEveryLine() async throws {
-    let count = ProcessInfo.processInfo.environment["WINNOW_TEST_BINARY"] == nil ? 2_000 : 10_000
+    let count = Self.isReleaseBinary ? 10_000 : 2_000
     let dump = try Self.sampleDump(lines: count)
     var checked = 0
     for behaviour in Behaviour.allCases {
@@ -135,7 +147,7 @@ struct ReliabilityTests {
     let lint = try await Self.run(["words", "lint", list])
     #expect(lint.status == 1)
     #expect(lint.stdout.contains("\(list):2: entry is 1200 bytes long"))
-    #expect(ContinuousClock.now - start < .seconds(60))
+    if Self.isReleaseBinary { #expect(ContinuousClock.now - start < .seconds(60)) }
   }
 
   // MARK: - Regexes
@@ -154,14 +166,14 @@ struct ReliabilityTests {
     let result = try await Self.run([
       "scan", "--no-progress", "--no-global", "--content-limit", "200000", "--custom", list, dump,
     ])
-    #expect(ContinuousClock.now - start < .seconds(60))
+    if Self.isReleaseBinary { #expect(ContinuousClock.now - start < .seconds(60)) }
     #expect(result.status == 3, "\(result.stderr)")
     let records = result.stdout.split(separator: "\n")
-    #expect(records.count == 3)
-    #expect(records.count == 3 && records[0].contains(#""msgUID":"R1""#) && records[0].contains(#""verdict":"pass""#))
-    #expect(records.count == 3 && records[0].contains(#"stopped: time budget of 0.2 seconds exceeded"#))
-    #expect(records.count == 3 && records[1].contains(#"stopped: match limit exceeded"#))
-    #expect(records.count == 3 && records[2].contains(#""verdict":"blocked""#))
+    try #require(records.count == 3)
+    #expect(records[0].contains(#""msgUID":"R1""#) && records[0].contains(#""verdict":"pass""#))
+    #expect(records[0].contains(#"stopped: time budget of 0.2 seconds exceeded"#))
+    #expect(records[1].contains(#"stopped: match limit exceeded"#))
+    #expect(records[2].contains(#""verdict":"blocked""#))
     #expect(result.stderr.contains("  checks stopped by regex limits: 2 (their results carry \"warnings\")"))
   }
 
@@ -169,8 +181,7 @@ struct ReliabilityTests {
 
   @Test func anUnwritableOutputExitsTwoAndLeavesNothingBehind() async throws {
     let dump = try Self.sampleDump(lines: 100)
-    let directory = CLITests.temporaryPath("out")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Self.emptyDirectory("out")
     let target = directory.appendingPathComponent("results")
     try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
     let result = try await Self.run(["scan", "--no-progress", "--output", target.path, dump])
@@ -184,8 +195,7 @@ struct ReliabilityTests {
 
   @Test func aWrittenOutputIsWholeAndReadable() async throws {
     let dump = try Self.sampleDump(lines: 500)
-    let directory = CLITests.temporaryPath("out")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Self.emptyDirectory("out")
     let target = directory.appendingPathComponent("results.jsonl")
     let result = try await Self.run(["scan", "--no-progress", "--all", "--output", target.path, dump])
     #expect(result.status == 1)
@@ -196,11 +206,24 @@ struct ReliabilityTests {
     #expect(mode.map { $0 & 0o600 } == 0o600)
   }
 
+  /// A list edit goes through a new temporary file too: the list keeps its permissions, and
+  /// nothing else is left beside it.
+  @Test func aListEditKeepsThePermissionsAndLeavesNothingBehind() async throws {
+    let directory = try Self.emptyDirectory("edit")
+    let list = directory.appendingPathComponent("app.txt").path
+    try "alpha\n".write(toFile: list, atomically: false, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: list)
+    let add = try await Self.run(["words", "add", list, "beta"])
+    #expect(add.status == 0, "\(add.stderr)")
+    #expect(try String(contentsOfFile: list, encoding: .utf8) == "alpha\nbeta\n")
+    #expect(try FileManager.default.attributesOfItem(atPath: list)[.posixPermissions] as? Int == 0o640)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["app.txt"])
+  }
+
   /// SIGINT or SIGTERM in the middle of a scan removes the temporary output file.
   @Test(arguments: [SIGINT, SIGTERM])
   func aSignalRemovesTheTemporaryOutput(_ signalNumber: Int32) async throws {
-    let directory = CLITests.temporaryPath("signal")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Self.emptyDirectory("signal")
     let process = Process()
     process.executableURL = CLITests.executable
     process.arguments = ["scan", "--no-progress", "--output", directory.appendingPathComponent("out.jsonl").path, "-"]

@@ -9,10 +9,13 @@ struct ModerationTests {
   static let global = try! WordList(name: "global/zh.txt", origin: .global, parsing: "[sensitive]\n傻逼\n反动\n")
   static let custom = try! WordList(name: "app.txt", origin: .custom, parsing: "[ads]\n秒杀 => **\n加微信\n傻逼\n")
 
-  /// Tests that are not about timeouts wait long: a busy test machine must not turn an
-  /// instant answer into a timeout.
+  /// Tests that are not about timeouts wait an hour: a busy test machine must not turn an
+  /// instant answer into a timeout (with 60 s, an answer queued on a concurrency pool that the
+  /// other suites' synchronous tests held timed out).
+  static let patient = Duration.seconds(3600)
+
   static func engine(
-    reviewer: (any ContentReviewer)? = nil, policy: ReviewPolicy = ReviewPolicy(timeout: .seconds(60))
+    reviewer: (any ContentReviewer)? = nil, policy: ReviewPolicy = ReviewPolicy(timeout: patient)
   ) throws -> ModerationEngine {
     try ModerationEngine(
       global: [global], custom: [custom],
@@ -231,7 +234,7 @@ struct ModerationTests {
     async throws
   {
     let reviewer = ScriptedReviewer { _ in ReviewDecision(outcome: .review, labels: ["unsure"]) }
-    let engine = try Self.engine(reviewer: reviewer, policy: ReviewPolicy(timeout: .seconds(60), onReview: action))
+    let engine = try Self.engine(reviewer: reviewer, policy: ReviewPolicy(timeout: Self.patient, onReview: action))
     let result = try await engine.moderate(Self.item("maybe"))
     #expect(result.verdict == verdict)
     #expect(result.review?.decision?.outcome == .review)
@@ -260,11 +263,27 @@ struct ModerationTests {
   @Test(arguments: [ReviewPolicy.FailureAction.failOpen, .failClosed])
   func failureFollowsTheFailurePolicy(onFailure: ReviewPolicy.FailureAction) async throws {
     let reviewer = ScriptedReviewer { _ in throw ReviewerDown() }
-    let engine = try Self.engine(reviewer: reviewer, policy: ReviewPolicy(timeout: .seconds(60), onFailure: onFailure))
+    let engine = try Self.engine(reviewer: reviewer, policy: ReviewPolicy(timeout: Self.patient, onFailure: onFailure))
     let result = try await engine.moderate(Self.item("秒杀"))
     #expect(result.verdict == (onFailure == .failOpen ? .replaced : .blocked))
     #expect(result.review?.failure == "connection refused")
     #expect(engine.reviewerStatistics.counts.failures == 1)
+  }
+
+  /// Any timeout is a timeout the engine can keep: none traps, however long or short.
+  @Test(arguments: [
+    Duration.seconds(Int64.max), .seconds(Int64.max / 1_000_000_000 + 1), .seconds(-5), .zero, .seconds(86_401),
+  ])
+  func anyPolicyTimeoutIsKept(timeout: Duration) async throws {
+    let reviewer = ScriptedReviewer { _ in ReviewDecision(outcome: .reject) }
+    let engine = try Self.engine(reviewer: reviewer, policy: ReviewPolicy(timeout: timeout, onFailure: .failOpen))
+    let result = try await engine.moderate(Self.item("hello"))
+    if timeout > .zero {
+      #expect(result.verdict == .blocked, "an instant answer within \(timeout)")
+    } else {
+      // The timer and the answer race; either way the reviewer was asked and the item decided.
+      #expect(result.review != nil)
+    }
   }
 
   @Test func resultJSONCarriesVerdictRecordAndMatches() throws {

@@ -35,6 +35,24 @@ extension AutomatonLayout {
   /// its owner's depth. A walk then never reads outside the tables, and a match never starts
   /// before its text.
   func isConsistent(alphabet: [UInt8], patternLengths: [UInt32], patternByteLengths: [UInt32]) -> Bool {
+    // Read through buffers: the arrays' own subscripts in these loops cost a tenth of a
+    // command's start-up.
+    program.withUnsafeBufferPointer { program in
+      slots.withUnsafeBufferPointer { slots in
+        slotPatterns.withUnsafeBufferPointer { slotPatterns in
+          Self.isConsistent(
+            program: program, slots: slots, slotPatterns: slotPatterns, stateCount: stateCount, alphabet: alphabet,
+            patternLengths: patternLengths, patternByteLengths: patternByteLengths)
+        }
+      }
+    }
+  }
+
+  private static func isConsistent(
+    program: UnsafeBufferPointer<UInt32>, slots: UnsafeBufferPointer<UInt32>,
+    slotPatterns: UnsafeBufferPointer<UInt32>, stateCount: Int, alphabet: [UInt8], patternLengths: [UInt32],
+    patternByteLengths: [UInt32]
+  ) -> Bool {
     let alphabetSize = alphabet.count
     let count = program.count
     guard alphabetSize >= 1, count >= Self.rowOffset + alphabetSize, program[Self.headerOffset] == Self.denseFlag,
@@ -42,9 +60,9 @@ extension AutomatonLayout {
       patternByteLengths.count == patternLengths.count
     else { return false }
     // The records, in order.
-    var index = [Int32](repeating: -1, count: count)
+    var numbers = StateNumbers(wordCount: count)
     var states = [0]
-    index[0] = 0
+    numbers.mark(0)
     var offset = Self.rowOffset + alphabetSize
     while offset < count {
       guard count - offset >= Self.rowOffset else { return false }
@@ -60,65 +78,40 @@ extension AutomatonLayout {
         guard words <= 2 * Self.sparseLimit else { return false }
       }
       guard count - offset - Self.rowOffset >= words else { return false }
-      index[offset] = Int32(states.count)
+      numbers.mark(offset)
       states.append(offset)
       offset += Self.rowOffset + words
     }
-    guard states.count == stateCount, states.count < Int(Int32.max) else { return false }
-    // The tree: each state but the root is the child of exactly one earlier state.
-    var depth = [Int](repeating: -1, count: states.count)
-    var byteDepth = [Int](repeating: 0, count: states.count)
+    // Depths in scalars (below the state count) and bytes (four times that) fit an Int32.
+    guard states.count == stateCount, states.count < Int(Int32.max) / 4 else { return false }
+    numbers.count()
+    // The tree: each state but the root is the child of exactly one earlier state. (Through
+    // buffers and a helper that captures nothing: a nested function capturing the arrays
+    // boxed them, and this check was a quarter of a command's start-up.)
+    var depth = [Int32](repeating: -1, count: states.count)
+    var byteDepth = [Int32](repeating: 0, count: states.count)
     depth[0] = 0
-    for (number, state) in states.enumerated() {
-      guard depth[number] >= 0 else { return false }
-      var consistent = true
-      func child(_ code: UInt32, _ target: UInt32) {
-        guard Int(code) < alphabetSize, code != 0, Int(target) < count, index[Int(target)] > Int32(number) else {
-          consistent = false
-          return
-        }
-        let child = Int(index[Int(target)])
-        guard depth[child] < 0 else {
-          consistent = false
-          return
-        }
-        depth[child] = depth[number] + 1
-        byteDepth[child] = byteDepth[number] + Int(alphabet[Int(code)])
-      }
-      let header = program[state + Self.headerOffset]
-      let row = state + Self.rowOffset
-      if number == 0 {
-        guard program[row] == 0 else { return false }
-        for code in 1..<alphabetSize where program[row + code] != 0 { child(UInt32(code), program[row + code]) }
-      } else if header & Self.hashedFlag != 0 {
-        let slotCount = 1 << Int(header & Self.rowSizeMask)
-        var empty = false
-        for slot in 0..<slotCount {
-          let code = program[row + 2 * slot]
-          if code == 0 { empty = true } else { child(code, program[row + 2 * slot + 1]) }
-        }
-        guard empty else { return false }
-      } else {
-        let children = Int(header & Self.rowSizeMask)
-        for position in 0..<children {
-          guard position == 0 || program[row + position] > program[row + position - 1] else { return false }
-          child(program[row + position], program[row + children + position])
+    let tree = alphabet.withUnsafeBufferPointer { alphabet in
+      depth.withUnsafeMutableBufferPointer { depth in
+        byteDepth.withUnsafeMutableBufferPointer { byteDepth in
+          Self.isTree(
+            program: program, states: states, alphabet: alphabet, numbers: numbers, depth: depth, byteDepth: byteDepth)
         }
       }
-      guard consistent else { return false }
     }
+    guard tree else { return false }
     // Failure links, and who owns each slot.
     var ownerDepth = [Int](repeating: -1, count: slots.count / 3)
     var ownerBytes = [Int](repeating: 0, count: slots.count / 3)
     for (number, state) in states.enumerated() where number > 0 {
       let fail = Int(program[state + Self.failOffset])
-      guard fail < count, index[fail] >= 0, depth[Int(index[fail])] < depth[number] else { return false }
+      guard let failNumber = numbers.number(at: fail), depth[failNumber] < depth[number] else { return false }
       let word = program[state + Self.slotOffset]
       if word & Self.ownFlag != 0 {
         let slot = Int(word & ~Self.ownFlag)
         guard slot > 0, slot < ownerDepth.count, ownerDepth[slot] < 0 else { return false }
-        ownerDepth[slot] = depth[number]
-        ownerBytes[slot] = byteDepth[number]
+        ownerDepth[slot] = Int(depth[number])
+        ownerBytes[slot] = Int(byteDepth[number])
       }
     }
     for slot in 0..<ownerDepth.count {
@@ -142,7 +135,8 @@ extension AutomatonLayout {
     for (number, state) in states.enumerated() {
       let word = program[state + Self.slotOffset]
       let slot = Int(word & ~Self.ownFlag)
-      guard slot < ownerDepth.count, slot == 0 || (ownerDepth[slot] > 0 && ownerDepth[slot] <= depth[number]) else {
+      guard slot < ownerDepth.count, slot == 0 || (ownerDepth[slot] > 0 && ownerDepth[slot] <= Int(depth[number]))
+      else {
         return false
       }
       let single = program[state + Self.headerOffset] &>> Self.singlePatternShift & Self.singlePatternLimit
@@ -151,11 +145,93 @@ extension AutomatonLayout {
         guard word & Self.ownFlag != 0 else { return false }
       } else if single != 0 {
         let pattern = Int(single) - 1
-        guard pattern < patternLengths.count, Int(patternLengths[pattern]) == depth[number],
-          Int(patternByteLengths[pattern]) == byteDepth[number]
+        guard pattern < patternLengths.count, Int(patternLengths[pattern]) == Int(depth[number]),
+          Int(patternByteLengths[pattern]) == Int(byteDepth[number])
         else { return false }
       }
     }
     return true
+  }
+
+  /// Whether the transitions make a tree of `states` in breadth-first order (each state but
+  /// the root the child of exactly one earlier state, by a code of the alphabet), filling in
+  /// each state's depth in scalars and in bytes; and whether every row can be searched (a
+  /// sparse row's codes increase, a hashed row has an empty slot).
+  private static func isTree(
+    program: UnsafeBufferPointer<UInt32>, states: [Int], alphabet: UnsafeBufferPointer<UInt8>,
+    numbers: StateNumbers, depth: UnsafeMutableBufferPointer<Int32>,
+    byteDepth: UnsafeMutableBufferPointer<Int32>
+  ) -> Bool {
+    @inline(__always) func adopt(_ code: UInt32, _ target: UInt32, by parent: Int) -> Bool {
+      guard code != 0, Int(code) < alphabet.count, let child = numbers.number(at: Int(target)), child > parent,
+        depth[child] < 0
+      else { return false }
+      depth[child] = depth[parent] + 1
+      byteDepth[child] = byteDepth[parent] + Int32(alphabet[Int(code)])
+      return true
+    }
+    for (number, state) in states.enumerated() {
+      guard depth[number] >= 0 else { return false }
+      let header = program[state + headerOffset]
+      let row = state + rowOffset
+      if number == 0 {
+        guard program[row] == 0 else { return false }
+        for code in 1..<alphabet.count where program[row + code] != 0 {
+          guard adopt(UInt32(code), program[row + code], by: 0) else { return false }
+        }
+      } else if header & hashedFlag != 0 {
+        var empty = false
+        for slot in 0..<(1 << Int(header & rowSizeMask)) {
+          let code = program[row + 2 * slot]
+          if code == 0 {
+            empty = true
+          } else {
+            guard adopt(code, program[row + 2 * slot + 1], by: number) else { return false }
+          }
+        }
+        guard empty else { return false }
+      } else {
+        let children = Int(header & rowSizeMask)
+        for position in 0..<children {
+          guard position == 0 || program[row + position] > program[row + position - 1],
+            adopt(program[row + position], program[row + children + position], by: number)
+          else { return false }
+        }
+      }
+    }
+    return true
+  }
+}
+
+/// The number of each state of a program from its offset, in little memory: a bit per word of
+/// the program marks where a state starts, and a state's number is the count of marks before
+/// it (with the count before each 64 words kept). An array of a number per word of the program
+/// was a quarter of a command's start-up, most of it the memory's first touch.
+struct StateNumbers {
+  private var marks: [UInt64]
+  private var before: [UInt32] = []
+
+  init(wordCount: Int) { marks = [UInt64](repeating: 0, count: wordCount / 64 + 1) }
+
+  /// Marks a state starting at `offset` (below the word count).
+  mutating func mark(_ offset: Int) { marks[offset >> 6] |= 1 << UInt64(offset & 63) }
+
+  /// Counts the marks, once every state is marked (fewer than `UInt32.max`).
+  mutating func count() {
+    before.reserveCapacity(marks.count)
+    var total: UInt32 = 0
+    for word in marks {
+      before.append(total)
+      total &+= UInt32(word.nonzeroBitCount)
+    }
+  }
+
+  /// The number of the state that starts at `offset`, or nil when none does.
+  func number(at offset: Int) -> Int? {
+    guard offset >= 0, offset >> 6 < marks.count else { return nil }
+    let word = marks[offset >> 6]
+    let bit: UInt64 = 1 << UInt64(offset & 63)
+    guard word & bit != 0 else { return nil }
+    return Int(before[offset >> 6]) + (word & (bit &- 1)).nonzeroBitCount
   }
 }

@@ -9,8 +9,8 @@
 /// (its last eight bytes) catches a file cut short, garbled or spliced from two; it is not a
 /// defence against a forged file, so the compiled form must come from a directory only its
 /// user writes. Every index a table holds is checked as it is read back (see
-/// ``AutomatonLayout/validate(alphabetSize:patternCount:)``), so that even a forged file is an
-/// error, never a read out of bounds. Regexes are compiled again
+/// ``AutomatonLayout/isConsistent(alphabet:patternLengths:patternByteLengths:)``), so that even
+/// a forged file is an error, never a read out of bounds. Regexes are compiled again
 /// from their text (PCRE2's code is not written out); a layer's fold table is written with
 /// it and shared, as a built one is, by every normalizer of its rules.
 extension Matcher {
@@ -270,9 +270,6 @@ extension AhoCorasick {
     else { throw CompiledMatcherError(.malformed("automaton tables")) }
     let startFilter = try reader.readBool() ? try StartFilter(decoding: &reader) : nil
     let scalarFilter = try reader.readBool() ? try ScalarStartFilter(decoding: &reader) : nil
-    guard Set(supplementaryScalars).count == supplementaryScalars.count else {
-      throw CompiledMatcherError(.malformed("automaton alphabet"))
-    }
     self.init(
       layout: AutomatonLayout(program: program, slots: slots, slotPatterns: slotPatterns, stateCount: stateCount),
       patternLengths: patternLengths, patternByteLengths: patternByteLengths, bmpCodes: bmpCodes,

@@ -80,12 +80,9 @@ public struct ReviewPolicy: Sendable, Hashable {
   }
 
   /// How long to wait for an answer: 3 s by default, as the platform waits for its message
-  /// callback. Any value is accepted: zero or less times out at once, and anything from
-  /// ``maximumTimeout`` on waits without a limit.
+  /// callback. Any value is accepted: zero or less times out at once, and one too long for
+  /// the clock (some 292 years) waits without a limit.
   public var timeout: Duration
-
-  /// The longest timeout that is kept as a timer (one day); longer ones wait without a limit.
-  public static let maximumTimeout: Duration = .seconds(86_400)
   /// What a timeout or failure does.
   public var onFailure: FailureAction
   /// What a `review` answer does.

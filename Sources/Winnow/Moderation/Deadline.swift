@@ -23,12 +23,8 @@ func withDeadline<T: Sendable>(
     try await withCheckedThrowingContinuation { continuation in
       once.start(continuation)
       let timer = DispatchWorkItem { once.resume(with: .failure(ReviewTimeoutError(timeout: timeout))) }
-      // Saturated: a timeout longer than the clock can hold never fires (DISPATCH_TIME_FOREVER).
-      let nanoseconds = Int(timeout.nanoseconds)
-      let deadline: DispatchTime =
-        nanoseconds >= Int(ReviewPolicy.maximumTimeout.nanoseconds)
-        ? .distantFuture : .now() + .nanoseconds(nanoseconds)
-      DispatchQueue.global().asyncAfter(deadline: deadline, execute: timer)
+      // Saturated (see `nanoseconds`); Dispatch makes a deadline past its clock's end "never".
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.nanoseconds)), execute: timer)
       let work = Task {
         let result: Result<T, any Error>
         do { result = .success(try await operation()) } catch { result = .failure(error) }

@@ -218,10 +218,7 @@ public struct WordListFile: Sendable, Hashable {
         // A lexicon word is plain text: no further prefixes, no replacement.
         let text = String(trimmed(Substring(line.utf8.dropFirst(8))))
         guard !text.isEmpty else { return .invalid(WordListError(.emptyEntry, at: location)) }
-        guard text.utf8.count <= Entry.maximumLength else {
-          return .invalid(WordListError(.tooLong(text.utf8.count), at: location))
-        }
-        return .entry(Entry(text: text, action: .lexicon, category: category, source: location))
+        return checked(Entry(text: text, action: .lexicon, category: category, source: location), at: location)
       }
       if starts(line, with: "re:") {
         kind = .regex
@@ -246,7 +243,13 @@ public struct WordListFile: Sendable, Hashable {
     }
     let text = String(trimmed(line))
     guard !text.isEmpty else { return .invalid(WordListError(.emptyEntry, at: location)) }
-    let entry = Entry(text: text, kind: kind, action: action, boundary: boundary, category: category, source: location)
+    return checked(
+      Entry(text: text, kind: kind, action: action, boundary: boundary, category: category, source: location),
+      at: location)
+  }
+
+  /// The entry, or the error of one longer than ``Entry/maximumLength``.
+  private static func checked(_ entry: Entry, at location: SourceLocation) -> Content {
     guard entry.longestPart <= Entry.maximumLength else {
       return .invalid(WordListError(.tooLong(entry.longestPart), at: location))
     }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// SplitMix64: a random number generator with a fixed seed, so that a property test draws the
 /// same cases on every run and a failure can be replayed.
 public struct SeededGenerator: RandomNumberGenerator {
@@ -11,5 +13,14 @@ public struct SeededGenerator: RandomNumberGenerator {
     value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
     value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
     return value ^ (value >> 31)
+  }
+}
+
+/// Runs `body` on a Dispatch thread and returns its result. Long synchronous work in a test
+/// would hold one of the concurrency pool's threads (two on these machines) for its whole
+/// time, and every other suite's task, a reviewer's answer among them, would queue behind it.
+public func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    DispatchQueue.global().async { continuation.resume(returning: body()) }
   }
 }
