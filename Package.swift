@@ -66,6 +66,7 @@ let package = Package(
       dependencies: [
         "WinnowWebhook",
         "WinnowTestSupport",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

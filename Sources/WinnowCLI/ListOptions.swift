@@ -20,6 +20,11 @@ struct ListOptions: ParsableArguments {
   @Option(name: .customLong("custom"), help: "Add a custom word list file (repeatable).")
   var customFiles: [String] = []
 
+  @Flag(
+    name: .customLong("custom-allow-global"),
+    help: "Let allow: entries of --custom lists hide matches of the global list (by default they cannot).")
+  var customAllowsGlobal = false
+
   func validate() throws {
     if noGlobal && !globalDirectories.isEmpty {
       throw ValidationError("--global and --no-global cannot be used together")
@@ -36,12 +41,16 @@ struct ListOptions: ParsableArguments {
   func matcher() throws -> Matcher {
     let (global, custom) = try compiledGlobalAndCustom()
     guard !custom.isEmpty else { return global }
-    do { return try Matcher(lists: custom, over: global) } catch { throw CLIError(error.description) }
+    do { return try Matcher(lists: custom, over: global, customAllowsGlobal: customAllowsGlobal) } catch {
+      throw CLIError(error.description)
+    }
   }
 
   /// Compiles the lists into a moderation engine.
   func engine(configuration: ModerationEngine.Configuration) throws -> ModerationEngine {
     let (global, custom) = try compiledGlobalAndCustom()
+    var configuration = configuration
+    configuration.customAllowsGlobal = customAllowsGlobal
     do { return try ModerationEngine(global: global, custom: custom, configuration: configuration) } catch {
       throw CLIError(error.description)
     }

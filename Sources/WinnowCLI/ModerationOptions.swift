@@ -57,6 +57,9 @@ struct ModerationOptions: ParsableArguments {
     if !(timeout > 0 && timeout <= 86_400) {
       throw ValidationError("--timeout must be a number of seconds more than 0 and at most 86400 (a day)")
     }
+    if let reviewerURL, let problem = WebhookReviewer.problem(with: reviewerURL) {
+      throw ValidationError("--reviewer-url \(reviewerURL): \(problem)")
+    }
     if contentLimit <= 0 { throw ValidationError("--content-limit must be more than 0") }
     if reviewerConcurrency <= 0 { throw ValidationError("--reviewer-concurrency must be more than 0") }
     for type in messageTypes where !type.contains("=") {

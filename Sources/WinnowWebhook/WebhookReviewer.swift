@@ -21,7 +21,9 @@ import Winnow
 /// Connections are reused (one `HTTPClient`, pooled); at most `maximumConcurrentRequests` calls
 /// are in flight, later ones wait their turn. The engine's ``ReviewPolicy`` bounds each call with
 /// its timeout (the wait for a turn included) and decides what a failure does. A non-2xx
-/// status, an unreachable server and a malformed answer throw ``WebhookError``.
+/// status, a redirect, an unreachable server and a malformed answer throw ``WebhookError``.
+/// ``problem(with:)`` tells a URL that can never be called (check it at start: with fail-open,
+/// every call failing delivers everything).
 public final class WebhookReviewer: ContentReviewer {
   /// The protocol spoken.
   public enum Mode: Sendable, Hashable {
@@ -61,14 +63,28 @@ public final class WebhookReviewer: ContentReviewer {
 
   /// A client for reviewers that should fail fast: a refused connection fails the call at once
   /// instead of being retried until the policy's timeout, and connecting may take at most
-  /// `connectTimeout`. The caller owns it and must `shutdown()` it when done.
+  /// `connectTimeout`, and redirects are not followed (with another client a followed redirect
+  /// is still refused, but only after it was followed). The caller owns it and must
+  /// `shutdown()` it when done.
   /// (`HTTPClient.shared` retries connecting with backoff, which rides out flaky networks but
   /// turns a reviewer that is down into a timeout on every call.)
   public static func makeFailFastClient(connectTimeout: TimeAmount = .seconds(1)) -> HTTPClient {
     var configuration = HTTPClient.Configuration()
     configuration.connectionPool.retryConnectionEstablishment = false
+    configuration.redirectConfiguration = .disallow
     configuration.timeout.connect = connectTimeout
     return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+  }
+
+  /// Why `url` cannot be a reviewer's address, or nil when it can: it must be an absolute
+  /// `http` or `https` URL with a host.
+  public static func problem(with url: String) -> String? {
+    guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else {
+      return "not an absolute URL"
+    }
+    guard scheme == "http" || scheme == "https" else { return "the scheme must be http or https, not \(scheme)" }
+    guard let host = parsed.host, !host.isEmpty else { return "no host" }
+    return nil
   }
 
   public func review(_ request: ReviewRequest) async throws -> ReviewDecision {
@@ -112,6 +128,13 @@ public final class WebhookReviewer: ContentReviewer {
           throw WebhookError.malformedAnswer("the answer is longer than \(Self.maximumAnswerBytes) bytes")
         } catch {
           throw WebhookError.unreachable("the answer broke off: \(error)")
+        }
+        // A redirect is never an answer: followed, a POST turns into a GET whose answer, from
+        // wherever it led, would decide.
+        if response.history.count > 1 || (300..<400).contains(response.status.code) {
+          let target =
+            response.history.count > 1 ? response.history[1].request.url : response.headers.first(name: "Location")
+          throw WebhookError.redirected(target ?? "")
         }
         guard (200..<300).contains(response.status.code) else {
           throw WebhookError.status(Int(response.status.code))
@@ -234,6 +257,8 @@ public enum WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
   case unreachable(String)
   /// The server answered with a status other than 2xx.
   case status(Int)
+  /// The server redirected the call (to this URL): redirects are not followed.
+  case redirected(String)
   /// The answer is not what the protocol expects.
   case malformedAnswer(String)
   /// The exchange (sending the item, reading the whole answer) took longer than the reviewer's
@@ -244,6 +269,7 @@ public enum WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .unreachable(let message): "reviewer unreachable: \(message)"
     case .status(let code): "reviewer answered HTTP \(code)"
+    case .redirected(let target): "reviewer redirected the call to \(target); redirects are not followed"
     case .malformedAnswer(let message): "malformed reviewer answer: \(message)"
     case .requestTimedOut(let limit): "reviewer gave no complete answer within its request timeout of \(limit)"
     }

@@ -122,6 +122,13 @@ struct ReliabilityTests {
     #expect(result.stderr.contains("--timeout must be a number of seconds more than 0 and at most 86400"))
   }
 
+  @Test func aReviewerURLThatCanNeverBeCalledIsAUsageError() async throws {
+    // A scheme forgotten: with fail-open, every call failing would have delivered everything.
+    let result = try await Self.run(["scan", "--reviewer-url", "localhost:8080", "-"])
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("--reviewer-url localhost:8080: the scheme must be http or https, not localhost"))
+  }
+
   @Test func tooManyJobsIsAUsageErrorAndEveryAllowedCountFinishes() async throws {
     let dump = try Self.sampleDump(lines: 3000)
     let refused = try await Self.run(["scan", "--jobs", "40000", dump])
@@ -148,6 +155,24 @@ struct ReliabilityTests {
     #expect(lint.status == 1)
     #expect(lint.stdout.contains("\(list):2: entry is 1200 bytes long"))
     if Self.isReleaseBinary { #expect(ContinuousClock.now - start < .seconds(60)) }
+  }
+
+  // MARK: - Custom lists
+
+  /// An app's `allow:` entry cannot un-block a global word unless the operator allows it.
+  @Test func aCustomAllowCannotUnblockAGlobalWordByDefault() async throws {
+    let global = try CLITests.temporaryFile("zh.txt", "[profanity]\nsub:ass\n")
+    let directory = URL(fileURLWithPath: global).deletingLastPathComponent().path
+    let app = try CLITests.temporaryFile("app.txt", "allow:assessment\n")
+    let item = #"{"msgUID":"M1","content":{"content":"the assessment"}}"#
+    let strict = try await Self.run(["check", "--global", directory, "--custom", app, "--item", item])
+    #expect(strict.status == 1)
+    #expect(strict.stdout.hasPrefix("verdict: blocked (blockType 1)"))
+    let permissive = try await Self.run([
+      "check", "--global", directory, "--custom", app, "--custom-allow-global", "--item", item,
+    ])
+    #expect(permissive.status == 0)
+    #expect(permissive.stdout.hasPrefix("verdict: pass"))
   }
 
   // MARK: - Regexes

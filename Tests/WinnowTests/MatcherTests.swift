@@ -156,11 +156,22 @@ struct MatcherTests {
     #expect(Match.mask("fuck 秒杀", matches: found) == "**** **")
   }
 
-  @Test func customAllowSuppressesGlobalMatch() throws {
+  /// An app's list cannot weaken the built-in one unless the operator says so; it can allow
+  /// its own entries, and a global allow entry covers every list.
+  @Test func customAllowHidesGlobalMatchesOnlyWhenAllowed() throws {
     let global = try Self.matcher("sub:ass", origin: .global)
-    let app = try Matcher(lists: [WordList(name: "app", origin: .custom, parsing: "allow:assessment")], over: global)
+    let custom = try WordList(name: "app", origin: .custom, parsing: "allow:assessment\nsub:sess")
+    let app = try Matcher(lists: [custom], over: global)
+    let permissive = try Matcher(lists: [custom], over: global, customAllowsGlobal: true)
     #expect(global.matches(in: "assessment").count == 1)
-    #expect(app.matches(in: "assessment").isEmpty)
+    #expect(app.overlappingMatches(in: "assessment").map(\.entry.text) == ["ass"], "the global match stays")
+    #expect(permissive.overlappingMatches(in: "assessment").isEmpty)
+    let oneMatcher = try Matcher(lists: [WordList(name: "g", origin: .global, parsing: "sub:ass"), custom])
+    #expect(oneMatcher.overlappingMatches(in: "assessment").map(\.entry.text) == ["ass"])
+    let globalAllow = try Matcher(
+      lists: [WordList(name: "app", origin: .custom, parsing: "sub:ass")],
+      over: try Self.matcher("allow:assessment", origin: .global))
+    #expect(globalAllow.overlappingMatches(in: "assessment").isEmpty)
   }
 
   @Test func maskingCoversExactlyTheOriginalCharacters() throws {

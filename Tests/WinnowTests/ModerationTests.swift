@@ -270,6 +270,25 @@ struct ModerationTests {
     #expect(engine.reviewerStatistics.counts.failures == 1)
   }
 
+  /// A reviewer that ignores cancellation keeps its timed-out calls going: they count against
+  /// the policy's calls in flight, and past it an item fails at once without a call.
+  @Test func callsInFlightAreBoundedOrphansIncluded() async throws {
+    let reviewer = ScriptedReviewer(delay: .seconds(30), ignoresCancellation: true) { _ in
+      ReviewDecision(outcome: .pass)
+    }
+    let engine = try Self.engine(
+      reviewer: reviewer,
+      policy: ReviewPolicy(timeout: .milliseconds(50), onFailure: .failClosed, maximumCallsInFlight: 2))
+    var failures: [String?] = []
+    for _ in 0..<4 { failures.append(try await engine.moderate(Self.item("hello")).review?.failure) }
+    #expect(failures[0] == "no answer within 0.05 seconds" && failures[1] == failures[0])
+    let busy = "2 reviewer calls already in flight (timed-out calls the reviewer has not ended count)"
+    #expect(failures[2] == busy && failures[3] == busy)
+    let counts = engine.reviewerStatistics.counts
+    #expect(counts.inFlight == 2)
+    #expect(counts.timeouts == 2 && counts.failures == 2 && counts.calls == 4)
+  }
+
   /// Any timeout is a timeout the engine can keep: none traps, however long or short.
   @Test(arguments: [
     Duration.seconds(Int64.max), .seconds(Int64.max / 1_000_000_000 + 1), .seconds(-5), .zero, .seconds(86_401),

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Synchronization
 import Testing
@@ -191,6 +192,34 @@ struct WebhookReviewerTests {
       #expect(result.review?.failure == failure)
       #expect(engine.reviewerStatistics.counts.failures == 1)
     }
+  }
+
+  /// A redirect is a failure, never an answer: the fail-fast client does not follow it, and a
+  /// client that does (the shared one) has its answer refused.
+  @Test(arguments: [false, true])
+  func aRedirectIsAFailure(failFast: Bool) async throws {
+    let server = try await TestHTTPServer { request in
+      request.uri == "/review"
+        ? .init(status: 302, body: "", headers: [("Location", "/elsewhere")]) : .init(body: #"{"pass":0}"#)
+    }
+    let client = failFast ? WebhookReviewer.makeFailFastClient() : HTTPClient.shared
+    let engine = try Self.engine(WebhookReviewer(url: server.url, mode: .messageCallback(appKey: "k"), client: client))
+    let result = try await engine.moderate(Self.item)
+    #expect(result.verdict == .replaced, "fail open delivers; the redirect's target did not reject")
+    let failure = try #require(result.review?.failure)
+    #expect(failure.hasPrefix("reviewer redirected the call to "))
+    #expect(failure.hasSuffix("/elsewhere; redirects are not followed"))
+    #expect(server.requests.map(\.uri) == (failFast ? ["/review"] : ["/review", "/elsewhere"]))
+    if failFast { try await client.shutdown() }
+    try await server.shutdown()
+  }
+
+  @Test(arguments: [
+    ("http://127.0.0.1:9/review", nil), ("https://reviewer.example/cb", nil), ("not a url", "not an absolute URL"),
+    ("ftp://host/x", "the scheme must be http or https, not ftp"), ("http:///path", "no host"),
+  ])
+  func urlsThatCanNeverBeCalledAreTold(url: String, problem: String?) {
+    #expect(WebhookReviewer.problem(with: url) == problem)
   }
 
   @Test func concurrencyIsLimitedAndConnectionsReused() async throws {

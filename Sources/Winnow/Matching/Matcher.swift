@@ -33,6 +33,9 @@ public final class Matcher: Sendable {
   let layers: [MatcherLayer]
   /// Whether any layer has allow entries, whose candidates hide others.
   private let hasAllowEntries: Bool
+  /// Whether an allow entry of a custom list may hide a match of a global entry (see
+  /// ``init(lists:over:customAllowsGlobal:)``).
+  private let customAllowsGlobal: Bool
   /// A number no other matcher of this process has: a report remembered for one matcher (see
   /// ``findsNothing(inUTF8:)``) is never taken for another's, as an address could be once the
   /// first matcher is freed.
@@ -44,19 +47,29 @@ public final class Matcher: Sendable {
   static let linearDeduplicationLimit = 32
 
   /// Compiles word lists.
+  /// - Parameter customAllowsGlobal: whether `allow:` entries of custom lists may hide matches
+  ///   of global entries (see ``init(lists:over:customAllowsGlobal:)``).
   /// - Throws: ``WordListErrors`` listing every entry that cannot be compiled (empty after
   ///   normalization, invalid regex), each with its file and line.
-  public convenience init(lists: [WordList]) throws(WordListErrors) {
-    try self.init(lists: lists, sharing: [])
+  public convenience init(lists: [WordList], customAllowsGlobal: Bool = false) throws(WordListErrors) {
+    try self.init(lists: lists, sharing: [], customAllowsGlobal: customAllowsGlobal)
   }
 
   /// Compiles word lists on top of an already compiled matcher, whose layers are shared, not
   /// compiled again: one global matcher, and per app a cheap matcher for its custom lists.
-  public convenience init(lists: [WordList], over base: Matcher) throws(WordListErrors) {
-    try self.init(lists: lists, sharing: base.layers)
+  ///
+  /// An app's list cannot weaken the built-in one: by default an `allow:` entry of a custom
+  /// list hides matches of custom entries only, as the platform's custom lists add to its
+  /// global list and never take from it. `customAllowsGlobal` lets it hide global matches too
+  /// (an operator's choice, `--custom-allow-global` on the command line). Allow entries of a
+  /// global list hide matches of every list.
+  public convenience init(lists: [WordList], over base: Matcher, customAllowsGlobal: Bool = false)
+    throws(WordListErrors)
+  {
+    try self.init(lists: lists, sharing: base.layers, customAllowsGlobal: customAllowsGlobal)
   }
 
-  private init(lists: [WordList], sharing base: [MatcherLayer]) throws(WordListErrors) {
+  private init(lists: [WordList], sharing base: [MatcherLayer], customAllowsGlobal: Bool) throws(WordListErrors) {
     var groups: [(rules: Normalization, lists: [WordList])] = []
     for list in lists {
       if let index = groups.firstIndex(where: { $0.rules == list.normalization }) {
@@ -81,12 +94,14 @@ public final class Matcher: Sendable {
     guard errors.isEmpty else { throw WordListErrors(errors) }
     self.layers = layers
     hasAllowEntries = layers.contains { $0.hasAllowEntries }
+    self.customAllowsGlobal = customAllowsGlobal
   }
 
   /// A matcher of already compiled layers (read back by `Matcher+Compiled.swift`).
   init(layers: [MatcherLayer]) {
     self.layers = layers
     hasAllowEntries = layers.contains { $0.hasAllowEntries }
+    customAllowsGlobal = false
   }
 
   /// The number of entries of all lists.
@@ -222,7 +237,9 @@ public final class Matcher: Sendable {
     var kept: [Candidate] = []
     var suppressedByAllow: [Candidate] = []
     for candidate in candidates where action(of: candidate) != .allow {
-      if let allow = allowed.first(where: { $0.start <= candidate.start && candidate.end <= $0.end }) {
+      if let allow = allowed.first(where: {
+        $0.start <= candidate.start && candidate.end <= $0.end && covers($0, candidate)
+      }) {
         if suppressed != nil, !suppressedByAllow.contains(candidate) {
           suppressedByAllow.append(candidate)
           suppressed!.append(
@@ -235,6 +252,13 @@ public final class Matcher: Sendable {
     }
     Self.removeDuplicates(&kept)
     return kept
+  }
+
+  /// Whether an allow candidate may hide `candidate`: a custom allow entry hides a global
+  /// entry's match only when ``customAllowsGlobal``.
+  private func covers(_ allow: Candidate, _ candidate: Candidate) -> Bool {
+    customAllowsGlobal || layers[allow.layer].entries[allow.entry].origin == .global
+      || layers[candidate.layer].entries[candidate.entry].origin == .custom
   }
 
   /// A candidate's entry's action.

@@ -44,15 +44,21 @@ public final class ModerationEngine: Sendable {
     public var reviewPolicy: ReviewPolicy
     /// Where reviewer failures are logged.
     public var logger: Logger
+    /// Whether `allow:` entries of custom lists may hide matches of the global list (false:
+    /// an app's list cannot weaken the built-in one; see
+    /// ``Matcher/init(lists:over:customAllowsGlobal:)``).
+    public var customAllowsGlobal: Bool
 
     public init(
       extractor: ContentExtractor = ContentExtractor(), reviewer: (any ContentReviewer)? = nil,
-      reviewPolicy: ReviewPolicy = ReviewPolicy(), logger: Logger = Logger(label: "winnow.moderation")
+      reviewPolicy: ReviewPolicy = ReviewPolicy(), logger: Logger = Logger(label: "winnow.moderation"),
+      customAllowsGlobal: Bool = false
     ) {
       self.extractor = extractor
       self.reviewer = reviewer
       self.reviewPolicy = reviewPolicy
       self.logger = logger
+      self.customAllowsGlobal = customAllowsGlobal
     }
   }
 
@@ -80,7 +86,9 @@ public final class ModerationEngine: Sendable {
   public convenience init(global: Matcher, custom: [WordList] = [], configuration: Configuration = Configuration())
     throws(WordListErrors)
   {
-    let defaultMatcher = custom.isEmpty ? global : try Matcher(lists: custom, over: global)
+    let defaultMatcher =
+      custom.isEmpty
+      ? global : try Matcher(lists: custom, over: global, customAllowsGlobal: configuration.customAllowsGlobal)
     self.init(
       global: global, default: defaultMatcher, apps: [:], configuration: configuration,
       statistics: ReviewerStatistics())
@@ -102,7 +110,8 @@ public final class ModerationEngine: Sendable {
   /// - Throws: ``WordListErrors`` with every entry of `custom` that cannot be compiled.
   public func addingApp(_ appKey: String, custom: [WordList]) throws(WordListErrors) -> ModerationEngine {
     var apps = self.apps
-    apps[appKey] = try Matcher(lists: custom, over: globalMatcher)
+    apps[appKey] = try Matcher(
+      lists: custom, over: globalMatcher, customAllowsGlobal: configuration.customAllowsGlobal)
     return ModerationEngine(
       global: globalMatcher, default: defaultMatcher, apps: apps, configuration: configuration,
       statistics: reviewerStatistics)
@@ -192,7 +201,15 @@ public final class ModerationEngine: Sendable {
     let asked = ContinuousClock.now
     let decided = DecisionTime()
     do {
-      decision = try await withDeadline(policy.timeout, decided: decided) { try await reviewer.review(request) }
+      let statistics = reviewerStatistics
+      guard statistics.startCall(limit: policy.maximumCallsInFlight) else {
+        decided.mark()
+        throw ReviewerBusyError(limit: policy.maximumCallsInFlight)
+      }
+      decision = try await withDeadline(policy.timeout, decided: decided) {
+        defer { statistics.endCall() }
+        return try await reviewer.review(request)
+      }
     } catch {
       let elapsed = (decided.value ?? ContinuousClock.now) - asked
       let isTimeout = error is ReviewTimeoutError
