@@ -21,11 +21,16 @@ private enum Target: UInt8, CaseIterable {
   case dumpLine, chatText, json, wordList, customListAndText
 }
 
+/// `WINNOW_FUZZ_TARGET=N` (0–4) fuzzes one target alone: every input goes to it, whatever its
+/// first byte (which is still not part of the target's input).
+private let pinnedTarget: Target? = ProcessInfo.processInfo.environment["WINNOW_FUZZ_TARGET"]
+  .flatMap { UInt8($0) }.flatMap(Target.init(rawValue:))
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   guard size > 0 else { return 0 }
   let bytes = UnsafeBufferPointer(start: data + 1, count: size - 1)
-  switch Target(rawValue: data[0] % UInt8(Target.allCases.count))! {
+  switch pinnedTarget ?? Target(rawValue: data[0] % UInt8(Target.allCases.count))! {
   case .dumpLine: fuzzDumpLine(bytes)
   case .chatText: fuzzChatText(String(decoding: bytes, as: UTF8.self))
   case .json: fuzzJSON(bytes)
@@ -79,7 +84,9 @@ private func fuzzJSON(_ bytes: UnsafeBufferPointer<UInt8>) {
 }
 
 /// The shell tools' path: a list file is parsed without loss (its text writes back exactly),
-/// and a list without errors compiles.
+/// and a list without parse errors compiles, or fails only with the errors compiling reports
+/// (an invalid or empty-matching regex, an entry that normalizes to nothing or is too long),
+/// each on a line of the file.
 private func fuzzWordList(_ text: String) {
   let file = WordListFile(parsing: text, path: "fuzz.txt")
   check(file.text == text, "a word-list file does not write back byte for byte")
@@ -88,8 +95,22 @@ private func fuzzWordList(_ text: String) {
       check(error.location.line == index + 1, "an error names line \(error.location.line), not \(index + 1)")
     }
   }
-  if file.errors.isEmpty, let list = try? WordList(file: file, origin: .custom) {
-    _ = try? Matcher(lists: [list])
+  guard file.errors.isEmpty else { return }
+  let list: WordList
+  do { list = try WordList(file: file, origin: .custom) } catch {
+    check(false, "a list without parse errors does not load: \(error)")
+    return
+  }
+  do throws(WordListErrors) { _ = try Matcher(lists: [list]) } catch {
+    for error in error.errors {
+      switch error.kind {
+      case .invalidRegex, .regexMatchesEmpty, .normalizesToNothing, .tooLong: break
+      default: check(false, "compiling reported a parse error: \(error)")
+      }
+      check(
+        (1...max(1, file.lines.count)).contains(error.location.line),
+        "a compile error names line \(error.location.line) of \(file.lines.count)")
+    }
   }
 }
 
