@@ -129,6 +129,26 @@ struct ReliabilityTests {
     #expect(result.stderr.contains("--reviewer-url localhost:8080: the scheme must be http or https, not localhost"))
   }
 
+  /// The default mode (blocked and replaced lines only, clean lines counted in place) writes
+  /// the same results and the same summary whatever the jobs: only the timing line differs.
+  @Test func jobsChangeNeitherTheResultsNorTheSummary() async throws {
+    let dump = try Self.sampleDump(lines: 20_000)
+    var outputs: [(stdout: String, summary: [String])] = []
+    for jobs in ["1", "2", "3"] {
+      let result = try await Self.run(["scan", "--no-progress", "--jobs", jobs, dump])
+      #expect(result.status == 1)
+      outputs.append(
+        (result.stdout, result.stderr.split(separator: "\n").map(String.init).filter { !$0.contains(" MB in ") }))
+    }
+    #expect(outputs.count == 3)
+    #expect(outputs[0].stdout.split(separator: "\n").count > 20, "blocked lines are written")
+    #expect(outputs[0].summary.first?.hasPrefix("winnow scan: 20000 lines read = ") == true)
+    for output in outputs.dropFirst() {
+      #expect(output.stdout == outputs[0].stdout)
+      #expect(output.summary == outputs[0].summary)
+    }
+  }
+
   @Test func tooManyJobsIsAUsageErrorAndEveryAllowedCountFinishes() async throws {
     let dump = try Self.sampleDump(lines: 3000)
     let refused = try await Self.run(["scan", "--jobs", "40000", dump])
@@ -200,6 +220,20 @@ struct ReliabilityTests {
     #expect(records[1].contains(#"stopped: match limit exceeded"#))
     #expect(records[2].contains(#""verdict":"blocked""#))
     #expect(result.stderr.contains("  checks stopped by regex limits: 2 (their results carry \"warnings\")"))
+  }
+
+  @Test func lintWarnsOfRegexesThatMayBacktrackWithoutBound() async throws {
+    let list = try CLITests.temporaryFile("regexes.txt", "re:(\\w+)\\s\\1\nre:(a+)+b\nre:\\d{11}\n")
+    let result = try await Self.run(["words", "lint", list])
+    #expect(result.status == 1)
+    let warning = "regex may backtrack without bound: it has"
+    let limit = "; on a long text its check stops at its limits"
+    #expect(
+      result.stdout == """
+        \(list):1: \(warning) a backreference\(limit)
+        \(list):2: \(warning) a repeated group that holds a repeat\(limit)
+
+        """)
   }
 
   // MARK: - The output file

@@ -283,6 +283,56 @@ extension RegexProgram {
     return String(result)
   }
 
+  /// What in `pattern` can make matching backtrack without bound, for `words lint`: a
+  /// backreference (`\1`, `\g{…}`, `\k<…>`, `(?P=…)`), or a repeated group that itself holds
+  /// a repeat (`(a+)+`, `(\w*x)*`). Read as simply as ``requiredLiteral(of:)`` reads: escapes
+  /// and classes are skipped, groups are matched by their parentheses. Empty when none.
+  static func backtrackingRisks(of pattern: String) -> [String] {
+    let characters = Array(pattern.unicodeScalars)
+    var backreference = false
+    var nested = false
+    // Per open group: whether a repeat is inside it.
+    var groups: [Bool] = []
+    func isRepeat(at position: Int) -> Bool {
+      position < characters.count && ["*", "+", "{"].contains(characters[position])
+    }
+    func markRepeated(after position: Int) {
+      if isRepeat(at: position), !groups.isEmpty { groups[groups.count - 1] = true }
+    }
+    var index = 0
+    while index < characters.count {
+      switch characters[index] {
+      case "\\":
+        if index + 1 < characters.count,
+          ("1"..."9").contains(characters[index + 1]) || "gk".unicodeScalars.contains(characters[index + 1])
+        {
+          backreference = true
+        }
+        index += 2
+        markRepeated(after: index)
+        continue
+      case "[":
+        index = (endOfClass(characters, from: index + 1) ?? characters.count) + 1
+        markRepeated(after: index)
+        continue
+      case "(":
+        if characters[(index + 1)...].starts(with: "?P=".unicodeScalars) { backreference = true }
+        groups.append(false)
+      case ")":
+        if let hasRepeat = groups.popLast() {
+          if hasRepeat && isRepeat(at: index + 1) { nested = true }
+          if hasRepeat || isRepeat(at: index + 1), !groups.isEmpty { groups[groups.count - 1] = true }
+        }
+      case "*", "+", "{":
+        if !groups.isEmpty { groups[groups.count - 1] = true }
+      default:
+        markRepeated(after: index + 1)
+      }
+      index += 1
+    }
+    return (backreference ? ["a backreference"] : []) + (nested ? ["a repeated group that holds a repeat"] : [])
+  }
+
   /// The index of the `]` that closes a class whose body starts at `start` (just after `[`):
   /// a `]` first (or after `^`) is a member, `\` escapes one character. Nil when unclosed.
   private static func endOfClass(_ characters: [Unicode.Scalar], from start: Int) -> Int? {

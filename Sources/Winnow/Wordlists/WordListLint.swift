@@ -19,6 +19,8 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
 /// - redundant entries: a block entry that always contains another block entry where that one
 ///   matches (`傻逼玩意` with `傻逼` listed, `fuck you` with whole-word `fuck`), so it never
 ///   changes a verdict;
+/// - regexes that may backtrack without bound (a backreference, a repeated group that holds a
+///   repeat): on a long text their check stops at its limits, and the result says so;
 /// - entries too short to be safe: one Latin letter or one digit;
 /// - in a custom list, entries longer than the platform's 32-character limit for custom words;
 /// - in a global list, replace entries (the platform's global list only blocks).
@@ -82,6 +84,14 @@ public enum WordListLint {
             ?? regexNeverMatches(entry, normalizer: normalizer)
           {
             findings.append(LintFinding(location: place, message: problem))
+          }
+          if entry.kind == .regex, case let risks = RegexProgram.backtrackingRisks(of: entry.text), !risks.isEmpty {
+            findings.append(
+              LintFinding(
+                location: place,
+                message:
+                  "regex may backtrack without bound: it has \(risks.joined(separator: " and ")); on a long text its check stops at its limits"
+              ))
           }
           if let normalized, normalized.scalars.count == 1,
             normalized.firstClass == .digit || (normalized.firstClass == .letter && normalized.scalars[0] < 0x250)
