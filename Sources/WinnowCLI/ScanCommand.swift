@@ -11,11 +11,11 @@ struct ScanCommand: AsyncParsableCommand {
     discussion: """
       Reads Winnow's item JSON, the platform's message history log (with or without its \
       yyyy/MM/dd HH:mm:ss prefix) and message callback posts, detected line by line; .gz files \
-      are read through gzip. Writes one JSON result per blocked or replaced item (--all: per \
-      item), and one per line that cannot be read, in input order whatever --jobs is. A summary \
+      are read through gzip. Writes one JSON result per blocked, replaced or flagged item (--all: \
+      per item), and one per line that cannot be read, in input order whatever --jobs is. A summary \
       on standard error accounts for every line: read = passed + replaced + blocked + errors.
 
-      Exit status: 0 nothing blocked or replaced; 1 something blocked or replaced; 3 some lines \
+      Exit status: 0 nothing blocked, replaced or flagged for review; 1 something was; 3 some lines \
       could not be read, or a regex's limits stopped their check (their results are in the \
       output, with "warnings"); 2 the scan could not run \
       (word lists, output file); 64 usage.
@@ -117,7 +117,7 @@ struct ScanCommand: AsyncParsableCommand {
     }
     FileHandle.standardError.write(Data(summary.utf8))
     if tally.errors > 0 || tally.stopped > 0 { return 3 }
-    return tally.blocked + tally.replaced > 0 ? 1 : 0
+    return tally.blocked + tally.replaced + tally.flagged > 0 ? 1 : 0
   }
 }
 
@@ -285,7 +285,7 @@ struct ScanWorker: Sendable {
           output.tally.add(line, result)
           // A check a regex's limits stopped is written even when nothing was found: it
           // must never look clean.
-          if writeAll || result.verdict != .pass || !result.warnings.isEmpty {
+          if writeAll || result.verdict != .pass || result.flagged || !result.warnings.isEmpty {
             write(result, of: line, file: batch.file, number: number, to: &writer)
           }
         case .failed(let reason):

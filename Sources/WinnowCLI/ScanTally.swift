@@ -13,9 +13,11 @@ struct ScanTally: Sendable {
   var bytes = 0
   /// Blocked items by block type 1–3.
   var byBlockType = [0, 0, 0, 0]
-  /// Items read, and flagged (blocked or replaced), by source type 0–2.
+  /// Items read, and blocked or replaced, by source type 0–2.
   var readBySourceType = [0, 0, 0]
-  var flaggedBySourceType = [0, 0, 0]
+  var actedOnBySourceType = [0, 0, 0]
+  /// Items delivered with a match of a review entry (counted as passed or replaced too).
+  var flagged = 0
   /// Lines by format, in the order of `DumpFormat.allCases` (an array: hashing the format of
   /// every line was a hundredth of a scan).
   var byFormat = [Int](repeating: 0, count: DumpFormat.allCases.count)
@@ -102,7 +104,8 @@ struct ScanTally: Sendable {
     if let blockType = result.blockType { byBlockType[blockType.rawValue] += 1 }
     let source = result.item.sourceType.rawValue
     readBySourceType[source] += 1
-    if result.verdict != .pass { flaggedBySourceType[source] += 1 }
+    if result.verdict != .pass { actedOnBySourceType[source] += 1 }
+    if result.flagged { flagged += 1 }
     byFormat[Self.formatIndex(line.format)] += 1
     for index in result.matches.indices {
       addMatch(result.matches[index].match.entry, list: result.matches[index].match.list)
@@ -134,11 +137,12 @@ struct ScanTally: Sendable {
     blocked += other.blocked
     errors += other.errors
     stopped += other.stopped
+    flagged += other.flagged
     bytes += other.bytes
     for index in 0..<4 { byBlockType[index] += other.byBlockType[index] }
     for index in 0..<3 {
       readBySourceType[index] += other.readBySourceType[index]
-      flaggedBySourceType[index] += other.flaggedBySourceType[index]
+      actedOnBySourceType[index] += other.actedOnBySourceType[index]
     }
     for index in byFormat.indices { byFormat[index] += other.byFormat[index] }
     for site in other.sites.counts.indices {
@@ -190,9 +194,12 @@ struct ScanTally: Sendable {
       "  blocked by blockType: 1 global \(byBlockType[1]), 2 custom \(byBlockType[2]), 3 third-party \(byBlockType[3])")
     let names = ["original", "extension", "edit"]
     lines.append(
-      "  by sourceType (read/flagged): "
-        + (0..<3).map { "\($0) \(names[$0]) \(readBySourceType[$0])/\(flaggedBySourceType[$0])" }.joined(
+      "  by sourceType (read/blocked or replaced): "
+        + (0..<3).map { "\($0) \(names[$0]) \(readBySourceType[$0])/\(actedOnBySourceType[$0])" }.joined(
           separator: ", "))
+    if flagged > 0 {
+      lines.append("  flagged for review: \(flagged) (delivered; their results carry \"flagged\": true)")
+    }
     if stopped > 0 {
       lines.append("  checks stopped by regex limits: \(stopped) (their results carry \"warnings\")")
     }

@@ -92,6 +92,7 @@ struct StatsCommand: ParsableCommand {
         let action: String
         switch entry.action {
         case .block: action = "block"
+        case .review: action = "review"
         case .replace: action = "replace"
         case .allow: action = "allow"
         case .lexicon: action = "lexicon"

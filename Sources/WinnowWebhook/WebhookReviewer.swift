@@ -14,8 +14,9 @@ import Winnow
 ///   1 delivers, 2 delivers (and, on the platform, stops further callbacks). `replaceContent` is
 ///   the new content JSON; `replaceExtraContent` the new extension key/values. An existing
 ///   callback service works unchanged.
-/// - ``Mode/json`` POSTs `{"item":{…},"fields":[{"field":…,"text":…}],"sensitiveType":n}` (the
-///   item in Winnow's item JSON) and expects
+/// - ``Mode/json`` POSTs `{"item":{…},"fields":[{"field":…,"text":…}],"sensitiveType":n,
+///   "flagged":[{…}]}` (the item in Winnow's item JSON; `flagged`, the matches of review entries
+///   the reviewer is asked to judge, as `matches` of a result are written) and expects
 ///   `{"decision":"pass"|"review"|"reject","replacementContent":{…},"labels":[…],"extra":"…"}`.
 ///
 /// Connections are reused (one `HTTPClient`, pooled); at most `maximumConcurrentRequests` calls
@@ -222,6 +223,7 @@ public final class WebhookReviewer: ContentReviewer {
       "fields": .array(
         request.fields.map { ["field": .string($0.location.description), "text": .string($0.text)] }),
       "sensitiveType": .number(String(request.sensitiveType.rawValue)),
+      "flagged": .array(request.flagged.map(\.json)),
     ]
   }
 

@@ -55,11 +55,57 @@ struct ScanTests {
       Self.summary(result.stderr) == [
         "winnow scan: 5 lines read = 1 passed + 0 replaced + 3 blocked + 1 errors",
         "  blocked by blockType: 1 global 3, 2 custom 0, 3 third-party 0",
-        "  by sourceType (read/flagged): 0 original 3/2, 1 extension 1/1, 2 edit 0/0",
+        "  by sourceType (read/blocked or replaced): 0 original 3/2, 1 extension 1/1, 2 edit 0/0",
         "  by format: item 2, history-log 1, callback 1",
         "  matches by list: zh.txt 3",
         #"  top entries: "傻逼" zh.txt:2 ×2, "fuck" zh.txt:4 ×1"#,
       ])
+  }
+
+  /// Review entries deliver and flag; `--category-action` switches a category; a scoped entry
+  /// keeps out of text in another language. Run against the release binary too.
+  @Test func reviewEntriesFlagAndCategoryActionsSwitch() async throws {
+    let list = try CLITests.temporaryFile(
+      "zh.txt", "[politics: review]\n民主\n[profanity]\n傻逼\n[profanity: lang=nl]\nnicht\n")
+    let global = URL(fileURLWithPath: list).deletingLastPathComponent().path
+    let dump = try CLITests.temporaryFile(
+      "dump.jsonl",
+      [
+        #"{"msgUID":"R1","content":{"content":"我们要民主"}}"#,
+        #"{"msgUID":"R2","content":{"content":"Er ist nicht da"}}"#,
+        #"{"msgUID":"R3","content":{"content":"Jij bent een nicht"}}"#,
+        #"{"msgUID":"R4","content":{"content":"hello"}}"#,
+      ].joined(separator: "\n") + "\n")
+    let flagged = try await Self.run(["scan", "--global", global, "--no-progress", dump])
+    #expect(flagged.status == 1, "a flagged line is something found")
+    let records = flagged.stdout.split(separator: "\n").map(String.init)
+    #expect(records.count == 2)
+    #expect(
+      records[0].contains(
+        #""msgUID":"R1","format":"item","sourceType":0,"verdict":"pass","blockType":null,"sensitiveType":0,"flagged":true,"#
+      ))
+    #expect(records[0].contains(#""action":"review""#))
+    #expect(records[1].contains(#""msgUID":"R3""#) && records[1].contains(#""verdict":"blocked""#))
+    #expect(
+      Self.summary(flagged.stderr).prefix(5) == [
+        "winnow scan: 4 lines read = 3 passed + 0 replaced + 1 blocked + 0 errors",
+        "  blocked by blockType: 1 global 1, 2 custom 0, 3 third-party 0",
+        "  by sourceType (read/blocked or replaced): 0 original 4/1, 1 extension 0/0, 2 edit 0/0",
+        #"  flagged for review: 1 (delivered; their results carry "flagged": true)"#,
+        "  by format: item 4",
+      ])
+    let blocking = try await Self.run([
+      "scan", "--global", global, "--no-progress", "--category-action", "politics=block", dump,
+    ])
+    #expect(blocking.status == 1)
+    #expect(
+      Self.summary(blocking.stderr).first == "winnow scan: 4 lines read = 2 passed + 0 replaced + 2 blocked + 0 errors")
+    let check = try await Self.run(["check", "--global", global, "--suppressed", "Er ist nicht da"])
+    #expect(check.status == 0)
+    #expect(check.stdout.contains("the text is written in another language than the entry's"))
+    let bad = try await Self.run(["scan", "--global", global, "--category-action", "politics=maybe", dump])
+    #expect(bad.status == 64)
+    #expect(bad.stderr.contains("--category-action politics=maybe: expected CATEGORY=block or CATEGORY=review"))
   }
 
   /// Clean item and history-log lines are counted without being read unless `--all` writes
@@ -280,7 +326,7 @@ struct ScanTests {
       diff.stderr == """
         winnow: \(old):1: invalid regex at offset 1: missing closing parenthesis
         \(new):1: invalid regex at offset 2: missing closing parenthesis
-        \(new):2: invalid section header "[bad" (expected [name] with letters, digits, - or _)
+        \(new):2: invalid section header "[bad" (expected [name] or [name: options], the name of letters, digits, - or _, the options review, block or lang=CODE)
 
         """)
     let compiles = try await Self.run(["diff", "--old", new, "--new", old, dump])

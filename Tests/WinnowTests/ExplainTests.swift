@@ -19,6 +19,7 @@ struct ExplainTests {
         case .startInsideWord: "start"
         case .endInsideWord: "end"
         case .tooFewRepeats: "repeats"
+        case .otherLanguage: "language"
         }
       return "\(item.match.text) \(item.match.range.lowerBound) \(why)"
     }

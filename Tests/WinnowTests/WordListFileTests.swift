@@ -64,7 +64,7 @@ struct WordListFileTests {
       file.errors.map(\.description) == [
         "list.txt:2: empty entry",
         "list.txt:3: empty entry",
-        "list.txt:4: invalid section header \"[bad section\" (expected [name] with letters, digits, - or _)",
+        "list.txt:4: invalid section header \"[bad section\" (expected [name] or [name: options], the name of letters, digits, - or _, the options review, block or lang=CODE)",
         "list.txt:5: allow entries cannot have a replacement",
       ])
     #expect(throws: WordListErrors.self) { try WordList(file: file, origin: .custom) }

@@ -125,6 +125,7 @@ struct WebhookReviewerTests {
       #expect(body["item"]?["msgUID"] == "BS4S-P5AA")
       #expect(body["sensitiveType"] == .number("2"))
       #expect(body["fields"] == [["field": "content", "text": "限时** now"], ["field": "extra", "text": "x"]])
+      #expect(body["flagged"] == [])
     }
   }
 

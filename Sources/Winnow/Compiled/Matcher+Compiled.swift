@@ -17,7 +17,7 @@ extension Matcher {
   /// The file's first eight bytes.
   static let compiledMagic: [UInt8] = Array("WNWMATCH".utf8)
   /// Bumped whenever what is written changes.
-  static let compiledFormatVersion: UInt64 = 7
+  static let compiledFormatVersion: UInt64 = 8
   /// Written as the host lays it out: read back as itself only in the same byte order.
   private static let byteOrderMark: UInt64 = 0x0102_0304_0506_0708
 
@@ -148,13 +148,14 @@ extension MatcherLayer {
   private func encodeEntries(into writer: inout CompiledWriter) {
     let none = UInt32.max
     var texts: [UInt32] = []
-    var kinds: [UInt8] = []  // kind, action and boundary, two bits each
+    var kinds: [UInt8] = []  // kind (bit 0), action (bits 1–3) and boundary (bits 4–5)
     var replacements: [UInt32] = []
     var categories: [UInt32] = []
     var files: [UInt32] = []
     var lines: [Int64] = []
     var origins: [UInt8] = []
     var lists: [UInt32] = []
+    var languages: [UInt32] = []
     for compiled in entries {
       let entry = compiled.entry
       texts.append(writer.add(entry.text))
@@ -167,6 +168,7 @@ extension MatcherLayer {
         replacement = writer.index(of: text)
       case .allow: action = 2
       case .lexicon: action = 3
+      case .review: action = 4
       }
       let boundary: UInt8 =
         switch entry.boundary {
@@ -174,7 +176,8 @@ extension MatcherLayer {
         case .substring: 1
         case .dictionaryWord: 2
         }
-      kinds.append((entry.kind == .regex ? 1 : 0) | action << 2 | boundary << 4)
+      kinds.append((entry.kind == .regex ? 1 : 0) | action << 1 | boundary << 4)
+      languages.append(entry.language.map { writer.index(of: $0) } ?? none)
       replacements.append(replacement)
       categories.append(entry.category.map { writer.index(of: $0) } ?? none)
       files.append(entry.source.map { writer.index(of: $0.file) } ?? none)
@@ -182,7 +185,7 @@ extension MatcherLayer {
       origins.append(compiled.origin == .global ? 0 : 1)
       lists.append(writer.index(of: compiled.list))
     }
-    for column in [texts, replacements, categories, files, lists] { writer.write(column) }
+    for column in [texts, replacements, categories, files, lists, languages] { writer.write(column) }
     writer.write(kinds)
     writer.write(lines)
     writer.write(origins)
@@ -195,24 +198,30 @@ extension MatcherLayer {
     let categories: [UInt32] = try reader.readArray()
     let files: [UInt32] = try reader.readArray()
     let lists: [UInt32] = try reader.readArray()
+    let languages: [UInt32] = try reader.readArray()
     let kinds: [UInt8] = try reader.readArray()
     let lines: [Int64] = try reader.readArray()
     let origins: [UInt8] = try reader.readArray()
     let count = texts.count
     guard
-      [replacements.count, categories.count, files.count, lists.count, kinds.count, lines.count, origins.count]
-        .allSatisfy({ $0 == count })
+      [
+        replacements.count, categories.count, files.count, lists.count, languages.count, kinds.count, lines.count,
+        origins.count,
+      ]
+      .allSatisfy({ $0 == count })
     else { throw CompiledMatcherError(.malformed("entry columns")) }
     var entries: [CompiledEntry] = []
     entries.reserveCapacity(count)
     for index in 0..<count {
       let packed = kinds[index]
       let action: Entry.Action
-      switch packed >> 2 & 3 {
+      switch packed >> 1 & 7 {
       case 0: action = .block
       case 1: action = .replace(try reader.string(at: replacements[index]))
       case 2: action = .allow
-      default: action = .lexicon
+      case 3: action = .lexicon
+      case 4: action = .review
+      default: throw CompiledMatcherError(.malformed("entry action"))
       }
       let boundary: Entry.Boundary
       switch packed >> 4 & 3 {
@@ -225,7 +234,8 @@ extension MatcherLayer {
       let entry = Entry(
         text: try reader.string(at: texts[index]), kind: packed & 1 == 1 ? .regex : .literal, action: action,
         boundary: boundary, category: categories[index] == none ? nil : try reader.string(at: categories[index]),
-        source: file == none ? nil : SourceLocation(file: try reader.string(at: file), line: Int(lines[index])))
+        source: file == none ? nil : SourceLocation(file: try reader.string(at: file), line: Int(lines[index])),
+        language: languages[index] == none ? nil : try reader.string(at: languages[index]))
       entries.append(
         CompiledEntry(
           entry: entry, origin: origins[index] == 0 ? .global : .custom, list: try reader.string(at: lists[index])))

@@ -29,6 +29,9 @@ public struct SuppressedMatch: Sendable, Hashable {
     case endInsideWord
     /// Fewer repeated letters in the text than the entry writes.
     case tooFewRepeats
+    /// An entry of one language (``Entry/language``) in a text written in another (Dutch
+    /// `nicht` in German `Er ist nicht da`).
+    case otherLanguage
   }
 
   /// The entry and where it was found, as a match would report it.

@@ -33,6 +33,8 @@ public final class Matcher: Sendable {
   let layers: [MatcherLayer]
   /// Whether any layer has allow entries, whose candidates hide others.
   private let hasAllowEntries: Bool
+  /// Whether any layer has entries of one language (``Entry/language``).
+  private let hasLanguageEntries: Bool
   /// Whether an allow entry of a custom list may hide a match of a global entry (see
   /// ``init(lists:over:customAllowsGlobal:)``).
   private let customAllowsGlobal: Bool
@@ -94,6 +96,7 @@ public final class Matcher: Sendable {
     guard errors.isEmpty else { throw WordListErrors(errors) }
     self.layers = layers
     hasAllowEntries = layers.contains { $0.hasAllowEntries }
+    hasLanguageEntries = layers.contains { $0.hasLanguageEntries }
     self.customAllowsGlobal = customAllowsGlobal
   }
 
@@ -101,6 +104,7 @@ public final class Matcher: Sendable {
   init(layers: [MatcherLayer]) {
     self.layers = layers
     hasAllowEntries = layers.contains { $0.hasAllowEntries }
+    hasLanguageEntries = layers.contains { $0.hasLanguageEntries }
     customAllowsGlobal = false
   }
 
@@ -193,6 +197,10 @@ public final class Matcher: Sendable {
     if let rejected { suppressed = explainRejections(rejected, candidates: candidates, bytes: bytes) }
     // Most texts hold nothing: no filtering, sorting or hashing for them.
     if candidates.isEmpty { return MatchReport(matches: [], warnings: warnings) }
+    if hasLanguageEntries {
+      removeOtherLanguages(&candidates, bytes: bytes, suppressed: &suppressed)
+      if candidates.isEmpty { return MatchReport(matches: [], warnings: warnings) }
+    }
     // The rest are chosen in place: copying a text's few candidates into new arrays (kept,
     // sorted, chosen) cost more than choosing them, a sixth of a scan of the comparison corpus.
     if hasAllowEntries || suppressed != nil {
@@ -252,6 +260,40 @@ public final class Matcher: Sendable {
     }
     Self.removeDuplicates(&kept)
     return kept
+  }
+
+  /// Removes the candidates of entries of one language (``Entry/language``) when the text is
+  /// written in another (see `LanguageEvidence`); the text's words are counted only when there
+  /// is such a candidate.
+  private func removeOtherLanguages(
+    _ candidates: inout [Candidate], bytes: UnsafeBufferPointer<UInt8>, suppressed: inout [SuppressedMatch]?
+  ) {
+    var evidence: LanguageEvidence? = nil
+    var kept = 0
+    for index in candidates.indices {
+      let candidate = candidates[index]
+      let language = layers[candidate.layer].entryLanguages[candidate.entry]
+      if language >= 0 {
+        if evidence == nil {
+          // A match written as a plain word counts as a word (a lone `nicht` is German);
+          // one with other characters in it (`p_o_r_n_o`) is not read as words.
+          let judged = candidates.filter {
+            layers[$0.layer].entryLanguages[$0.entry] >= 0
+              && !LanguageEvidence.isWord(UnsafeBufferPointer(rebasing: bytes[$0.start..<$0.end]))
+          }
+          evidence = LanguageEvidence(utf8: bytes, excluding: judged.map { $0.start..<$0.end })
+        }
+        if !evidence!.admits(languageAt: Int(language)) {
+          if suppressed != nil {
+            suppressed!.append(SuppressedMatch(match: match(candidate, in: bytes), reason: .otherLanguage))
+          }
+          continue
+        }
+      }
+      candidates[kept] = candidate
+      kept += 1
+    }
+    candidates.removeLast(candidates.count - kept)
   }
 
   /// Whether an allow candidate may hide `candidate`: a custom allow entry hides a global
@@ -339,10 +381,16 @@ public final class Matcher: Sendable {
     return result
   }
 
-  /// Preference among matches of the same span: block before replace, then list order.
+  /// Preference among matches of the same span: block, then replace (which does something
+  /// definite), then review, then list order.
   private func rank(_ candidate: Candidate) -> Int {
-    let isBlock = action(of: candidate) == .block
-    return (isBlock ? 0 : 1 << 48) | candidate.layer << 32 | candidate.entry
+    let order: Int
+    switch action(of: candidate) {
+    case .block: order = 0
+    case .replace: order = 1
+    default: order = 2
+    }
+    return order << 48 | candidate.layer << 32 | candidate.entry
   }
 }
 

@@ -14,14 +14,21 @@ final class MatcherLayer: Sendable {
   let entryActions: [ActionCode]
   /// Whether the layer has allow entries, whose candidates hide others.
   let hasAllowEntries: Bool
+  /// By entry, its ``Entry/language`` as an index in ``LanguageEvidence/codes``: -1 for an
+  /// entry of any language, `Int16.max` for a language the evidence cannot see (the entry then
+  /// never matches).
+  let entryLanguages: [Int16]
+  /// Whether any entry has a language.
+  let hasLanguageEntries: Bool
 
   /// An entry's ``Entry/Action`` without its replacement text.
   enum ActionCode: UInt8, Sendable {
-    case block, replace, allow, lexicon
+    case block, replace, allow, lexicon, review
 
     init(_ action: Entry.Action) {
       switch action {
       case .block: self = .block
+      case .review: self = .review
       case .replace: self = .replace
       case .allow: self = .allow
       case .lexicon: self = .lexicon
@@ -168,6 +175,11 @@ final class MatcherLayer: Sendable {
     self.entries = entries
     entryActions = entries.map { ActionCode($0.entry.action) }
     hasAllowEntries = entryActions.contains(.allow)
+    entryLanguages = entries.map { compiled in
+      guard let language = compiled.entry.language else { return -1 }
+      return LanguageEvidence.codes.firstIndex(of: language).map { Int16($0) } ?? Int16.max
+    }
+    hasLanguageEntries = entryLanguages.contains { $0 >= 0 }
     self.automaton = automaton
     self.patternEntries = patternEntries
     self.patternChecks = patternChecks

@@ -26,11 +26,17 @@ public struct ReviewRequest: Sendable, Hashable {
   public var fields: [TextField]
   /// What the word lists found: ``SensitiveType/replaceWord`` when words were replaced.
   public var sensitiveType: SensitiveType
+  /// The matches of review entries (``Entry/Action/review``): what the word lists ask the
+  /// reviewer to judge. Empty when none matched; the reviewer is asked about every item the
+  /// lists did not block either way.
+  public var flagged: [FieldMatch]
 
-  public init(item: MessageItem, fields: [TextField], sensitiveType: SensitiveType) {
+  /// Creates a request.
+  public init(item: MessageItem, fields: [TextField], sensitiveType: SensitiveType, flagged: [FieldMatch] = []) {
     self.item = item
     self.fields = fields
     self.sensitiveType = sensitiveType
+    self.flagged = flagged
   }
 }
 

@@ -16,11 +16,17 @@ import Logging
 /// ```
 ///
 /// The decision order:
+/// 0. A category's action may be switched (``Configuration/categoryActions``, or an app's own
+///    with ``addingApp(_:custom:categoryActions:)``): every block and review entry of the
+///    category takes it.
 /// 1. A block entry beats a replace entry. A global block entry blocks with block type 1; else
 ///    a custom block entry blocks with block type 2 (``SensitiveType/blockWord``).
 /// 2. Otherwise replace entries rewrite the matched characters (``SensitiveType/replaceWord``);
 ///    the item goes on with its content rewritten.
-/// 3. Then the reviewer, if configured, sees the item as it would be delivered: reject blocks
+///    Review entries (``Entry/Action/review``) never block: their matches are reported and
+///    make the result ``ModerationResult/flagged``.
+/// 3. Then the reviewer, if configured, sees the item as it would be delivered, with the
+///    flagged matches (``ReviewRequest/flagged``): reject blocks
 ///    with block type 3; review follows ``ReviewPolicy/onReview``; a timeout or failure follows
 ///    ``ReviewPolicy/onFailure``; replacement content from the reviewer is delivered as is.
 ///
@@ -48,18 +54,39 @@ public final class ModerationEngine: Sendable {
     /// an app's list cannot weaken the built-in one; see
     /// ``Matcher/init(lists:over:customAllowsGlobal:)``).
     public var customAllowsGlobal: Bool
+    /// Actions that replace the lists' own for every block and review entry of a category
+    /// (`["politics": .block]` blocks what the shipped list only flags). Empty: the lists decide.
+    public var categoryActions: [String: CategoryAction]
 
+    /// Creates a configuration.
     public init(
       extractor: ContentExtractor = ContentExtractor(), reviewer: (any ContentReviewer)? = nil,
       reviewPolicy: ReviewPolicy = ReviewPolicy(), logger: Logger = Logger(label: "winnow.moderation"),
-      customAllowsGlobal: Bool = false
+      customAllowsGlobal: Bool = false, categoryActions: [String: CategoryAction] = [:]
     ) {
       self.extractor = extractor
       self.reviewer = reviewer
       self.reviewPolicy = reviewPolicy
       self.logger = logger
       self.customAllowsGlobal = customAllowsGlobal
+      self.categoryActions = categoryActions
     }
+  }
+
+  /// What the entries of a category do when the configuration or an app switches it.
+  public enum CategoryAction: String, Sendable, Hashable, CaseIterable {
+    /// Block the item (block type 1 for a global entry, 2 for a custom one).
+    case block
+    /// Flag the match for review (``Entry/Action/review``).
+    case review
+
+    var entryAction: Entry.Action { self == .block ? .block : .review }
+  }
+
+  /// An app's compiled lists and its category actions.
+  private struct App: Sendable {
+    let matcher: Matcher
+    let categoryActions: [String: CategoryAction]
   }
 
   /// The settings.
@@ -68,7 +95,7 @@ public final class ModerationEngine: Sendable {
   public let globalMatcher: Matcher
   /// The global list with the default custom lists, for items of no registered app.
   public let defaultMatcher: Matcher
-  private let apps: [String: Matcher]
+  private let apps: [String: App]
   /// Counters of reviewer calls (shared with engines made by ``addingApp(_:custom:)``).
   public let reviewerStatistics: ReviewerStatistics
 
@@ -95,7 +122,7 @@ public final class ModerationEngine: Sendable {
   }
 
   private init(
-    global: Matcher, default: Matcher, apps: [String: Matcher], configuration: Configuration,
+    global: Matcher, default: Matcher, apps: [String: App], configuration: Configuration,
     statistics: ReviewerStatistics
   ) {
     self.globalMatcher = global
@@ -106,12 +133,18 @@ public final class ModerationEngine: Sendable {
   }
 
   /// A copy of this engine with an app's custom lists added (or replaced), compiled over the
-  /// shared global list.
+  /// shared global list. `categoryActions` switch categories for this app's items, over the
+  /// configuration's (``Configuration/categoryActions``).
   /// - Throws: ``WordListErrors`` with every entry of `custom` that cannot be compiled.
-  public func addingApp(_ appKey: String, custom: [WordList]) throws(WordListErrors) -> ModerationEngine {
+  public func addingApp(_ appKey: String, custom: [WordList], categoryActions: [String: CategoryAction] = [:])
+    throws(WordListErrors) -> ModerationEngine
+  {
     var apps = self.apps
-    apps[appKey] = try Matcher(
+    let matcher = try Matcher(
       lists: custom, over: globalMatcher, customAllowsGlobal: configuration.customAllowsGlobal)
+    apps[appKey] = App(
+      matcher: matcher,
+      categoryActions: configuration.categoryActions.merging(categoryActions) { _, app in app })
     return ModerationEngine(
       global: globalMatcher, default: defaultMatcher, apps: apps, configuration: configuration,
       statistics: reviewerStatistics)
@@ -125,7 +158,19 @@ public final class ModerationEngine: Sendable {
 
   /// The matcher that applies to an item: its app's, or the default.
   public func matcher(for item: MessageItem) -> Matcher {
-    apps.isEmpty ? defaultMatcher : item.appKey.flatMap { apps[$0] } ?? defaultMatcher
+    apps.isEmpty ? defaultMatcher : item.appKey.flatMap { apps[$0]?.matcher } ?? defaultMatcher
+  }
+
+  /// The category actions that apply to an item: its app's, or the configuration's.
+  private func categoryActions(for item: MessageItem) -> [String: CategoryAction] {
+    apps.isEmpty
+      ? configuration.categoryActions
+      : item.appKey.flatMap { apps[$0]?.categoryActions } ?? configuration.categoryActions
+  }
+
+  /// Gives every block and review match of a switched category the category's action.
+  private static func switchCategories(_ matches: inout [FieldMatch], to actions: [String: CategoryAction]) {
+    for index in matches.indices { matches[index].match = matches[index].match.switchingCategory(actions) }
   }
 
   /// Moderates an item with the word lists only (steps 1 and 2): synchronous, for batch scans
@@ -153,6 +198,8 @@ public final class ModerationEngine: Sendable {
       for match in report.matches { matches.append(FieldMatch(field: fields[index].location, match: match)) }
       warnings += report.warnings
     }
+    let actions = categoryActions(for: item)
+    if !actions.isEmpty, !matches.isEmpty { Self.switchCategories(&matches, to: actions) }
     // Blocked by a global entry if any blocks, else by a custom one; the record's `extra` names
     // the words of the entries that decided.
     var blocksGlobal = false
@@ -169,7 +216,8 @@ public final class ModerationEngine: Sendable {
         matches: matches, warnings: warnings, review: nil)
       return (result, fields)
     }
-    guard !matches.isEmpty else {
+    // Review matches alone: delivered as is, flagged.
+    guard matches.contains(where: { if case .replace = $0.match.entry.action { true } else { false } }) else {
       let result = ModerationResult(
         verdict: .pass, item: item, blockType: nil, sensitiveType: .none, record: nil, matches: matches,
         warnings: warnings, review: nil)
@@ -177,7 +225,10 @@ public final class ModerationEngine: Sendable {
     }
     var delivered = item
     for index in fields.indices {
-      let inField = matches.filter { $0.field == fields[index].location }.map(\.match)
+      let inField = matches.filter {
+        guard $0.field == fields[index].location, case .replace = $0.match.entry.action else { return false }
+        return true
+      }.map(\.match)
       guard !inField.isEmpty else { continue }
       fields[index].text = Match.mask(fields[index].text, matches: inField)
       delivered.content.replaceText(at: fields[index].location, with: fields[index].text)
@@ -195,7 +246,9 @@ public final class ModerationEngine: Sendable {
     var (result, fields) = try screenFields(item)
     guard result.verdict != .blocked, let reviewer = configuration.reviewer else { return result }
     let policy = configuration.reviewPolicy
-    let request = ReviewRequest(item: result.item, fields: fields, sensitiveType: result.sensitiveType)
+    let request = ReviewRequest(
+      item: result.item, fields: fields, sensitiveType: result.sensitiveType,
+      flagged: result.matches.filter { $0.match.entry.action == .review })
     reviewerStatistics.record { $0.calls += 1 }
     let decision: ReviewDecision
     let asked = ContinuousClock.now
@@ -340,5 +393,18 @@ public final class ModerationEngine: Sendable {
     if !labels.isEmpty { members.append(JSONMember(key: "labels", value: .array(labels.map(JSONValue.string)))) }
     if let failure { members.append(JSONMember(key: "reviewerFailure", value: .string(failure))) }
     return JSONValue.object(members).jsonString
+  }
+}
+
+extension Match {
+  /// This match with the action `actions` gives its category, when its entry blocks or
+  /// reviews; otherwise itself.
+  package func switchingCategory(_ actions: [String: ModerationEngine.CategoryAction]) -> Match {
+    guard let category = entry.category, let switched = actions[category]?.entryAction,
+      entry.action == .block || entry.action == .review, entry.action != switched
+    else { return self }
+    var entry = self.entry
+    entry.action = switched
+    return Match(entry: entry, origin: origin, list: list, range: range, text: text)
   }
 }

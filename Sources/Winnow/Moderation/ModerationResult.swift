@@ -38,6 +38,12 @@ public struct ModerationResult: Sendable, Hashable {
   /// What the third-party reviewer said, when it was asked.
   public var review: ReviewReport?
 
+  /// Whether a review entry matched and the item was not blocked: the item is delivered (the
+  /// reviewer, when configured, was asked), and the match is reported for people to look at.
+  public var flagged: Bool {
+    verdict != .blocked && matches.contains { $0.match.entry.action == .review }
+  }
+
   /// The rewritten content, for a replaced item.
   public var replacedContent: JSONValue? { verdict == .replaced ? item.content : nil }
 }
@@ -57,7 +63,8 @@ public struct ReviewReport: Sendable, Hashable {
 
 extension ModerationResult {
   /// The result as one JSON object: `verdict`, `blockType` and `sensitiveType`, `record` when
-  /// blocked, `content` (the rewritten content) when replaced, `matches` (each with `field`,
+  /// blocked, `flagged: true` when a review entry matched an item that was not blocked, `content`
+  /// (the rewritten content) when replaced, `matches` (each with `field`,
   /// `text`, `start`, `end` in UTF-8 bytes of the field, `entry`, `kind`, `action`,
   /// `replacement`, `origin`, `list`, `file`, `line`, `category`), `review` when the reviewer was
   /// asked, and `warnings` when there are any. The same text ``write(to:)`` writes, read back.
@@ -79,6 +86,10 @@ extension ModerationResult {
     if let blockType { writer.number(blockType.rawValue) } else { writer.null() }
     writer.key("sensitiveType")
     writer.number(sensitiveType.rawValue)
+    if flagged {
+      writer.key("flagged")
+      writer.bool(true)
+    }
     if let record {
       writer.key("record")
       record.write(to: &writer)
@@ -146,6 +157,7 @@ extension Match {
     writer.key("action")
     switch entry.action {
     case .block: writer.string("block")
+    case .review: writer.string("review")
     case .allow: writer.string("allow")
     case .lexicon: writer.string("lexicon")
     case .replace(let replacement):

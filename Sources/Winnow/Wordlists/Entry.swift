@@ -19,6 +19,12 @@ public struct Entry: Sendable, Hashable {
   public enum Action: Sendable, Hashable {
     /// The item is blocked.
     case block
+    /// The match is flagged for review rather than blocking: the item is sent to the
+    /// third-party reviewer when one is configured, and otherwise delivered with the match
+    /// reported (``ModerationResult/flagged``). For words with an ordinary sense (黄色 yellow,
+    /// `lust`) and policy terms (political names), where a block would stop ordinary talk.
+    /// Written `review:` before an entry, or the default of a `[category: review]` section.
+    case review
     /// The matched characters are replaced by this text and the item goes on.
     case replace(String)
     /// Matches of other entries that lie inside a match of this one are not reported
@@ -52,7 +58,7 @@ public struct Entry: Sendable, Hashable {
   public var text: String
   /// Literal or regex.
   public var kind: Kind
-  /// Block, replace or allow.
+  /// Block, review, replace, allow or lexicon.
   public var action: Action
   /// Whole-word or substring matching (literal entries only).
   public var boundary: Boundary
@@ -60,11 +66,17 @@ public struct Entry: Sendable, Hashable {
   public var category: String?
   /// Where the entry was read from, if it came from a file.
   public var source: SourceLocation?
+  /// The language of the text the entry applies to (`nl`, from a `[category: lang=nl]`
+  /// section), or nil for text in any language. A word that is also a common word of another
+  /// language (Dutch `nicht` is German *not*) is given its language, and then does not match in
+  /// text written in another language: text where the most frequent words of some other
+  /// language outnumber its own (see ``Matcher``).
+  public var language: String?
 
   /// Creates an entry. The boundary defaults to whole-word, or substring for allow entries.
   public init(
     text: String, kind: Kind = .literal, action: Action = .block, boundary: Boundary? = nil,
-    category: String? = nil, source: SourceLocation? = nil
+    category: String? = nil, source: SourceLocation? = nil, language: String? = nil
   ) {
     self.text = text
     self.kind = kind
@@ -72,13 +84,16 @@ public struct Entry: Sendable, Hashable {
     self.boundary = boundary ?? (action == .allow || action == .lexicon ? .substring : .word)
     self.category = category
     self.source = source
+    self.language = language
   }
 
-  /// The entry as one line of a list file (without its category, which is the section's).
+  /// The entry as one line of a list file (without its category and language, which are the
+  /// section's).
   public var line: String {
     var line = ""
     if action == .allow { line += "allow:" }
     if action == .lexicon { line += "lexicon:" }
+    if action == .review { line += "review:" }
     if kind == .regex { line += "re:" }
     if kind == .literal && boundary == .substring && action != .allow && action != .lexicon { line += "sub:" }
     if kind == .literal && boundary != .substring && action == .allow { line += "word:" }

@@ -52,7 +52,8 @@ public struct WordListError: Error, Sendable, Hashable, CustomStringConvertible 
       "entry \"\(text)\" normalizes to nothing (only separators or invisible characters)"
     case .invalidRegex(let message, let offset): "invalid regex at offset \(offset): \(message)"
     case .regexMatchesEmpty(let pattern): "regex \"\(pattern)\" matches the empty string"
-    case .invalidSection(let line): "invalid section header \"\(line)\" (expected [name] with letters, digits, - or _)"
+    case .invalidSection(let line):
+      "invalid section header \"\(line)\" (expected [name] or [name: options], the name of letters, digits, - or _, the options review, block or lang=CODE)"
     case .invalidPrefix(let detail): detail
     case .tooLong(let length):
       "entry is \(length) bytes long; the most is \(Entry.maximumLength) (a longer one costs time and memory growing with the square of its length)"

@@ -6,7 +6,11 @@ import Foundation
 /// ```text
 /// # comment
 /// [profanity]              a section: the entries below get this category ([] clears it)
-/// badword                  block; Latin words match whole words
+/// [politics: review]       … and review, not block, is the default action of its entries
+/// [profanity: lang=nl]     … and its entries match only in Dutch text (Entry.language)
+/// badword                  block (or the section's default); Latin words match whole words
+/// review:badword           flag for review instead of blocking (see Entry.Action.review)
+/// block:badword            block, in a review section
 /// badword => ***           replace the match with ***
 /// sub:badword              match inside longer words too
 /// re:b[a4]d\s*w[o0]rd      a PCRE2 pattern, matched on normalized text
@@ -77,9 +81,9 @@ public struct WordListFile: Sendable, Hashable {
     self.endsWithNewline = pieces.count > 1 && pieces.last == ""
     if endsWithNewline || pieces == [""] { pieces.removeLast() }
     self.lines = []
-    var category: String? = nil
+    var section = Section()
     for (index, piece) in pieces.enumerated() {
-      let content = Self.parse(piece, category: &category, at: SourceLocation(file: path, line: index + 1))
+      let content = Self.parse(piece, section: &section, at: SourceLocation(file: path, line: index + 1))
       lines.append(Line(text: piece, content: content))
     }
   }
@@ -150,7 +154,49 @@ public struct WordListFile: Sendable, Hashable {
       || prefixes.contains { text.hasPrefix($0) }
   }
 
-  private static let prefixes = ["allow:", "lexicon:", "re:", "sub:", "word:"]
+  private static let prefixes = ["allow:", "block:", "lexicon:", "re:", "review:", "sub:", "word:"]
+
+  /// What a `[section]` header sets for the entries below it.
+  struct Section {
+    var category: String? = nil
+    /// The action of an entry written without `block:`, `review:`, `allow:` or a replacement.
+    var defaultAction: Entry.Action = .block
+    /// The language of the text its entries apply to (``Entry/language``).
+    var language: String? = nil
+
+    /// The section a header line sets: `[name]`, `[]`, or `[name: options]` with options
+    /// separated by commas, each `review`, `block` or `lang=CODE`. Nil when the line is not a
+    /// valid header.
+    init?(header line: Substring) {
+      guard line.utf8.first == UInt8(ascii: "["), line.utf8.last == UInt8(ascii: "]") else { return nil }
+      var name = line.dropFirst().dropLast()
+      func isNameCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "-" || character == "_"
+      }
+      if let colon = name.firstIndex(of: ":") {
+        for option in name[name.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false) {
+          let option = trimmed(option)
+          if option == "review" {
+            defaultAction = .review
+          } else if option == "block" {
+            defaultAction = .block
+          } else if option.hasPrefix("lang="), case let code = option.dropFirst(5), !code.isEmpty,
+            code.allSatisfy(isNameCharacter)
+          {
+            language = String(code)
+          } else {
+            return nil
+          }
+        }
+        name = trimmed(name[..<colon])
+        guard !name.isEmpty else { return nil }
+      }
+      guard name.allSatisfy(isNameCharacter) else { return nil }
+      category = name.isEmpty ? nil : String(name)
+    }
+
+    init() {}
+  }
 
   /// `text` without surrounding spaces, tabs and carriage returns (a CRLF file's `\r`).
   /// (Foundation's `trimmingCharacters` took a quarter of the time to load the global list.)
@@ -191,21 +237,20 @@ public struct WordListFile: Sendable, Hashable {
     return nil
   }
 
-  private static func parse(_ raw: String, category: inout String?, at location: SourceLocation) -> Content {
+  private static func parse(_ raw: String, section: inout Section, at location: SourceLocation) -> Content {
     var line = trimmed(raw[...])
     if line.isEmpty { return .blank }
     if starts(line, with: "#") { return .comment }
     if starts(line, with: "[") {
-      let name = line.dropFirst().dropLast()
-      guard line.utf8.last == UInt8(ascii: "]"),
-        name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-      else {
+      guard let header = Section(header: line) else {
         return .invalid(WordListError(.invalidSection(String(line)), at: location))
       }
-      category = name.isEmpty ? nil : String(name)
-      return .section(category)
+      section = header
+      return .section(header.category)
     }
-    var action: Entry.Action = .block
+    let category = section.category
+    let language = section.language
+    var action = section.defaultAction
     var kind: Entry.Kind = .literal
     var boundary: Entry.Boundary? = nil
     if starts(line, with: "\\") {
@@ -214,13 +259,23 @@ public struct WordListFile: Sendable, Hashable {
       if starts(line, with: "allow:") {
         action = .allow
         line = Substring(line.utf8.dropFirst(6))
+      } else if starts(line, with: "review:") {
+        action = .review
+        line = Substring(line.utf8.dropFirst(7))
+      } else if starts(line, with: "block:") {
+        action = .block
+        line = Substring(line.utf8.dropFirst(6))
       } else if starts(line, with: "lexicon:") {
         // A lexicon word is plain text: no further prefixes, no replacement.
         let text = String(trimmed(Substring(line.utf8.dropFirst(8))))
         guard !text.isEmpty else { return .invalid(WordListError(.emptyEntry, at: location)) }
-        return checked(Entry(text: text, action: .lexicon, category: category, source: location), at: location)
+        return checked(
+          Entry(text: text, action: .lexicon, category: category, source: location, language: language), at: location)
       }
-      if starts(line, with: "re:") {
+      if starts(line, with: "\\") {
+        // `block:\#tag`: the rest is literal.
+        line = Substring(line.utf8.dropFirst())
+      } else if starts(line, with: "re:") {
         kind = .regex
         line = Substring(line.utf8.dropFirst(3))
       } else if starts(line, with: "sub:") {
@@ -235,8 +290,10 @@ public struct WordListFile: Sendable, Hashable {
     if let arrow = firstRange(of: " => ", in: line)
       ?? (line.utf8.reversed().starts(with: ">= ".utf8) ? line.index(line.endIndex, offsetBy: -3)..<line.endIndex : nil)
     {
-      guard action != .allow else {
-        return .invalid(WordListError(.invalidPrefix("allow entries cannot have a replacement"), at: location))
+      guard action != .allow, !starts(raw.drop(while: { $0 == " " || $0 == "\t" }), with: "review:") else {
+        return .invalid(
+          WordListError(
+            .invalidPrefix("\(action == .allow ? "allow" : "review") entries cannot have a replacement"), at: location))
       }
       action = .replace(String(trimmed(line[arrow.upperBound...])))
       line = line[..<arrow.lowerBound]
@@ -244,7 +301,9 @@ public struct WordListFile: Sendable, Hashable {
     let text = String(trimmed(line))
     guard !text.isEmpty else { return .invalid(WordListError(.emptyEntry, at: location)) }
     return checked(
-      Entry(text: text, kind: kind, action: action, boundary: boundary, category: category, source: location),
+      Entry(
+        text: text, kind: kind, action: action, boundary: boundary, category: category, source: location,
+        language: language),
       at: location)
   }
 
@@ -260,10 +319,22 @@ public struct WordListFile: Sendable, Hashable {
 extension WordListFile {
   /// Appends an entry as a new line (under the last section), ending it with CRLF when the
   /// file's lines do.
+  /// A block entry appended under a `[name: review]` section is written `block:`.
   public mutating func append(_ entry: Entry) {
     let lineEnd = lines.last?.text.hasSuffix("\r") == true ? "\r" : ""
-    lines.append(Line(text: entry.line + lineEnd, content: .entry(entry)))
+    var text = entry.line
+    if entry.action == .block, lastSectionReviews { text = "block:" + text }
+    lines.append(Line(text: text + lineEnd, content: .entry(entry)))
     if lines.count == 1 { endsWithNewline = true }
+  }
+
+  /// Whether the last section header makes review the default action.
+  private var lastSectionReviews: Bool {
+    for line in lines.reversed() {
+      guard case .section = line.content else { continue }
+      return Section(header: Self.trimmed(line.text[...]))?.defaultAction == .review
+    }
+    return false
   }
 
   /// Removes every entry line whose entry satisfies `predicate`; returns how many were removed.

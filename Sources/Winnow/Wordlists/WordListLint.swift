@@ -55,6 +55,7 @@ public enum WordListLint {
           let action: String
           switch entry.action {
           case .block: action = "block"
+          case .review: action = "review"
           case .allow: action = "allow"
           case .lexicon: action = "lexicon"
           case .replace(let replacement):

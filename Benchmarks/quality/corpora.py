@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Builds the ordinary-text corpora of the detection-quality benchmark from Debian packages.
+
+Usage: Benchmarks/quality/corpora.py OUT_DIR
+
+Writes OUT_DIR/<language>.<source>.txt, one ordinary message a line, from packages that
+`apt-get download` fetches without root (nothing is copied into the repository):
+
+| source | packages | text |
+|---|---|---|
+| fortunes | fortunes, fortunes-min, fortunes-{zh,de,es,it,pl,ru,cs,br,eo,bg,ga} | quotations, proverbs, jokes, poetry |
+| manpages | manpages-{de,es,fr,it,pl,ru,ja,zh} | technical documentation, sentence by sentence |
+
+A message is one sentence or short passage of 5 to 200 characters, as chat messages are.
+Sources are capped at MAX_PER_SOURCE messages, picked by a fixed hash so that the choice does
+not change from run to run. The language is the package's, not a guess.
+"""
+import gzip
+import hashlib
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+MAX_PER_SOURCE = 6000
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+FORTUNE_PACKAGES = {
+    "fortunes": ("en", None), "fortunes-min": ("en", None), "fortunes-zh": ("zh", None),
+    "fortunes-de": ("de", "de"), "fortunes-es": ("es", "es"), "fortunes-it": ("it", "it"),
+    "fortunes-pl": ("pl", "pl"), "fortunes-ru": ("ru", "ru"), "fortunes-cs": ("cs", "cs"),
+    "fortunes-br": ("pt", None), "fortunes-eo": ("eo", "eo"), "fortunes-bg": ("bg", "bg"),
+    "fortunes-ga": ("ga", "ga"),
+}
+MANPAGE_PACKAGES = {
+    "manpages-de": ("de", "de"), "manpages-es": ("es", "es"), "manpages-fr": ("fr", "fr"),
+    "manpages-it": ("it", "it"), "manpages-pl": ("pl", "pl"), "manpages-ru": ("ru", "ru"),
+    "manpages-ja": ("ja", "ja"), "manpages-zh": ("zh", "zh_CN"),
+}
+# Fortune files of the English and Chinese packages that are sentences (not ASCII art).
+ENGLISH_SKIP = {"ascii-art", "art"}
+
+
+def decode(data):
+    for encoding in ("utf-8", "koi8-r", "iso-8859-2", "latin-1"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("utf-8", errors="replace")
+
+
+def pieces(text, split_sentences=True):
+    """Sentences of chat length (5 to 200 characters), attributions (`-- Mark Twain`) left out."""
+    out = []
+    pattern = r"(?<=[。！？!?.])\s*|\n\s*\n" if split_sentences else r"\n\s*\n"
+    for piece in re.split(pattern, text):
+        piece = " ".join(piece.split())
+        if 5 <= len(piece) <= 200 and not piece.startswith("--") and re.search(r"\w\w", piece):
+            out.append(piece)
+    return out
+
+
+def fortune_messages(root, subdir):
+    base = root / "usr/share/games/fortunes"
+    if subdir:
+        base = base / subdir
+    messages = []
+    if not base.is_dir():
+        return messages
+    for path in sorted(base.iterdir()):
+        if path.suffix in (".dat", ".u8") or path.is_dir() or path.name in ENGLISH_SKIP or path.is_symlink():
+            continue
+        text = ANSI.sub("", decode(path.read_bytes()))
+        for passage in re.split(r"\n%\n", text):
+            messages += pieces(passage)
+    return messages
+
+
+ROFF_REQUEST = re.compile(r"^[.'](?!\s*(?:B|I|BI|IB|BR|RB|IR|RI|SM|SB)\b)")
+ROFF_FONT = re.compile(r"^[.'](?:B|I|BI|IB|BR|RB|IR|RI|SM|SB)(?:\s+|$)")
+ROFF_ESCAPE = re.compile(r"\\f(?:\[[^\]]*\]|\(..|.)|\\\*(?:\[[^\]]*\]|\(..|.)|\\\(..|\\\[[^\]]*\]|\\[&|^%e-]|\\s[-+]?\d+|\\c")
+
+
+def man_text(source):
+    """The running text of a man page: requests dropped, font changes and escapes removed."""
+    lines = []
+    for line in source.splitlines():
+        if ROFF_FONT.match(line):
+            line = ROFF_FONT.sub("", line).replace('"', "")
+        elif ROFF_REQUEST.match(line) or line.startswith(('.\\"', "'\\\"")):
+            lines.append("")
+            continue
+        lines.append(ROFF_ESCAPE.sub("", line).replace("\\-", "-").replace("\\ ", " ").replace("\\\\", "\\"))
+    return "\n".join(lines)
+
+
+def manpage_messages(root, subdir):
+    base = root / "usr/share/man" / subdir
+    messages = []
+    for path in sorted(base.rglob("*.gz")):
+        if path.is_symlink():
+            continue
+        try:
+            text = man_text(decode(gzip.decompress(path.read_bytes())))
+        except (OSError, EOFError):
+            continue
+        messages += pieces(text)
+    return messages
+
+
+def capped(messages):
+    unique = sorted(set(messages))
+    if len(unique) <= MAX_PER_SOURCE:
+        return unique
+    return sorted(unique, key=lambda m: hashlib.sha1(("pick:" + m).encode()).hexdigest())[:MAX_PER_SOURCE]
+
+
+def main():
+    out = Path(sys.argv[1])
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        packages = list(FORTUNE_PACKAGES) + list(MANPAGE_PACKAGES)
+        fetched = subprocess.run(["apt-get", "download", "-q", *packages], cwd=tmp, capture_output=True, text=True)
+        if fetched.returncode != 0:
+            print(f"note: apt-get download failed; corpora from the packages that came:\n{fetched.stderr}",
+                  file=sys.stderr)
+        corpora = {}
+        for package, (lang, subdir) in {**FORTUNE_PACKAGES, **MANPAGE_PACKAGES}.items():
+            debs = sorted(tmp.glob(f"{package}_*.deb"))
+            if not debs:
+                continue
+            root = tmp / package
+            subprocess.run(["dpkg-deb", "-x", str(debs[0]), str(root)], check=True)
+            if package in FORTUNE_PACKAGES:
+                corpora.setdefault((lang, "fortunes"), []).extend(fortune_messages(root, subdir))
+            else:
+                corpora.setdefault((lang, "manpages"), []).extend(manpage_messages(root, subdir))
+        for (lang, source), messages in sorted(corpora.items()):
+            chosen = capped(messages)
+            (out / f"{lang}.{source}.txt").write_text("".join(m + "\n" for m in chosen), encoding="utf-8")
+            print(f"{lang}.{source}: {len(chosen)} messages", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+/// Which language a text is written in, told by counting its words that are among each
+/// language's 100 most frequent words (wordfreq's, see `LanguageTables+Data.swift`), and its
+/// runs of kana (Japanese) and of Han characters (Chinese, or Japanese when the text has kana).
+///
+/// An entry with a ``Entry/language`` does not match in a text written in another language: one
+/// where some other language counts more words than the entry's. Ties keep the entry (Spanish
+/// and Portuguese share many short words), and so does a text with no counted word at all (a
+/// lone `rape`, a string of names): a short insult is not let through because it says too
+/// little. Function words decide, not the listed word alone: in `Er ist nicht da` German counts
+/// four words (er, ist, nicht, da) and Dutch one (er), so Dutch `nicht` does not match; in
+/// `Jij bent een nicht` Dutch counts three and German one (nicht).
+///
+/// Only texts where a scoped entry was found are counted (see ``Matcher``), so ordinary scans
+/// never pay for it.
+struct LanguageEvidence {
+  /// The counts, by index in ``codes``.
+  private(set) var counts: [Int]
+
+  /// The language codes: those of ``frequentWords``, then `ja` and `zh`.
+  static let codes: [String] = frequentWords.map(\.key) + ["ja", "zh"]
+  private static let japanese = codes.count - 2
+  private static let chinese = codes.count - 1
+
+  /// Each frequent word, lower case, with a bit for each language whose frequent words hold it.
+  private static let languagesOfWord: [String: UInt64] = {
+    precondition(codes.count <= 64, "a language is a bit of a UInt64")
+    var table: [String: UInt64] = [:]
+    for (index, pair) in frequentWords.enumerated() {
+      for word in pair.value.split(separator: " ") { table[String(word), default: 0] |= 1 << UInt64(index) }
+    }
+    return table
+  }()
+
+  /// Counts the words of a text (UTF-8; an ill-formed sequence reads as U+FFFD, no letter),
+  /// leaving out those that overlap `excluded` byte ranges: the matches being judged, whose
+  /// letters written apart (`g-o-o-k`, `m_e_n_s`) would count as one-letter words of other
+  /// languages (Italian `e`, Portuguese `o`).
+  init(utf8 bytes: UnsafeBufferPointer<UInt8>, excluding excluded: [Range<Int>] = []) {
+    counts = [Int](repeating: 0, count: Self.codes.count)
+    var word = ""
+    var wordStart = 0
+    var kanaRuns = 0
+    var hanRuns = 0
+    var previous = ScriptRun.none
+    func endWord(at end: Int) {
+      guard !word.isEmpty else { return }
+      defer { word.removeAll(keepingCapacity: true) }
+      if excluded.contains(where: { $0.overlaps(wordStart..<end) }) { return }
+      guard var bits = Self.languagesOfWord[word] else { return }
+      while bits != 0 {
+        counts[bits.trailingZeroBitCount] += 1
+        bits &= bits - 1
+      }
+    }
+    var index = 0
+    while index < bytes.count {
+      let (value, length) = UTF8Decoding.decode(bytes, at: index)
+      let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
+      let run = ScriptRun(scalar)
+      if run != previous, !excluded.contains(where: { $0.contains(index) }) {
+        if run == .kana { kanaRuns += 1 }
+        if run == .han { hanRuns += 1 }
+      }
+      previous = run
+      switch run {
+      case .letter:
+        if word.isEmpty { wordStart = index }
+        word.unicodeScalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+      case .apostrophe where !word.isEmpty:
+        word.unicodeScalars.append("'")
+      default:
+        endWord(at: index)
+      }
+      index += length
+    }
+    endWord(at: index)
+    if kanaRuns > 0 {
+      counts[Self.japanese] = kanaRuns + hanRuns
+    } else {
+      counts[Self.chinese] = hanRuns
+    }
+  }
+
+  /// Whether the bytes are one word as ``init(utf8:excluding:)`` reads words: letters, and
+  /// apostrophes after the first letter.
+  static func isWord(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    while index < bytes.count {
+      let (value, length) = UTF8Decoding.decode(bytes, at: index)
+      let run = ScriptRun(Unicode.Scalar(value) ?? "\u{FFFD}")
+      guard run == .letter || (run == .apostrophe && index > 0) else { return false }
+      index += length
+    }
+    return !bytes.isEmpty
+  }
+
+  /// Whether an entry of the language `code` may match: no other language counts more words
+  /// than it does. A code the table does not know never may.
+  func admits(_ code: String) -> Bool {
+    guard let index = Self.codes.firstIndex(of: code) else { return false }
+    return admits(languageAt: index)
+  }
+
+  /// ``admits(_:)`` for the language at `index` of ``codes`` (false for any other index).
+  func admits(languageAt index: Int) -> Bool {
+    guard counts.indices.contains(index) else { return false }
+    return counts[index] == counts.max()
+  }
+
+  /// What a scalar adds to: a word of letters (Latin, Cyrillic, Greek and other alphabets), an
+  /// apostrophe inside a word, a run of kana or of Han characters, or nothing.
+  private enum ScriptRun: Equatable {
+    case none, letter, apostrophe, kana, han
+
+    init(_ scalar: Unicode.Scalar) {
+      switch scalar.value {
+      case 0x27, 0x2019: self = .apostrophe
+      case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9D: self = .kana
+      case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x323AF: self = .han
+      default: self = scalar.properties.isAlphabetic ? .letter : .none
+      }
+    }
+  }
+}
