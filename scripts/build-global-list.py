@@ -289,13 +289,14 @@ def lexicon_and_guarded(sections):
     # A doubled character is one unit of normalized text (一个个 reads as 一个): such words are left out.
     lexicon = sorted(
         w for w, zipf in words.items()
-        if zipf >= LEXICON_ZIPF and len(w) in (2, 3) and all(map(is_cjk, w)) and all(a != b for a, b in zip(w, w[1:]))
+        if (zipf >= LEXICON_ZIPF and len(w) in (2, 3) or len(w) == 1 and zipf >= 0)
+        and all(map(is_cjk, w)) and all(a != b for a, b in zip(w, w[1:]))
     )
     guarded = {
         e for name, entries in sections if name in GUARDED_CATEGORIES
         for e in entries if len(e) == 2 and all(map(is_cjk, e)) and e not in words
     }
-    return lexicon, guarded
+    return [f"{w} {max(words[w], 0):.1f}" for w in lexicon], guarded
 
 
 def runs_of(word):
@@ -414,9 +415,31 @@ def split_latin(language, entries, found, detected, listed, frequencies):
     return kept, scoped, reviewed
 
 
-def sectioned(category, kept, scoped, reviewed, language):
-    return [(name, entries) for name, entries in (
-        (category, kept), (f"{category}: lang={language}", scoped), (f"{category}: review", reviewed)) if entries]
+def sectioned(category, kept, scoped, reviewed, language, names=frozenset()):
+    """Sections of a category: blocking, scoped (`lang=`) and review entries, each split again
+    into entries whose words are also names (rule 19: the `name` option) and the rest."""
+    sections = []
+    for options, entries in (([], kept), ([f"lang={language}"], scoped), (["review"], reviewed)):
+        for is_name in (False, True):
+            chosen = [e for e in entries if (key(e) in names) == is_name]
+            if chosen:
+                header = ", ".join(options + (["name"] if is_name else []))
+                sections.append((f"{category}: {header}" if header else category, chosen))
+    return sections
+
+
+def proper_names():
+    """Rule 19: the words Debian's `wamerican` dictionary (SCOWL, 2020.12.07) writes
+    capitalized, lower-cased: `Dick`, `Fanny`, `Johnson`, `Randy` are names as well as words.
+    Fetched with `apt-get download` (no root) when /usr/share/dict/american-english is absent."""
+    path = Path("/usr/share/dict/american-english")
+    with tempfile.TemporaryDirectory() as tmp:
+        if not path.exists():
+            subprocess.run(["apt-get", "download", "-q", "wamerican"], cwd=tmp, check=True, capture_output=True)
+            deb = next(Path(tmp).glob("wamerican_*.deb"))
+            subprocess.run(["dpkg-deb", "-x", str(deb), tmp], check=True)
+            path = Path(tmp) / "usr/share/dict/american-english"
+        return {w.lower() for w in path.read_text(encoding="utf-8").split() if w[:1].isupper() and w[1:].islower()}
 
 
 def main():
@@ -456,8 +479,9 @@ def main():
         listed.setdefault(language.split("-")[0], set()).update(key(e) for e in entries)
 
     sections = []
+    names = proper_names()
     for category, entries in categorize(english, [("sexual", ENGLISH_SEXUAL)], "profanity"):
-        sections += sectioned(category, *split_latin("en", entries, found, True, listed, frequencies), "en")
+        sections += sectioned(category, *split_latin("en", entries, found, True, listed, frequencies), "en", names)
     counts["en.txt"] = write(
         "en.txt",
         "English profanity and sexual terms: LDNOOBW (en, CC-BY-4.0) and better-profanity 0.7.0 (MIT).\n"
@@ -486,9 +510,11 @@ def main():
     counts["zh-lexicon.txt"] = write(
         "zh-lexicon.txt",
         "Chinese words of two and three characters from jieba 0.42.1's dictionary (MIT,\n"
-        f"LICENSES/jieba-MIT.txt) at Zipf {LEXICON_ZIPF} or more (once per million words). They match nothing:\n"
-        "they tell where words end, so that the short `word:` entries of zh.txt do not match across\n"
-        "two neighbouring words (rule 12 of SOURCES.md). `--exclude-category lexicon` turns that off.",
+        f"LICENSES/jieba-MIT.txt) at Zipf {LEXICON_ZIPF} or more (once per million words), and its single\n"
+        "characters, each with its Zipf frequency by jieba's counts. They match nothing: they tell\n"
+        "where words end, so that the short `word:` entries of zh.txt do not match across two\n"
+        "neighbouring words (rule 12 of SOURCES.md) and Han entries do not match where a likelier\n"
+        "reading cuts them (叫做|爱, rule 18). `--exclude-category lexicon` turns that off.",
         [("lexicon", [f"lexicon:{w}" for w in lexicon])],
         raw={"lexicon"},
     )

@@ -221,7 +221,7 @@ struct CLITests {
     #expect(result.status == 2)
     #expect(
       result.stderr == """
-        winnow: \(global.path)/a.txt:2: invalid section header "[bad" (expected [name] or [name: options], the name of letters, digits, - or _, the options review, block or lang=CODE)
+        winnow: \(global.path)/a.txt:2: invalid section header "[bad" (expected [name] or [name: options], the name of letters, digits, - or _, the options review, block, name or lang=CODE)
         \(global.path)/b.txt:1: invalid regex at offset 1: missing closing parenthesis
         \(custom):1: invalid regex at offset 2: missing closing parenthesis
         \(custom):2: allow entries cannot have a replacement

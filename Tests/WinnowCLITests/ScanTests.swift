@@ -326,7 +326,7 @@ struct ScanTests {
       diff.stderr == """
         winnow: \(old):1: invalid regex at offset 1: missing closing parenthesis
         \(new):1: invalid regex at offset 2: missing closing parenthesis
-        \(new):2: invalid section header "[bad" (expected [name] or [name: options], the name of letters, digits, - or _, the options review, block or lang=CODE)
+        \(new):2: invalid section header "[bad" (expected [name] or [name: options], the name of letters, digits, - or _, the options review, block, name or lang=CODE)
 
         """)
     let compiles = try await Self.run(["diff", "--old", new, "--new", old, dump])

@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+import WinnowTestSupport
 
 @testable import Winnow
 
@@ -142,6 +143,113 @@ struct LexiconTests {
       let found = matcher.overlappingMatches(in: text).map { [$0.entry.text, String($0.range.lowerBound / 3)] }
       #expect(Set(found) == Self.naiveMatches(entries: entries, lexicon: lexicon, text: text))
       #expect(found.count == Set(found).count)
+    }
+  }
+}
+
+/// Whole-word Han entries against the segmentation of their context (rule 18 of SOURCES.md).
+@Suite("Segmentation around Han matches")
+struct SegmentationTests {
+  static let lexicon = """
+    [lexicon]
+    lexicon:叫 5.2
+    lexicon:做 5.8
+    lexicon:爱 5.4
+    lexicon:叫做 4.8
+    lexicon:开 5.7
+    lexicon:房 4.9
+    lexicon:间 5.1
+    lexicon:房间 4.6
+    lexicon:开房 2.0
+    lexicon:体 5.0
+    lexicon:操 4.4
+    lexicon:你 6.3
+    lexicon:妈 4.9
+    lexicon:体操 4.1
+    lexicon:去 6.3
+    lexicon:去做 3.2
+    [sexual]
+    做爱
+    开房
+    sub:中出
+    操你妈
+    """
+
+  @Test(arguments: [
+    ("你可以把它叫做爱", [String]()),  // 叫做 + 爱
+    ("我们去开房间看看", []),  // 开 + 房间
+    ("我想去做爱", ["做爱"]),  // 去 + 做爱: 去做 is rarer than 去 and 做爱 together
+    ("去开房吧", ["开房"]),
+    ("体操你妈", ["操你妈"]),  // one piece fewer than 体操 + 你 + 妈
+    ("其中出现了", ["中出"]),  // a sub: entry matches anywhere
+    ("做爱", ["做爱"]),
+  ])
+  func aMatchCutFromLikelierWordsIsNotReported(text: String, expected: [String]) throws {
+    let matcher = try Matcher(lists: [WordList(name: "zh.txt", origin: .global, parsing: Self.lexicon)])
+    #expect(matcher.matches(in: text).map(\.entry.text) == expected, "\(text)")
+    if expected.isEmpty {
+      #expect(matcher.explain(text).suppressed.contains { $0.reason == .crossesLexiconWord }, "\(text)")
+    }
+  }
+
+  @Test func weightsAreReadAndWrittenBack() throws {
+    let file = WordListFile(parsing: "lexicon:入住 3.9\nlexicon:ice cream\nlexicon:今日\n", path: "zh.txt")
+    #expect(file.errors.isEmpty)
+    #expect(file.entries.map(\.text) == ["入住", "ice cream", "今日"])
+    #expect(file.entries.map(\.lexiconWeight) == [39, nil, nil])
+    #expect(file.entries.map(\.line) == ["lexicon:入住 3.9", "lexicon:ice cream", "lexicon:今日"])
+  }
+
+  /// Against every segmentation of the window, enumerated: the best with the entry as a piece,
+  /// and the best with a piece that overlaps the entry without holding it whole.
+  static func naiveIsCut(count: Int, entry: Range<Int>, weight: (Int, Int) -> Int?) -> Bool {
+    var kept = Int.min
+    var cut = Int.min
+    func walk(_ position: Int, _ score: Int, _ hasEntry: Bool, _ hasCut: Bool) {
+      if position == count {
+        if hasEntry { kept = max(kept, score) }
+        if hasCut { cut = max(cut, score) }
+        return
+      }
+      for length in 1...max(3, entry.count) where position + length <= count {
+        let piece = position..<position + length
+        let value: Int?
+        if piece == entry {
+          value = max((length <= 3 ? weight(position, length) : nil) ?? 0, Segmentation.entryFloorWeight) - 90
+        } else if length == 1 {
+          value = (weight(position, 1) ?? Segmentation.unknownCharacterWeight) - 90
+        } else if length <= 3 {
+          value = weight(position, length).map { $0 - 90 }
+        } else {
+          value = nil
+        }
+        guard let value else { continue }
+        let overlaps = piece.overlaps(entry) && piece != entry
+        let holds = piece.lowerBound <= entry.lowerBound && entry.upperBound <= piece.upperBound
+        let inside = entry.lowerBound <= piece.lowerBound && piece.upperBound <= entry.upperBound
+        walk(position + length, score + value, hasEntry || piece == entry, hasCut || (overlaps && !holds && !inside))
+      }
+    }
+    walk(0, 0, false, false)
+    return cut > kept
+  }
+
+  @Test func isCutAgreesWithEnumeratingEverySegmentation() {
+    var generator = SeededGenerator(state: 18)
+    for _ in 0..<3000 {
+      let count = Int.random(in: 2...9, using: &generator)
+      let length = Int.random(in: 2...min(count, 5), using: &generator)
+      let start = Int.random(in: 0...(count - length), using: &generator)
+      var weights: [[Int?]] = []
+      for _ in 0..<count {
+        weights.append(
+          (0..<3).map { _ in Bool.random(using: &generator) ? Int.random(in: 0...70, using: &generator) : nil })
+      }
+      let weight: (Int, Int) -> Int? = { position, length in weights[position][length - 1] }
+      let entry = start..<start + length
+      #expect(
+        Segmentation.isCut(count: count, entry: entry, weight: weight)
+          == Self.naiveIsCut(count: count, entry: entry, weight: weight), "\(weights) \(entry)")
     }
   }
 }

@@ -21,6 +21,8 @@ struct PrecisionTests {
     nicht
     [ads: review, lang=en]
     cheap pills
+    [sexual: name]
+    dick
     """
 
   static func global() throws -> WordList {
@@ -46,6 +48,7 @@ struct PrecisionTests {
     #expect(entries["党国"]?.action == .review && entries["党国"]?.boundary == .dictionaryWord)
     #expect(entries["nicht"]?.action == .block && entries["nicht"]?.language == "nl")
     #expect(entries["cheap pills"]?.action == .review && entries["cheap pills"]?.language == "en")
+    #expect(entries["dick"]?.isAlsoName == true && entries["fuck"]?.isAlsoName == false)
     // Each entry written back reads as itself under its section.
     #expect(entries["lust"]?.line == "review:lust")
     #expect(entries["党国"]?.line == "review:word:党国")
@@ -147,11 +150,29 @@ struct PrecisionTests {
     #expect(matcher.matches(in: "ein Porno ist das nicht, und wir sind es auch nicht").isEmpty)
   }
 
+  @Test(arguments: [
+    ("Have you read Moby Dick?", "review"),
+    ("a story by Philip K. Dick", "review"),
+    ("Dick Cheney said so", "review"),
+    ("You Dick", "block"),  // `you` is a frequent word, not a name
+    ("you are a dick", "block"),
+    ("DICK", "block"),
+    ("Dick!", "block"),
+    ("My Dick Is", "block"),  // `my` and `is` are frequent words
+    ("Fuck Cheney", "block"),  // `fuck` is not a name's word
+  ])
+  func aNameWordInANameIsReviewed(text: String, action: String) throws {
+    let list = try WordList(name: "en.txt", origin: .global, parsing: "[sexual: name]\ndick\n[profanity]\nfuck\n")
+    let matches = try Matcher(lists: [list]).matches(in: text)
+    #expect(matches.count == 1, "\(text)")
+    #expect(matches.first.map { $0.entry.action == .review ? "review" : "block" } == action, "\(text)")
+  }
+
   @Test func aCompiledMatcherKeepsActionsAndLanguages() throws {
     let matcher = try Matcher(lists: [Self.global()])
     let bytes = matcher.compiledBytes(identity: Array("test".utf8))
     let decoded = try bytes.withUnsafeBytes { try Matcher(compiledBytes: $0, identity: Array("test".utf8)) }
-    for text in ["我们要民主", "Er ist nicht da", "Jij bent een nicht", "lust and cheap pills", "坏党 党国"] {
+    for text in ["我们要民主", "Er ist nicht da", "Jij bent een nicht", "lust and cheap pills", "坏党 党国", "Moby Dick"] {
       #expect(decoded.overlappingMatches(in: text) == matcher.overlappingMatches(in: text), "\(text)")
       #expect(decoded.explain(text).suppressed == matcher.explain(text).suppressed, "\(text)")
     }

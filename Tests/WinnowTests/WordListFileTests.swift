@@ -64,7 +64,7 @@ struct WordListFileTests {
       file.errors.map(\.description) == [
         "list.txt:2: empty entry",
         "list.txt:3: empty entry",
-        "list.txt:4: invalid section header \"[bad section\" (expected [name] or [name: options], the name of letters, digits, - or _, the options review, block or lang=CODE)",
+        "list.txt:4: invalid section header \"[bad section\" (expected [name] or [name: options], the name of letters, digits, - or _, the options review, block, name or lang=CODE)",
         "list.txt:5: allow entries cannot have a replacement",
       ])
     #expect(throws: WordListErrors.self) { try WordList(file: file, origin: .custom) }
@@ -119,7 +119,7 @@ struct WordListFileTests {
     for error in errors { #expect(findings.contains("\(error.location.line): \(error.cause)")) }
     #expect(
       findings.contains(
-        "9: lexicon word is not read: it normalizes to nothing, and only words of two or three are read"))
+        "9: lexicon word is not read: it normalizes to nothing, and only words of one to three are read"))
   }
 
   /// A list is read from a pipe as from a file (`--custom <(…)` in a shell), and a list that

@@ -17,7 +17,7 @@ extension Matcher {
   /// The file's first eight bytes.
   static let compiledMagic: [UInt8] = Array("WNWMATCH".utf8)
   /// Bumped whenever what is written changes.
-  static let compiledFormatVersion: UInt64 = 8
+  static let compiledFormatVersion: UInt64 = 10
   /// Written as the host lays it out: read back as itself only in the same byte order.
   private static let byteOrderMark: UInt64 = 0x0102_0304_0506_0708
 
@@ -87,7 +87,8 @@ extension MatcherLayer {
     var lexiconIndices: [UInt32] = []
     for word in lexiconWords { lexiconIndices.append(writer.add(word)) }
     writer.write(lexiconIndices)
-    writer.write(Array(lexicon))
+    writer.write(Array(lexicon.keys))
+    writer.write(Array(lexicon.values))
     writer.write(regexes.map { Int64($0.entry) })
     writer.write(regexes.map { UInt8($0.prefiltered ? 1 : 0) })
     writer.write(skipsInsideWords)
@@ -118,7 +119,11 @@ extension MatcherLayer {
     }
     var lexiconWords: [String] = []
     for index in try reader.readArray(of: UInt32.self) { lexiconWords.append(try reader.string(at: index)) }
-    let lexicon = Set(try reader.readArray(of: UInt64.self))
+    let lexiconKeys = try reader.readArray(of: UInt64.self)
+    let lexiconWeights = try reader.readArray(of: UInt8.self)
+    guard lexiconKeys.count == lexiconWeights.count else { throw CompiledMatcherError(.malformed("lexicon")) }
+    // Uniquing, not trusting: a forged file with a key twice must not trap.
+    let lexicon = Dictionary(zip(lexiconKeys, lexiconWeights), uniquingKeysWith: max)
     let regexEntries: [Int64] = try reader.readArray()
     let prefiltered: [UInt8] = try reader.readArray()
     guard prefiltered.count == regexEntries.count else { throw CompiledMatcherError(.malformed("regexes")) }
@@ -148,7 +153,7 @@ extension MatcherLayer {
   private func encodeEntries(into writer: inout CompiledWriter) {
     let none = UInt32.max
     var texts: [UInt32] = []
-    var kinds: [UInt8] = []  // kind (bit 0), action (bits 1–3) and boundary (bits 4–5)
+    var kinds: [UInt8] = []  // kind (bit 0), action (bits 1–3), boundary (bits 4–5), name (bit 6)
     var replacements: [UInt32] = []
     var categories: [UInt32] = []
     var files: [UInt32] = []
@@ -176,7 +181,7 @@ extension MatcherLayer {
         case .substring: 1
         case .dictionaryWord: 2
         }
-      kinds.append((entry.kind == .regex ? 1 : 0) | action << 1 | boundary << 4)
+      kinds.append((entry.kind == .regex ? 1 : 0) | action << 1 | boundary << 4 | (entry.isAlsoName ? 1 << 6 : 0))
       languages.append(entry.language.map { writer.index(of: $0) } ?? none)
       replacements.append(replacement)
       categories.append(entry.category.map { writer.index(of: $0) } ?? none)
@@ -231,11 +236,12 @@ extension MatcherLayer {
       default: throw CompiledMatcherError(.malformed("entry boundary"))
       }
       let file = files[index]
-      let entry = Entry(
+      var entry = Entry(
         text: try reader.string(at: texts[index]), kind: packed & 1 == 1 ? .regex : .literal, action: action,
         boundary: boundary, category: categories[index] == none ? nil : try reader.string(at: categories[index]),
         source: file == none ? nil : SourceLocation(file: try reader.string(at: file), line: Int(lines[index])),
         language: languages[index] == none ? nil : try reader.string(at: languages[index]))
+      entry.isAlsoName = packed & 1 << 6 != 0
       entries.append(
         CompiledEntry(
           entry: entry, origin: origins[index] == 0 ? .global : .custom, list: try reader.string(at: lists[index])))

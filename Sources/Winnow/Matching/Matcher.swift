@@ -35,6 +35,8 @@ public final class Matcher: Sendable {
   private let hasAllowEntries: Bool
   /// Whether any layer has entries of one language (``Entry/language``).
   private let hasLanguageEntries: Bool
+  /// Whether any layer has block entries whose words are also names (``Entry/isAlsoName``).
+  private let hasNameEntries: Bool
   /// Whether an allow entry of a custom list may hide a match of a global entry (see
   /// ``init(lists:over:customAllowsGlobal:)``).
   private let customAllowsGlobal: Bool
@@ -85,7 +87,7 @@ public final class Matcher: Sendable {
     // Lexicon words of any list serve `word:` entries of every list, base lists included.
     var lexiconWords = base.last?.lexiconWords ?? []
     for list in lists {
-      lexiconWords += list.entries.lazy.filter { $0.action == .lexicon }.map(\.text)
+      lexiconWords += list.entries.lazy.filter { $0.action == .lexicon }.map(\.lexiconWord)
     }
     for group in groups {
       do {
@@ -97,6 +99,7 @@ public final class Matcher: Sendable {
     self.layers = layers
     hasAllowEntries = layers.contains { $0.hasAllowEntries }
     hasLanguageEntries = layers.contains { $0.hasLanguageEntries }
+    hasNameEntries = layers.contains { $0.hasNameEntries }
     self.customAllowsGlobal = customAllowsGlobal
   }
 
@@ -105,6 +108,7 @@ public final class Matcher: Sendable {
     self.layers = layers
     hasAllowEntries = layers.contains { $0.hasAllowEntries }
     hasLanguageEntries = layers.contains { $0.hasLanguageEntries }
+    hasNameEntries = layers.contains { $0.hasNameEntries }
     customAllowsGlobal = false
   }
 
@@ -213,7 +217,21 @@ public final class Matcher: Sendable {
     } else if candidates.count > 1 {
       candidates.sort { ($0.start, $0.end, rank($0)) < ($1.start, $1.end, rank($1)) }
     }
-    return MatchReport(matches: candidates.map { match($0, in: bytes) }, warnings: warnings)
+    var matches = candidates.map { match($0, in: bytes) }
+    if hasNameEntries {
+      for index in matches.indices
+      where matches[index].entry.isAlsoName && matches[index].entry.action == .block
+        && NameContext.isPartOfName(bytes, matches[index].range)
+      {
+        // Part of a name: reported for review, not blocking (see ``Entry/isAlsoName``).
+        var entry = matches[index].entry
+        entry.action = .review
+        let found = matches[index]
+        matches[index] = Match(
+          entry: entry, origin: found.origin, list: found.list, range: found.range, text: found.text)
+      }
+    }
+    return MatchReport(matches: matches, warnings: warnings)
   }
 
   /// Keeps the first of each candidate (both walks of a text with optional units find most of

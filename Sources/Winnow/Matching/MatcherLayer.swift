@@ -20,6 +20,8 @@ final class MatcherLayer: Sendable {
   let entryLanguages: [Int16]
   /// Whether any entry has a language.
   let hasLanguageEntries: Bool
+  /// Whether any block entry's word is also a name (``Entry/isAlsoName``).
+  let hasNameEntries: Bool
 
   /// An entry's ``Entry/Action`` without its replacement text.
   enum ActionCode: UInt8, Sendable {
@@ -49,12 +51,18 @@ final class MatcherLayer: Sendable {
   private static let checksEnd: UInt8 = 2
   /// The candidate must not make a lexicon word with the scalars beside it (`word:` entries).
   private static let checksLexicon: UInt8 = 4
+  /// The candidate, all Han characters, must not be cut from more likely words by the
+  /// segmentation of its context (see ``Segmentation``): whole-word entries of two or more
+  /// Han characters.
+  private static let checksSegmentation: UInt8 = 8
   /// The lexicon words of the layer's lists and of the lists compiled with or under it, as
-  /// written (see ``Entry/Action/lexicon``).
+  /// written (`入住 3.9`: the word, and its Zipf frequency when the line gives one; see
+  /// ``Entry/Action/lexicon``).
   let lexiconWords: [String]
-  /// The lexicon words of two and three scalars, normalized, as ``lexiconKey(_:_:)`` and
-  /// ``lexiconKey(_:_:_:)`` pack them; empty when no entry of the layer is a `word:` entry.
-  let lexicon: Set<UInt64>
+  /// The lexicon words of one to three scalars, normalized, as ``lexiconKey(_:)``,
+  /// ``lexiconKey(_:_:)`` and ``lexiconKey(_:_:_:)`` pack them, each with its Zipf frequency in
+  /// tenths (30 when its line gives none); empty when no entry of the layer reads it.
+  let lexicon: [UInt64: UInt8]
   /// The regex entries: entry index, program, and whether the automaton holds a literal that
   /// every match requires (then the regex runs only where the walk found it).
   let regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)]
@@ -168,7 +176,7 @@ final class MatcherLayer: Sendable {
   /// a compiled matcher holds (see `Matcher+Compiled.swift`).
   init(
     normalizer: Normalizer, entries: [CompiledEntry], automaton: AhoCorasick?, patternEntries: [Int32],
-    patternChecks: [UInt8], patternRuns: [[UInt16]], lexiconWords: [String], lexicon: Set<UInt64>,
+    patternChecks: [UInt8], patternRuns: [[UInt16]], lexiconWords: [String], lexicon: [UInt64: UInt8],
     regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)], skipsInsideWords: Bool
   ) {
     self.normalizer = normalizer
@@ -180,6 +188,7 @@ final class MatcherLayer: Sendable {
       return LanguageEvidence.codes.firstIndex(of: language).map { Int16($0) } ?? Int16.max
     }
     hasLanguageEntries = entryLanguages.contains { $0 >= 0 }
+    hasNameEntries = entries.contains { $0.entry.isAlsoName && $0.entry.action == .block }
     self.automaton = automaton
     self.patternEntries = patternEntries
     self.patternChecks = patternChecks
@@ -372,7 +381,7 @@ final class MatcherLayer: Sendable {
     entries: [CompiledEntry], normalizedEntries: [NormalizedEntry?], patternEntries: [Int32],
     variantRuns: [Int: [UInt16]], normalizer: Normalizer,
     lexiconWords: [String], donor: MatcherLayer?
-  ) -> (checks: [UInt8], runs: [[UInt16]], lexicon: Set<UInt64>) {
+  ) -> (checks: [UInt8], runs: [[UInt16]], lexicon: [UInt64: UInt8]) {
     var patternChecks = [UInt8](repeating: 0, count: patternEntries.count)
     var patternRuns = [[UInt16]](repeating: [], count: patternEntries.count)
     for (pattern, entryIndex) in patternEntries.enumerated() where entryIndex >= 0 {
@@ -386,11 +395,18 @@ final class MatcherLayer: Sendable {
       if compiled.entry.boundary == .dictionaryWord && compiled.entry.action != .allow {
         patternChecks[pattern] |= checksLexicon
       }
+      if compiled.entry.boundary == .word, compiled.entry.action != .allow, normalized.scalars.count >= 2,
+        normalized.scalars.allSatisfy(Self.isHan)
+      {
+        patternChecks[pattern] |= checksSegmentation
+      }
       patternRuns[pattern] = variantRuns[pattern] ?? normalized.runs
     }
-    // Only a layer with `word:` entries reads the lexicon: an app's custom layer without any
-    // does not normalize the global list's lexicon again.
-    guard patternChecks.contains(where: { $0 & checksLexicon != 0 }) else { return (patternChecks, patternRuns, []) }
+    // Only a layer with `word:` or Han entries reads the lexicon: an app's custom layer without
+    // any does not normalize the global list's lexicon again.
+    guard patternChecks.contains(where: { $0 & (checksLexicon | checksSegmentation) != 0 }) else {
+      return (patternChecks, patternRuns, [:])
+    }
     if let donor, !donor.lexicon.isEmpty, donor.normalizer.rules == normalizer.rules,
       donor.lexiconWords.count == lexiconWords.count
     {
@@ -399,15 +415,18 @@ final class MatcherLayer: Sendable {
       return (patternChecks, patternRuns, donor.lexicon)
     }
     let lexiconKeys = concurrentMap(count: lexiconWords.count, workspace: NormalizedText()) {
-      workspace, index -> UInt64? in
-      guard let scalars = normalizer.normalizeEntry(lexiconWords[index], workspace: &workspace)?.scalars else {
-        return nil
+      workspace, index -> (UInt64, UInt8)? in
+      let (word, weight) = Entry.lexiconWordAndWeight(lexiconWords[index])
+      guard let scalars = normalizer.normalizeEntry(word, workspace: &workspace)?.scalars else { return nil }
+      switch scalars.count {
+      case 1: return (lexiconKey(scalars[0]), weight)
+      case 2: return (lexiconKey(scalars[0], scalars[1]), weight)
+      case 3: return (lexiconKey(scalars[0], scalars[1], scalars[2]), weight)
+      default: return nil
       }
-      if scalars.count == 2 { return lexiconKey(scalars[0], scalars[1]) }
-      if scalars.count == 3 { return lexiconKey(scalars[0], scalars[1], scalars[2]) }
-      return nil
     }
-    return (patternChecks, patternRuns, Set(lexiconKeys.compactMap { $0 }))
+    // A word listed twice (a custom list's lexicon over the global one) keeps its larger weight.
+    return (patternChecks, patternRuns, Dictionary(lexiconKeys.compactMap { $0 }, uniquingKeysWith: max))
   }
 
   var memoryFootprint: Int {
@@ -415,7 +434,7 @@ final class MatcherLayer: Sendable {
       total + 96 + compiled.entry.text.utf8.count
     }
     return (automaton?.memoryFootprint ?? 0) + patternEntries.capacity * 5 + patternRuns.capacity * 8 + entryBytes
-      + regexes.count * 512 + lexicon.capacity * 9
+      + regexes.count * 512 + lexicon.capacity * 10
   }
 
   /// Adds this layer's candidate matches in `text` to `candidates`.
@@ -528,6 +547,9 @@ final class MatcherLayer: Sendable {
     if checks & Self.checksLexicon != 0, !lexicon.isEmpty, straddlesLexiconWord(start, end, scalars) {
       return .crossesLexiconWord
     }
+    if checks & Self.checksSegmentation != 0, !lexicon.isEmpty, isCutFromLikelierWords(start, end, scalars) {
+      return .crossesLexiconWord
+    }
     // Between two letters spelled one by one (`g b i t c h`) any position may be a boundary.
     if checks & Self.checksStart != 0, start > 0, text[unit(start - 1)].scalarClass.isWordCharacter,
       !(text[unit(start - 1)].isSpelled && text[unit(start)].isSpelled)
@@ -550,19 +572,53 @@ final class MatcherLayer: Sendable {
   @inline(__always)
   private func straddlesLexiconWord(_ start: Int, _ end: Int, _ scalars: UnsafeBufferPointer<UInt32>) -> Bool {
     if start >= 1 {
-      if lexicon.contains(Self.lexiconKey(scalars[start - 1], scalars[start])) { return true }
-      if start >= 2, lexicon.contains(Self.lexiconKey(scalars[start - 2], scalars[start - 1], scalars[start])) {
+      if lexicon[Self.lexiconKey(scalars[start - 1], scalars[start])] != nil { return true }
+      if start >= 2, lexicon[Self.lexiconKey(scalars[start - 2], scalars[start - 1], scalars[start])] != nil {
         return true
       }
     }
     if end < scalars.count {
-      if lexicon.contains(Self.lexiconKey(scalars[end - 1], scalars[end])) { return true }
-      if end + 1 < scalars.count, lexicon.contains(Self.lexiconKey(scalars[end - 1], scalars[end], scalars[end + 1])) {
+      if lexicon[Self.lexiconKey(scalars[end - 1], scalars[end])] != nil { return true }
+      if end + 1 < scalars.count, lexicon[Self.lexiconKey(scalars[end - 1], scalars[end], scalars[end + 1])] != nil {
         return true
       }
     }
     return false
   }
+
+  /// Whether the Han characters around walk positions `start..<end` (up to
+  /// ``Segmentation/context`` on each side) are more likely read with a word across one of its
+  /// edges than with the candidate as a word (see ``Segmentation``).
+  private func isCutFromLikelierWords(_ start: Int, _ end: Int, _ scalars: UnsafeBufferPointer<UInt32>) -> Bool {
+    var left = start
+    while left > 0, start - left < Segmentation.context, Self.isHan(scalars[left - 1]) { left -= 1 }
+    var right = end
+    while right < scalars.count, right - end < Segmentation.context, Self.isHan(scalars[right]) { right += 1 }
+    guard left < start || right > end else { return false }
+    return Segmentation.isCut(count: right - left, entry: (start - left)..<(end - left)) { offset, length in
+      let at = left + offset
+      let key =
+        switch length {
+        case 1: Self.lexiconKey(scalars[at])
+        case 2: Self.lexiconKey(scalars[at], scalars[at + 1])
+        default: Self.lexiconKey(scalars[at], scalars[at + 1], scalars[at + 2])
+        }
+      return lexicon[key].map { Int($0) }
+    }
+  }
+
+  /// Whether a scalar is a Han character (the CJK Unified Ideographs and their extensions).
+  @inline(__always)
+  static func isHan(_ scalar: UInt32) -> Bool {
+    switch scalar {
+    case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x323AF: true
+    default: false
+    }
+  }
+
+  /// A one-scalar lexicon word as one number (below 2^21, so never a two- or three-scalar key).
+  @inline(__always)
+  static func lexiconKey(_ scalar: UInt32) -> UInt64 { UInt64(scalar) }
 
   /// A two-scalar lexicon word as one number (scalars fit in 21 bits and are never 0, so two-
   /// and three-scalar keys never collide).

@@ -37,7 +37,10 @@ struct LanguageEvidence {
   /// languages (Italian `e`, Portuguese `o`).
   init(utf8 bytes: UnsafeBufferPointer<UInt8>, excluding excluded: [Range<Int>] = []) {
     counts = [Int](repeating: 0, count: Self.codes.count)
-    var word = ""
+    // The word so far, lower case, as UTF-8 (ASCII letters are lowered by arithmetic; the
+    // others through their Unicode lower-case mapping).
+    var word: [UInt8] = []
+    word.reserveCapacity(32)
     var wordStart = 0
     var kanaRuns = 0
     var hanRuns = 0
@@ -45,8 +48,8 @@ struct LanguageEvidence {
     func endWord(at end: Int) {
       guard !word.isEmpty else { return }
       defer { word.removeAll(keepingCapacity: true) }
-      if excluded.contains(where: { $0.overlaps(wordStart..<end) }) { return }
-      guard var bits = Self.languagesOfWord[word] else { return }
+      if !excluded.isEmpty, excluded.contains(where: { $0.overlaps(wordStart..<end) }) { return }
+      guard var bits = Self.languagesOfWord[String(decoding: word, as: UTF8.self)] else { return }
       while bits != 0 {
         counts[bits.trailingZeroBitCount] += 1
         bits &= bits - 1
@@ -54,23 +57,48 @@ struct LanguageEvidence {
     }
     var index = 0
     while index < bytes.count {
-      let (value, length) = UTF8Decoding.decode(bytes, at: index)
-      let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
-      let run = ScriptRun(scalar)
-      if run != previous, !excluded.contains(where: { $0.contains(index) }) {
-        if run == .kana { kanaRuns += 1 }
-        if run == .han { hanRuns += 1 }
+      let byte = bytes[index]
+      let run: ScriptRun
+      let length: Int
+      if byte < 0x80 {
+        length = 1
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+          run = .letter
+          if word.isEmpty { wordStart = index }
+          word.append(byte | 0x20)
+        case UInt8(ascii: "a")...UInt8(ascii: "z"):
+          run = .letter
+          if word.isEmpty { wordStart = index }
+          word.append(byte)
+        case UInt8(ascii: "'"):
+          run = .apostrophe
+          if word.isEmpty { endWord(at: index) } else { word.append(byte) }
+        default:
+          run = .none
+          endWord(at: index)
+        }
+      } else {
+        let (value, scalarLength) = UTF8Decoding.decode(bytes, at: index)
+        length = scalarLength
+        let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
+        run = ScriptRun(scalar)
+        switch run {
+        case .letter:
+          if word.isEmpty { wordStart = index }
+          for lower in scalar.properties.lowercaseMapping.unicodeScalars { UTF8Decoding.append(lower.value, to: &word) }
+        case .apostrophe where !word.isEmpty:
+          word.append(UInt8(ascii: "'"))
+        default:
+          endWord(at: index)
+        }
+      }
+      if run != previous, run == .kana || run == .han,
+        excluded.isEmpty || !excluded.contains(where: { $0.contains(index) })
+      {
+        if run == .kana { kanaRuns += 1 } else { hanRuns += 1 }
       }
       previous = run
-      switch run {
-      case .letter:
-        if word.isEmpty { wordStart = index }
-        word.unicodeScalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
-      case .apostrophe where !word.isEmpty:
-        word.unicodeScalars.append("'")
-      default:
-        endWord(at: index)
-      }
       index += length
     }
     endWord(at: index)
@@ -80,6 +108,9 @@ struct LanguageEvidence {
       counts[Self.chinese] = hanRuns
     }
   }
+
+  /// Whether a lower-case word is among the most frequent words of a language of the table.
+  static func isFrequentWord(_ word: String) -> Bool { languagesOfWord[word] != nil }
 
   /// Whether the bytes are one word as ``init(utf8:excluding:)`` reads words: letters, and
   /// apostrophes after the first letter.

@@ -30,9 +30,11 @@ public struct Entry: Sendable, Hashable {
     /// Matches of other entries that lie inside a match of this one are not reported
     /// (`allow:scunthorpe` keeps `cunt` from firing inside it).
     case allow
-    /// A word of the lexicon (`lexicon:入住`): it matches nothing itself, and tells where CJK
-    /// words end for entries written with `word:` (see ``Boundary/dictionaryWord``). Only
-    /// lexicon words of two or three characters are read.
+    /// A word of the lexicon (`lexicon:入住`, or `lexicon:入住 3.9` with its Zipf frequency):
+    /// it matches nothing itself, and tells where CJK words end, for entries written with
+    /// `word:` (see ``Boundary/dictionaryWord``) and for whole-word Han entries, which do not
+    /// match where a likelier reading of the characters around them cuts them (叫做|爱 is not
+    /// 做爱). Only lexicon words of one to three characters are read.
     case lexicon
   }
 
@@ -72,6 +74,15 @@ public struct Entry: Sendable, Hashable {
   /// text written in another language: text where the most frequent words of some other
   /// language outnumber its own (see ``Matcher``).
   public var language: String?
+  /// Whether the entry's word is also a proper name (`Dick`, `Fanny`, `Johnson`: a
+  /// `[category: name]` section). A block match written in title case as part of a name
+  /// (`Moby Dick`, `Philip K. Dick`, `Dick Cheney`: next to another title-case word that is not
+  /// one of the most frequent words of a language, or to an initial) is reported as a review
+  /// match rather than blocking (see ``Matcher``).
+  public var isAlsoName: Bool = false
+  /// For a lexicon entry written `lexicon:WORD ZIPF`, its Zipf frequency in tenths (see
+  /// ``Segmentation``); nil otherwise.
+  var lexiconWeight: UInt8? = nil
 
   /// Creates an entry. The boundary defaults to whole-word, or substring for allow entries.
   public init(
@@ -101,6 +112,7 @@ public struct Entry: Sendable, Hashable {
     if line.isEmpty && WordListFile.needsEscape(text) { line += "\\" }
     line += text
     if case .replace(let replacement) = action { line += " => " + replacement }
+    if action == .lexicon, let lexiconWeight { line += " " + String(Double(lexiconWeight) / 10) }
     return line
   }
 }
@@ -123,6 +135,27 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Entry {
+  /// A lexicon entry as the matcher gathers it: the word, and its Zipf frequency after a space
+  /// when the line gave one (`入住 3.9`).
+  var lexiconWord: String {
+    guard let lexiconWeight else { return text }
+    return text + " " + String(Double(lexiconWeight) / 10)
+  }
+
+  /// The word and weight (Zipf frequency in tenths, 30 when none is given) of what
+  /// ``lexiconWord`` wrote.
+  static func lexiconWordAndWeight(_ written: String) -> (word: String, weight: UInt8) {
+    guard let space = written.lastIndex(of: " "), let weight = lexiconWeight(written[written.index(after: space)...])
+    else { return (written, 30) }
+    return (String(written[..<space]), weight)
+  }
+
+  /// A Zipf frequency (0 to 9, at most one decimal read) in tenths; nil for anything else.
+  static func lexiconWeight(_ text: Substring) -> UInt8? {
+    guard let zipf = Double(text), zipf.isFinite, zipf >= 0, zipf <= 9 else { return nil }
+    return UInt8((zipf * 10).rounded())
+  }
+
   /// The longest entry text (and replacement) accepted, in bytes of UTF-8. Lists are read and
   /// compiled in time and memory that grow with the square of an entry's length, so a list
   /// line longer than this is an error (``WordListError/Kind/tooLong(_:)``) rather than minutes

@@ -53,7 +53,7 @@ public struct WordListError: Error, Sendable, Hashable, CustomStringConvertible 
     case .invalidRegex(let message, let offset): "invalid regex at offset \(offset): \(message)"
     case .regexMatchesEmpty(let pattern): "regex \"\(pattern)\" matches the empty string"
     case .invalidSection(let line):
-      "invalid section header \"\(line)\" (expected [name] or [name: options], the name of letters, digits, - or _, the options review, block or lang=CODE)"
+      "invalid section header \"\(line)\" (expected [name] or [name: options], the name of letters, digits, - or _, the options review, block, name or lang=CODE)"
     case .invalidPrefix(let detail): detail
     case .tooLong(let length):
       "entry is \(length) bytes long; the most is \(Entry.maximumLength) (a longer one costs time and memory growing with the square of its length)"

@@ -8,6 +8,7 @@ import Foundation
 /// [profanity]              a section: the entries below get this category ([] clears it)
 /// [politics: review]       … and review, not block, is the default action of its entries
 /// [profanity: lang=nl]     … and its entries match only in Dutch text (Entry.language)
+/// [sexual: name]           … and its words are also names (Entry.isAlsoName)
 /// badword                  block (or the section's default); Latin words match whole words
 /// review:badword           flag for review instead of blocking (see Entry.Action.review)
 /// block:badword            block, in a review section
@@ -163,10 +164,12 @@ public struct WordListFile: Sendable, Hashable {
     var defaultAction: Entry.Action = .block
     /// The language of the text its entries apply to (``Entry/language``).
     var language: String? = nil
+    /// Whether its entries' words are also names (``Entry/isAlsoName``).
+    var isAlsoName = false
 
     /// The section a header line sets: `[name]`, `[]`, or `[name: options]` with options
-    /// separated by commas, each `review`, `block` or `lang=CODE`. Nil when the line is not a
-    /// valid header.
+    /// separated by commas, each `review`, `block`, `name` or `lang=CODE`. Nil when the line is
+    /// not a valid header.
     init?(header line: Substring) {
       guard line.utf8.first == UInt8(ascii: "["), line.utf8.last == UInt8(ascii: "]") else { return nil }
       var name = line.dropFirst().dropLast()
@@ -180,6 +183,8 @@ public struct WordListFile: Sendable, Hashable {
             defaultAction = .review
           } else if option == "block" {
             defaultAction = .block
+          } else if option == "name" {
+            isAlsoName = true
           } else if option.hasPrefix("lang="), case let code = option.dropFirst(5), !code.isEmpty,
             code.allSatisfy(isNameCharacter)
           {
@@ -266,11 +271,19 @@ public struct WordListFile: Sendable, Hashable {
         action = .block
         line = Substring(line.utf8.dropFirst(6))
       } else if starts(line, with: "lexicon:") {
-        // A lexicon word is plain text: no further prefixes, no replacement.
-        let text = String(trimmed(Substring(line.utf8.dropFirst(8))))
+        // A lexicon word is plain text, optionally with its Zipf frequency after a space: no
+        // further prefixes, no replacement.
+        var text = trimmed(Substring(line.utf8.dropFirst(8)))
+        var weight: UInt8? = nil
+        if let space = text.lastIndex(of: " "), let zipf = Entry.lexiconWeight(text[text.index(after: space)...]) {
+          weight = zipf
+          text = trimmed(text[..<space])
+        }
         guard !text.isEmpty else { return .invalid(WordListError(.emptyEntry, at: location)) }
-        return checked(
-          Entry(text: text, action: .lexicon, category: category, source: location, language: language), at: location)
+        var entry = Entry(
+          text: String(text), action: .lexicon, category: category, source: location, language: language)
+        entry.lexiconWeight = weight
+        return checked(entry, at: location)
       }
       if starts(line, with: "\\") {
         // `block:\#tag`: the rest is literal.
@@ -300,11 +313,11 @@ public struct WordListFile: Sendable, Hashable {
     }
     let text = String(trimmed(line))
     guard !text.isEmpty else { return .invalid(WordListError(.emptyEntry, at: location)) }
-    return checked(
-      Entry(
-        text: text, kind: kind, action: action, boundary: boundary, category: category, source: location,
-        language: language),
-      at: location)
+    var entry = Entry(
+      text: text, kind: kind, action: action, boundary: boundary, category: category, source: location,
+      language: language)
+    entry.isAlsoName = section.isAlsoName
+    return checked(entry, at: location)
   }
 
   /// The entry, or the error of one longer than ``Entry/maximumLength``.
