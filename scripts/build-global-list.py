@@ -81,6 +81,11 @@ GUARDED_CATEGORIES = ("sensitive", "ads")
 # deployment that wants them blocked says so: `--category-action politics=block`.
 REVIEW_CATEGORIES = {"politics", "sensitive", "ads"}
 
+# Rule 20: a catch-all entry moves to the category a naive Bayes classifier over its characters
+# and character pairs gives at least this posterior probability (trained on the entries the
+# markers of rule 9 placed); the rest stay in the catch-all.
+RECLASSIFY_POSTERIOR = 0.99
+
 # Rule 13: a common word is one at least this frequent in wordfreq 3.1.1 (Zipf scale: 3.0 is
 # once per million words). An entry the engine matches on a whole common word of another
 # language is that language's word too.
@@ -224,6 +229,55 @@ def categorize(entries, rules, default):
         name = next((name for name, markers in rules if any(m in folded for m in markers)), default)
         sections[name].append(entry)
     return [(name, sections[name]) for name in list(dict.fromkeys([n for n, _ in rules] + [default])) if sections[name]]
+
+
+def features(entry):
+    """Rule 20's features of an entry: its characters and pairs of neighbouring characters,
+    read as the category markers read them (NFKC, case folded, Traditional as Simplified)."""
+    folded = "^" + category_key(entry) + "$"
+    return [folded[i] for i in range(1, len(folded) - 1)] + [folded[i:i + 2] for i in range(len(folded) - 1)]
+
+
+def reclassify(sections, default, threshold):
+    """Rule 20: the entries of `default` (the catch-all) that a naive Bayes classifier over
+    `features`, trained on the entries the markers placed, puts in one category with a
+    posterior of at least `threshold`, moved there. Returns the new sections and the moved
+    entries (which keep the catch-all's review action: a guess names a category, it does not
+    make a word safe to block)."""
+    counts, totals, sizes = {}, {}, {}
+    vocabulary = set()
+    for name, entries in sections:
+        if name == default:
+            continue
+        sizes[name] = len(entries)
+        table = counts.setdefault(name, {})
+        for entry in entries:
+            for feature in features(entry):
+                table[feature] = table.get(feature, 0) + 1
+                totals[name] = totals.get(name, 0) + 1
+                vocabulary.add(feature)
+    names = sorted(sizes)
+    total_size = sum(sizes.values())
+    moved = {name: [] for name in names}
+    kept = []
+    for name, entries in sections:
+        if name != default:
+            continue
+        for entry in entries:
+            scores = []
+            for category in names:
+                score = math.log(sizes[category] / total_size)
+                for feature in features(entry):
+                    score += math.log((counts[category].get(feature, 0) + 1) / (totals[category] + len(vocabulary)))
+                scores.append(score)
+            best = max(scores)
+            posterior = 1 / sum(math.exp(other - best) for other in scores)
+            if posterior >= threshold:
+                moved[names[scores.index(best)]].append(entry)
+            else:
+                kept.append(entry)
+    sections = [(name, entries + moved.get(name, []) if name != default else kept) for name, entries in sections]
+    return sections, {e for entries in moved.values() for e in entries}
 
 
 def has_control(entry):
@@ -501,11 +555,13 @@ def main():
     frequent = ordinary_chinese(sections) - curated
     optional["zh"] = dedupe(e for e in chinese if e in CHINESE_ORDINARY or e in frequent)
     sections = [(name, [e for e in entries if e not in frequent]) for name, entries in sections]
+    sections, reclassified = reclassify(sections, "sensitive", RECLASSIFY_POSTERIOR)
+    sections = [(name, sorted(entries, key=key)) for name, entries in sections]
     lexicon, guarded = lexicon_and_guarded(sections)
     jieba_zipf = jieba_words()
     ordinary_sense = {
         e for name, entries in sections if name not in REVIEW_CATEGORIES
-        for e in entries if jieba_zipf.get(e, -math.inf) >= ORDINARY_SENSE_ZIPF
+        for e in entries if jieba_zipf.get(e, -math.inf) >= ORDINARY_SENSE_ZIPF or e in reclassified
     }
     counts["zh-lexicon.txt"] = write(
         "zh-lexicon.txt",

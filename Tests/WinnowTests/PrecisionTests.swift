@@ -168,6 +168,15 @@ struct PrecisionTests {
     #expect(matches.first.map { $0.entry.action == .review ? "review" : "block" } == action, "\(text)")
   }
 
+  @Test func lintDoesNotCallAnEntryRedundantBecauseOfOneThatContextCanStop() {
+    let scoped = WordListFile(parsing: "[p: lang=nl]\nnicht\n[p]\nnicht da\n", path: "a.txt")
+    #expect(WordListLint.lint([scoped], origin: .global).isEmpty)
+    let named = WordListFile(parsing: "[p: name]\ndick\n[p]\nbig dick\n", path: "b.txt")
+    #expect(WordListLint.lint([named], origin: .global).isEmpty)
+    let plain = WordListFile(parsing: "[p]\nnicht\nnicht da\n", path: "c.txt")
+    #expect(WordListLint.lint([plain], origin: .global).map(\.location.line) == [3])
+  }
+
   @Test func aCompiledMatcherKeepsActionsAndLanguages() throws {
     let matcher = try Matcher(lists: [Self.global()])
     let bytes = matcher.compiledBytes(identity: Array("test".utf8))

@@ -166,7 +166,8 @@ public enum WordListLint {
     return nil
   }
 
-  /// Block entries that contain another block entry at a place where that one matches.
+  /// Block entries that contain another block entry at a place where that one matches
+  /// whatever the text around it.
   private static func redundant(_ blocks: [(entry: Entry, normalized: NormalizedEntry)]) -> [LintFinding] {
     guard blocks.count > 1,
       let automaton = try? AhoCorasick(scalarPatterns: blocks.map(\.normalized.scalars))
@@ -181,6 +182,13 @@ public enum WordListLint {
           let inner = blocks[pattern]
           let length = inner.normalized.scalars.count
           guard length < scalars.count else { return }
+          // An inner entry that the text around it can keep from matching (its language, a
+          // name, the lexicon of a `word:` entry) does not cover the outer. (A Han entry's
+          // segmentation is not counted: a word that cuts it inside the outer entry is made of
+          // the outer entry's characters, or crosses the outer entry's edge too.)
+          if inner.entry.language != nil && inner.entry.language != block.entry.language { return }
+          if inner.entry.isAlsoName && !block.entry.isAlsoName { return }
+          if inner.entry.boundary == .dictionaryWord { return }
           let start = end - length
           if inner.entry.boundary == .word {
             if inner.normalized.firstClass.isWordCharacter, start > 0,
