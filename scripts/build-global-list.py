@@ -539,7 +539,7 @@ def main():
     counts["en.txt"] = write(
         "en.txt",
         "English profanity and sexual terms: LDNOOBW (en, CC-BY-4.0) and better-profanity 0.7.0 (MIT).\n"
-        "Latin-script entries match whole words (see README). Ordinary words are in ../optional/.\n"
+        "Latin-script entries match whole words (see Docs/word-lists.md). Ordinary words are in ../optional/.\n"
         "`lang=en` sections: entries that are common words of other languages too (rule 13 of SOURCES.md).",
         sections,
     )
