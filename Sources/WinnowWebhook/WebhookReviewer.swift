@@ -88,6 +88,7 @@ public final class WebhookReviewer: ContentReviewer {
     return nil
   }
 
+  /// Posts the request and reads the answer (see the protocol above); throws on a non-2xx status, a refused connection or an answer that cannot be read.
   public func review(_ request: ReviewRequest) async throws -> ReviewDecision {
     var httpRequest = HTTPClientRequest(url: url)
     httpRequest.method = .POST
@@ -267,6 +268,7 @@ public enum WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
   /// `requestTimeout`.
   case requestTimedOut(Duration)
 
+  /// The failure as one line.
   public var description: String {
     switch self {
     case .unreachable(let message): "reviewer unreachable: \(message)"

@@ -5,6 +5,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
   /// The 0-based UTF-8 byte offset where the problem was found.
   public let offset: Int
 
+  /// The error as one line: its byte offset and cause.
   public var description: String { "invalid JSON at byte \(offset): \(message)" }
 }
 

@@ -73,9 +73,12 @@ public enum JSONValue: Sendable, Hashable {
 
 /// A member of a JSON object.
 public struct JSONMember: Sendable, Hashable {
+  /// The member's key.
   public var key: String
+  /// The member's value.
   public var value: JSONValue
 
+  /// Creates a member.
   public init(key: String, value: JSONValue) {
     self.key = key
     self.value = value
@@ -93,11 +96,16 @@ public struct JSONMember: Sendable, Hashable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral,
   ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral
 {
+  /// A JSON string.
   public init(stringLiteral value: String) { self = .string(value) }
+  /// A JSON object with these members, in this order.
   public init(dictionaryLiteral elements: (String, JSONValue)...) {
     self = .object(elements.map { JSONMember(key: $0.0, value: $0.1) })
   }
+  /// A JSON array.
   public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+  /// A JSON number.
   public init(integerLiteral value: Int64) { self = .number(String(value)) }
+  /// `true` or `false`.
   public init(booleanLiteral value: Bool) { self = .bool(value) }
 }

@@ -4,7 +4,9 @@ public struct PatternID: Hashable, Comparable, Sendable, CustomStringConvertible
   public let rawValue: Int
   /// Creates an id for the pattern at `rawValue`.
   public init(_ rawValue: Int) { self.rawValue = rawValue }
+  /// Patterns order by their index.
   public static func < (lhs: PatternID, rhs: PatternID) -> Bool { lhs.rawValue < rhs.rawValue }
+  /// The pattern's index.
   public var description: String { String(rawValue) }
 }
 

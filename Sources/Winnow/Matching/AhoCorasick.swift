@@ -235,5 +235,6 @@ public final class AhoCorasick: Sendable {
 public struct AhoCorasickError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The index of the empty pattern.
   public let emptyPattern: Int
+  /// The error as one line: which pattern is empty.
   public var description: String { "pattern \(emptyPattern) is empty; every pattern needs at least one character" }
 }

@@ -47,6 +47,7 @@ public struct MatchWarning: Sendable, Hashable, CustomStringConvertible {
   /// What happened, in lower case.
   public let message: String
 
+  /// The warning as one line: the entry and the limit it stopped at.
   public var description: String {
     let place = entry.source.map { "\($0): " } ?? ""
     return "\(place)regex \"\(entry.text)\" stopped: \(message)"

@@ -177,6 +177,7 @@ public struct ContentExtractor: Sendable, Hashable {
 
 /// A custom message type that cannot be registered.
 public struct ExtractionRuleError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Why the registration was refused.
   public let description: String
   init(_ description: String) { self.description = description }
 }

@@ -203,11 +203,13 @@ public struct ItemError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The field concerned, where the problem is inside one (`content`).
   public let field: String?
 
+  /// Creates an error of `kind`, naming the field at fault when there is one.
   public init(_ kind: Kind, field: String? = nil) {
     self.kind = kind
     self.field = field
   }
 
+  /// The error as one line, for people.
   public var description: String {
     let place = field.map { "\($0): " } ?? ""
     switch kind {

@@ -8,6 +8,7 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
   }
 
   let steps: [Step]
+  /// The location as written in results (`content`, `put.key`, `mentionedInfo.mentionedContent`).
   public let description: String
 
   /// Parses a path.

@@ -62,6 +62,7 @@ public struct ReviewDecision: Sendable, Hashable {
   /// (cut to 1024 characters).
   public var extra: String?
 
+  /// Creates a decision.
   public init(outcome: Outcome, replacementContent: JSONValue? = nil, labels: [String] = [], extra: String? = nil) {
     self.outcome = outcome
     self.replacementContent = replacementContent
@@ -102,6 +103,7 @@ public struct ReviewPolicy: Sendable, Hashable {
   /// pile up work without bound.
   public var maximumCallsInFlight: Int
 
+  /// Creates a policy.
   public init(
     timeout: Duration = .seconds(3), onFailure: FailureAction = .failOpen, onReview: ReviewAction = .deliver,
     maximumCallsInFlight: Int = 1024
@@ -125,5 +127,6 @@ struct ReviewerBusyError: Error, CustomStringConvertible {
 public struct ReviewTimeoutError: Error, Sendable, CustomStringConvertible {
   /// The timeout that passed.
   public let timeout: Duration
+  /// The timeout as one line.
   public var description: String { "no answer within \(timeout)" }
 }

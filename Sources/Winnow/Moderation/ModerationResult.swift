@@ -5,6 +5,7 @@ public struct FieldMatch: Sendable, Hashable {
   /// The match; its range is in the field's text.
   public var match: Match
 
+  /// Creates a field match.
   public init(field: FieldLocation, match: Match) {
     self.field = field
     self.match = match

@@ -9,9 +9,11 @@ public final class ReviewerStatistics: Sendable {
   public struct Counts: Sendable, Hashable {
     /// Calls made.
     public var calls = 0
-    /// Answers of each outcome.
+    /// Answers of `pass`.
     public var passed = 0
+    /// Answers of `review`.
     public var reviewed = 0
+    /// Answers of `reject`.
     public var rejected = 0
     /// Calls that did not answer in time.
     public var timeouts = 0
@@ -22,6 +24,7 @@ public final class ReviewerStatistics: Sendable {
     public var inFlight = 0
   }
 
+  /// Creates counters at zero.
   public init() {}
 
   /// The counters now.

@@ -12,7 +12,9 @@
 ///
 /// `Normalization` is `Sendable`.
 public struct Normalization: OptionSet, Sendable, Hashable {
+  /// The rules as bits.
   public let rawValue: UInt16
+  /// Rules from their bits.
   public init(rawValue: UInt16) { self.rawValue = rawValue }
 
   /// Compatibility folding (NFKC): full-width `ｆ` → `f`, circled `①` → `1`, `ⓕ` → `f`,

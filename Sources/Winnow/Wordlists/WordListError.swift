@@ -39,6 +39,7 @@ public struct WordListError: Error, Sendable, Hashable, CustomStringConvertible 
     self.location = location
   }
 
+  /// `file:line: cause`.
   public var description: String {
     let place = location.line > 0 ? "\(location.file):\(location.line)" : location.file
     return "\(place): \(cause)"
@@ -72,5 +73,6 @@ public struct WordListErrors: Error, Sendable, CustomStringConvertible {
   /// Creates the error from a non-empty list.
   public init(_ errors: [WordListError]) { self.errors = errors }
 
+  /// Every error, one a line.
   public var description: String { errors.map(\.description).joined(separator: "\n") }
 }

@@ -5,6 +5,7 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
   /// What is wrong, in lower case.
   public var message: String
 
+  /// `file:line: message`.
   public var description: String { "\(location): \(message)" }
 }
 
