@@ -117,7 +117,7 @@ struct StartFilter: Sendable {
   static let windowLengths = [1, 2, 3, 4, 6, 8]
 
   /// One window length's bitmap: the key is the first `length` bytes, read little-endian.
-  private struct Window: Sendable {
+  struct Window: Sendable {
     var mask: UInt64
     /// `64 - log2(bits)`: the hash's top bits index the bitmap.
     var shift: UInt64
@@ -126,17 +126,17 @@ struct StartFilter: Sendable {
   }
 
   /// All bitmaps, one after another.
-  private let words: [UInt64]
+  let words: [UInt64]
   // The windows by length; an empty one has a bitmap of zeros.
-  private let w1, w2, w3, w4, w6, w8: Window
-  private let hasShort: Bool
-  private let gateOffset: Int
+  let w1, w2, w3, w4, w6, w8: Window
+  let hasShort: Bool
+  let gateOffset: Int
   /// The prefix table (see ``PrefixTable``): where its words start in `words`, and the shift
   /// that takes a hashed 4-byte prefix to a word index.
-  private let prefixOffset: Int
-  private let prefixShift: UInt64
+  let prefixOffset: Int
+  let prefixShift: UInt64
   /// The patterns by their window, exactly: what a position that passes is looked up in.
-  private let patterns: WindowPatterns
+  let patterns: WindowPatterns
 
   /// Builds the filter for patterns given as UTF-8 bytes (none empty).
   init(patterns: [[UInt8]]) {
@@ -227,7 +227,7 @@ struct StartFilter: Sendable {
   }
 
   /// Words in the gate's table.
-  private static let gateWords = 1024
+  static let gateWords = 1024
 
   /// The gate's word for a two-byte start (in the low 16 bits of `pair`).
   @inline(__always)
@@ -400,23 +400,23 @@ struct ScalarStartFilter: Sendable {
   /// Past the last scalar: not a scalar, so no key holds it.
   private static let beyond: UInt32 = 0xFFFF_FFFF
 
-  private let words: [UInt64]
+  let words: [UInt64]
   /// Per key length 1, 2, 3 and 4: where its bitmap starts in `words`, and its shift. Keys of
   /// length 1 in the BMP are not hashed: `words` starts with an exact bitmap of them, one bit
   /// per scalar (8 KiB), read with no multiplication; the hashed bitmap of length 1 holds only
   /// supplementary scalars.
-  private let offsets: (Int, Int, Int, Int)
-  private let shifts: (UInt64, UInt64, UInt64, UInt64)
-  private let hasSingles: Bool
-  private let hasSupplementarySingles: Bool
-  private static let bmpSinglesWords = 0x10000 / 64
+  let offsets: (Int, Int, Int, Int)
+  let shifts: (UInt64, UInt64, UInt64, UInt64)
+  let hasSingles: Bool
+  let hasSupplementarySingles: Bool
+  static let bmpSinglesWords = 0x10000 / 64
   /// The prefix table (see ``PrefixTable``) of the first two scalars, then the third: where
   /// its words start in `words`, and the shift that takes a hashed prefix to a word index.
-  private let prefixOffset: Int
-  private let prefixShift: UInt64
+  let prefixOffset: Int
+  let prefixShift: UInt64
   /// Whether a pattern starts with a space. Without one, a space in the text (what a run of
   /// separators becomes) is never tested.
-  private let startsWithSpace: Bool
+  let startsWithSpace: Bool
 
   /// Builds the filter for patterns given as scalar values (none empty).
   init(patterns: [[UInt32]]) {
@@ -592,90 +592,5 @@ struct ScalarStartFilter: Sendable {
         block = end
       }
     }
-  }
-}
-
-extension StartFilter {
-  /// Writes the filter for ``init(decoding:)``.
-  func encode(into writer: inout CompiledWriter) {
-    writer.write(words)
-    for window in [w1, w2, w3, w4, w6, w8] {
-      writer.write(window.mask)
-      writer.write(window.shift)
-      writer.write(window.offset)
-    }
-    writer.write(hasShort)
-    writer.write(gateOffset)
-    writer.write(prefixOffset)
-    writer.write(prefixShift)
-    patterns.encode(into: &writer)
-  }
-
-  /// Reads a filter back; every bitmap and table must lie inside its array.
-  init(decoding reader: inout CompiledReader) throws(CompiledMatcherError) {
-    words = try reader.readArray()
-    var windows: [Window] = []
-    for _ in 0..<Self.windowLengths.count {
-      let window = Window(mask: try reader.readUInt64(), shift: try reader.readUInt64(), offset: try reader.readInt())
-      guard BlockedBloom.bitmapFits(offset: window.offset, shift: window.shift, inWords: words.count) else {
-        throw CompiledMatcherError(.malformed("start filter window"))
-      }
-      windows.append(window)
-    }
-    (w1, w2, w3, w4, w6, w8) = (windows[0], windows[1], windows[2], windows[3], windows[4], windows[5])
-    hasShort = try reader.readBool()
-    gateOffset = try reader.readInt()
-    guard gateOffset >= 0 && gateOffset + Self.gateWords <= words.count else {
-      throw CompiledMatcherError(.malformed("start filter gate"))
-    }
-    prefixOffset = try reader.readInt()
-    prefixShift = try reader.readUInt64()
-    guard PrefixTable.fits(offset: prefixOffset, shift: prefixShift, inWords: words.count) else {
-      throw CompiledMatcherError(.malformed("start filter prefix table"))
-    }
-    patterns = try WindowPatterns(decoding: &reader)
-  }
-}
-
-extension ScalarStartFilter {
-  /// Writes the filter for ``init(decoding:)``.
-  func encode(into writer: inout CompiledWriter) {
-    writer.write(words)
-    for (offset, shift) in [(offsets.0, shifts.0), (offsets.1, shifts.1), (offsets.2, shifts.2), (offsets.3, shifts.3)]
-    {
-      writer.write(offset)
-      writer.write(shift)
-    }
-    writer.write(hasSingles)
-    writer.write(hasSupplementarySingles)
-    writer.write(prefixOffset)
-    writer.write(prefixShift)
-    writer.write(startsWithSpace)
-  }
-
-  /// Reads a filter back; every bitmap must lie inside `words`.
-  init(decoding reader: inout CompiledReader) throws(CompiledMatcherError) {
-    words = try reader.readArray()
-    guard words.count >= Self.bmpSinglesWords else { throw CompiledMatcherError(.malformed("scalar filter")) }
-    var offsets: [Int] = []
-    var shifts: [UInt64] = []
-    for _ in 0..<4 {
-      let (offset, shift) = (try reader.readInt(), try reader.readUInt64())
-      guard BlockedBloom.bitmapFits(offset: offset, shift: shift, inWords: words.count) else {
-        throw CompiledMatcherError(.malformed("scalar filter bitmap"))
-      }
-      offsets.append(offset)
-      shifts.append(shift)
-    }
-    self.offsets = (offsets[0], offsets[1], offsets[2], offsets[3])
-    self.shifts = (shifts[0], shifts[1], shifts[2], shifts[3])
-    hasSingles = try reader.readBool()
-    hasSupplementarySingles = try reader.readBool()
-    prefixOffset = try reader.readInt()
-    prefixShift = try reader.readUInt64()
-    guard PrefixTable.fits(offset: prefixOffset, shift: prefixShift, inWords: words.count) else {
-      throw CompiledMatcherError(.malformed("scalar filter prefix table"))
-    }
-    startsWithSpace = try reader.readBool()
   }
 }
