@@ -62,7 +62,7 @@ struct CheckCommand: AsyncParsableCommand {
     }
     if let linesFile { return try checkLines(of: linesFile, with: matcher) }
     let text = self.text ?? Self.standardInputText()
-    let (report, suppressed) = scan(text, with: matcher)
+    let (report, suppressed) = scan(text, with: matcher, actions: lists.categoryActions)
     var output = OutputBuffer()
     if json {
       output.write(Self.json(text: text, report: report, suppressed: suppressed))
@@ -94,11 +94,12 @@ struct CheckCommand: AsyncParsableCommand {
     var lineCount = 0
     var matchedLines = 0
     let color = isatty(STDOUT_FILENO) == 1
+    let actions = lists.categoryActions
     for (index, bytes) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
       if bytes.isEmpty && index > 0 && bytes.endIndex == data.endIndex { break }
       lineCount += 1
       let line = String(decoding: bytes, as: UTF8.self)
-      let (report, suppressed) = scan(line, with: matcher)
+      let (report, suppressed) = scan(line, with: matcher, actions: actions)
       guard !report.matches.isEmpty || !report.warnings.isEmpty || !suppressed.isEmpty else { continue }
       if !report.matches.isEmpty { matchedLines += 1 }
       if json {
@@ -118,11 +119,13 @@ struct CheckCommand: AsyncParsableCommand {
     if matchedLines > 0 { throw ExitCode(1) }
   }
 
-  /// The report of one text, and with --suppressed what was found but not reported.
-  private func scan(_ text: String, with matcher: Matcher) -> (MatchReport, [SuppressedMatch]) {
+  /// The report of one text, its matches given the `--category-action` actions, and with
+  /// --suppressed what was found but not reported.
+  private func scan(_ text: String, with matcher: Matcher, actions: [String: ModerationEngine.CategoryAction]) -> (
+    MatchReport, [SuppressedMatch]
+  ) {
     let kind: MatchKind? = overlapping ? nil : .leftmostLongest
     var (report, suppressed) = suppressed ? matcher.explain(text, kind: kind) : (matcher.scan(text, kind: kind), [])
-    let actions = lists.categoryActions
     if !actions.isEmpty { report.matches = report.matches.map { $0.switchingCategory(actions) } }
     return (report, suppressed)
   }

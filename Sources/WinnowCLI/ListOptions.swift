@@ -25,12 +25,17 @@ struct ListOptions: ParsableArguments {
   var categoryActions: [String: ModerationEngine.CategoryAction] {
     var actions: [String: ModerationEngine.CategoryAction] = [:]
     for setting in categoryActionSettings {
-      let parts = setting.split(separator: "=", maxSplits: 1)
-      if parts.count == 2, let action = ModerationEngine.CategoryAction(rawValue: String(parts[1])) {
-        actions[String(parts[0])] = action
-      }
+      if let (category, action) = Self.categoryAction(setting) { actions[category] = action }
     }
     return actions
+  }
+
+  /// `CATEGORY=block` or `CATEGORY=review`, read; nil for anything else.
+  private static func categoryAction(_ setting: String) -> (String, ModerationEngine.CategoryAction)? {
+    let parts = setting.split(separator: "=", maxSplits: 1)
+    guard parts.count == 2, !parts[0].isEmpty, let action = ModerationEngine.CategoryAction(rawValue: String(parts[1]))
+    else { return nil }
+    return (String(parts[0]), action)
   }
 
   @Flag(name: .customLong("no-global"), help: "Use no global list, only custom lists.")
@@ -49,10 +54,8 @@ struct ListOptions: ParsableArguments {
       throw ValidationError("--global and --no-global cannot be used together")
     }
     if noGlobal && customFiles.isEmpty { throw ValidationError("--no-global needs at least one --custom list") }
-    for setting in categoryActionSettings {
-      let parts = setting.split(separator: "=", maxSplits: 1)
-      guard parts.count == 2, !parts[0].isEmpty, ModerationEngine.CategoryAction(rawValue: String(parts[1])) != nil
-      else { throw ValidationError("--category-action \(setting): expected CATEGORY=block or CATEGORY=review") }
+    for setting in categoryActionSettings where Self.categoryAction(setting) == nil {
+      throw ValidationError("--category-action \(setting): expected CATEGORY=block or CATEGORY=review")
     }
   }
 

@@ -14,6 +14,15 @@ public struct Match: Sendable, Hashable {
   public let text: String
 }
 
+extension Match {
+  /// This match with its entry given another action (a switched category, a name's word).
+  func withAction(_ action: Entry.Action) -> Match {
+    var entry = self.entry
+    entry.action = action
+    return Match(entry: entry, origin: origin, list: list, range: range, text: text)
+  }
+}
+
 /// Where an entry's text was found but not reported, and why: what ``Matcher/explain(_:kind:)``
 /// lists, so that someone tuning a list can see why `class` does not match `ass`.
 public struct SuppressedMatch: Sendable, Hashable {

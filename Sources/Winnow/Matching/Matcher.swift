@@ -224,11 +224,7 @@ public final class Matcher: Sendable {
         && NameContext.isPartOfName(bytes, matches[index].range)
       {
         // Part of a name: reported for review, not blocking (see ``Entry/isAlsoName``).
-        var entry = matches[index].entry
-        entry.action = .review
-        let found = matches[index]
-        matches[index] = Match(
-          entry: entry, origin: found.origin, list: found.list, range: found.range, text: found.text)
+        matches[index] = matches[index].withAction(.review)
       }
     }
     return MatchReport(matches: matches, warnings: warnings)

@@ -157,15 +157,14 @@ public final class ModerationEngine: Sendable {
   public var appKeys: [String] { apps.keys.sorted() }
 
   /// The matcher that applies to an item: its app's, or the default.
-  public func matcher(for item: MessageItem) -> Matcher {
-    apps.isEmpty ? defaultMatcher : item.appKey.flatMap { apps[$0]?.matcher } ?? defaultMatcher
-  }
+  public func matcher(for item: MessageItem) -> Matcher { app(for: item).matcher }
 
-  /// The category actions that apply to an item: its app's, or the configuration's.
-  private func categoryActions(for item: MessageItem) -> [String: CategoryAction] {
+  /// The lists and category actions that apply to an item: its app's, or the defaults.
+  private func app(for item: MessageItem) -> App {
     apps.isEmpty
-      ? configuration.categoryActions
-      : item.appKey.flatMap { apps[$0]?.categoryActions } ?? configuration.categoryActions
+      ? App(matcher: defaultMatcher, categoryActions: configuration.categoryActions)
+      : item.appKey.flatMap { apps[$0] }
+        ?? App(matcher: defaultMatcher, categoryActions: configuration.categoryActions)
   }
 
   /// Gives every block and review match of a switched category the category's action.
@@ -190,7 +189,8 @@ public final class ModerationEngine: Sendable {
     result: ModerationResult, fields: [TextField]
   ) {
     var fields = try configuration.extractor.fields(of: item)
-    let matcher = matcher(for: item)
+    let app = app(for: item)
+    let matcher = app.matcher
     var matches: [FieldMatch] = []
     var warnings: [MatchWarning] = []
     for index in fields.indices {
@@ -198,8 +198,7 @@ public final class ModerationEngine: Sendable {
       for match in report.matches { matches.append(FieldMatch(field: fields[index].location, match: match)) }
       warnings += report.warnings
     }
-    let actions = categoryActions(for: item)
-    if !actions.isEmpty, !matches.isEmpty { Self.switchCategories(&matches, to: actions) }
+    if !app.categoryActions.isEmpty, !matches.isEmpty { Self.switchCategories(&matches, to: app.categoryActions) }
     // Blocked by a global entry if any blocks, else by a custom one; the record's `extra` names
     // the words of the entries that decided.
     var blocksGlobal = false
@@ -217,7 +216,7 @@ public final class ModerationEngine: Sendable {
       return (result, fields)
     }
     // Review matches alone: delivered as is, flagged.
-    guard matches.contains(where: { if case .replace = $0.match.entry.action { true } else { false } }) else {
+    guard matches.contains(where: { $0.match.entry.action.isReplace }) else {
       let result = ModerationResult(
         verdict: .pass, item: item, blockType: nil, sensitiveType: .none, record: nil, matches: matches,
         warnings: warnings, review: nil)
@@ -225,10 +224,8 @@ public final class ModerationEngine: Sendable {
     }
     var delivered = item
     for index in fields.indices {
-      let inField = matches.filter {
-        guard $0.field == fields[index].location, case .replace = $0.match.entry.action else { return false }
-        return true
-      }.map(\.match)
+      let inField = matches.filter { $0.field == fields[index].location && $0.match.entry.action.isReplace }
+        .map(\.match)
       guard !inField.isEmpty else { continue }
       fields[index].text = Match.mask(fields[index].text, matches: inField)
       delivered.content.replaceText(at: fields[index].location, with: fields[index].text)
@@ -403,8 +400,6 @@ extension Match {
     guard let category = entry.category, let switched = actions[category]?.entryAction,
       entry.action == .block || entry.action == .review, entry.action != switched
     else { return self }
-    var entry = self.entry
-    entry.action = switched
-    return Match(entry: entry, origin: origin, list: list, range: range, text: text)
+    return withAction(switched)
   }
 }

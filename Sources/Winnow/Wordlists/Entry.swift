@@ -134,6 +134,11 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   public var description: String { "\(file):\(line)" }
 }
 
+extension Entry.Action {
+  /// Whether the action replaces the matched characters.
+  var isReplace: Bool { if case .replace = self { true } else { false } }
+}
+
 extension Entry {
   /// A lexicon entry as the matcher gathers it: the word, and its Zipf frequency after a space
   /// when the line gave one (`入住 3.9`).

@@ -258,6 +258,8 @@ public struct WordListFile: Sendable, Hashable {
     var action = section.defaultAction
     var kind: Entry.Kind = .literal
     var boundary: Entry.Boundary? = nil
+    // `review:` written on the entry (a review section's default may still be replaced).
+    var writtenReview = false
     if starts(line, with: "\\") {
       line = Substring(line.utf8.dropFirst())
     } else {
@@ -266,6 +268,7 @@ public struct WordListFile: Sendable, Hashable {
         line = Substring(line.utf8.dropFirst(6))
       } else if starts(line, with: "review:") {
         action = .review
+        writtenReview = true
         line = Substring(line.utf8.dropFirst(7))
       } else if starts(line, with: "block:") {
         action = .block
@@ -303,7 +306,7 @@ public struct WordListFile: Sendable, Hashable {
     if let arrow = firstRange(of: " => ", in: line)
       ?? (line.utf8.reversed().starts(with: ">= ".utf8) ? line.index(line.endIndex, offsetBy: -3)..<line.endIndex : nil)
     {
-      guard action != .allow, !starts(raw.drop(while: { $0 == " " || $0 == "\t" }), with: "review:") else {
+      guard action != .allow, !writtenReview else {
         return .invalid(
           WordListError(
             .invalidPrefix("\(action == .allow ? "allow" : "review") entries cannot have a replacement"), at: location))
