@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "Winnow", targets: ["Winnow"]),
     .library(name: "WinnowWebhook", targets: ["WinnowWebhook"]),
+    .library(name: "WinnowServer", targets: ["WinnowServer"]),
     .executable(name: "winnow", targets: ["WinnowCLI"]),
   ],
   dependencies: [
@@ -14,6 +15,11 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
   ],
   targets: [
     .systemLibrary(
@@ -33,11 +39,25 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
       ]
     ),
+    // The HTTP service: Hummingbird, service lifecycle and metrics stay out of the core.
+    .target(
+      name: "WinnowServer",
+      dependencies: [
+        "Winnow",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .executableTarget(
       name: "WinnowCLI",
       dependencies: [
         "Winnow",
         "WinnowWebhook",
+        "WinnowServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -58,6 +78,8 @@ let package = Package(
       dependencies: [
         "Winnow",
         "WinnowTestSupport",
+        // A reference SHA-1 for the property test of the platform signature's own.
+        .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
@@ -77,6 +99,10 @@ let package = Package(
       dependencies: [
         "WinnowCLI",
         "WinnowTestSupport",
+        "WinnowWebhook",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

@@ -125,14 +125,39 @@ struct ListOptions: ParsableArguments {
   /// The compiled global list: none with `--no-global`.
   private func globalMatcher() throws -> Matcher {
     guard !noGlobal else { return try Matcher(lists: []) }
-    var directories = globalDirectories
-    if directories.isEmpty {
-      guard let builtIn = GlobalListLocator.builtInDirectory() else {
-        throw CLIError(
-          "cannot find the built-in global list (wordlists/global); pass --global DIR or set WINNOW_GLOBAL")
-      }
-      directories = [builtIn]
+    return keptUntilExit(
+      try Self.compileGlobal(
+        directories: try resolvedGlobalDirectories(), excludedCategories: excludedCategories, useCache: !noCache))
+  }
+
+  /// The `--global` directories, or the built-in one.
+  func resolvedGlobalDirectories() throws -> [String] {
+    guard globalDirectories.isEmpty else { return globalDirectories }
+    guard let builtIn = GlobalListLocator.builtInDirectory() else {
+      throw CLIError("cannot find the built-in global list (wordlists/global); pass --global DIR or set WINNOW_GLOBAL")
     }
+    return [builtIn]
+  }
+
+  /// The global list of a server, which reloads it: compiled (or read from the cache) anew
+  /// each time one of its files changes, without the excluded categories.
+  func globalSource() throws -> ModerationService.GlobalSource {
+    let excluded = excludedCategories
+    let useCache = !noCache
+    return ModerationService.GlobalSource(directories: try resolvedGlobalDirectories()) { directories in
+      do {
+        return try Self.compileGlobal(directories: directories, excludedCategories: excluded, useCache: useCache)
+      } catch let error as GlobalListErrors {
+        throw WordListErrors(error.errors)
+      }
+    }
+  }
+
+  /// The global list of `directories` without `excludedCategories`, through the compiled-list
+  /// cache when `useCache`.
+  private static func compileGlobal(directories: [String], excludedCategories: [String], useCache: Bool) throws
+    -> Matcher
+  {
     func compile() throws -> Matcher {
       var lists: [WordList] = []
       var errors: [WordListError] = []
@@ -140,13 +165,12 @@ struct ListOptions: ParsableArguments {
         do { lists += try WordList.load(directory: directory, origin: .global) } catch { errors += error.errors }
       }
       guard errors.isEmpty else { throw GlobalListErrors(errors: errors, compiled: false) }
-      do { return try Matcher(lists: lists.map(withoutExcludedCategories)) } catch {
+      do { return try Matcher(lists: lists.map { without(excludedCategories, $0) }) } catch {
         throw GlobalListErrors(errors: error.errors, compiled: true)
       }
     }
-    guard !noCache, let cache = CompiledListCache.standard() else { return keptUntilExit(try compile()) }
-    return keptUntilExit(
-      try cache.matcher(directories: directories, excludedCategories: excludedCategories, compile: compile))
+    guard useCache, let cache = CompiledListCache.standard() else { return try compile() }
+    return try cache.matcher(directories: directories, excludedCategories: excludedCategories, compile: compile)
   }
 
   /// `matcher`, retained once more and never released: the kernel frees it with the rest of
@@ -157,7 +181,9 @@ struct ListOptions: ParsableArguments {
     return matcher
   }
 
-  private func withoutExcludedCategories(_ list: WordList) -> WordList {
+  private func withoutExcludedCategories(_ list: WordList) -> WordList { Self.without(excludedCategories, list) }
+
+  private static func without(_ excludedCategories: [String], _ list: WordList) -> WordList {
     guard !excludedCategories.isEmpty else { return list }
     var list = list
     list.entries.removeAll { $0.category.map(excludedCategories.contains) ?? false }

@@ -32,6 +32,11 @@ struct ModerationOptions: ParsableArguments {
   @Option(name: .customLong("app-key"), help: "The appKey sent in message callbacks (default: the item's own).")
   var appKey = ""
 
+  @Option(
+    name: .customLong("reviewer-secret-file"),
+    help: "Sign message callbacks with the app secret in this file (mode 0600), as the platform does.")
+  var reviewerSecretFile: String?
+
   @Flag(help: "What a reviewer timeout or failure does: deliver (the default) or block.")
   var reviewerFailure: FailureFlag = .failOpen
 
@@ -85,10 +90,11 @@ struct ModerationOptions: ParsableArguments {
         onFailure: reviewerFailure == .failOpen ? .failOpen : .failClosed, onReview: onReview))
     configuration.logger.logLevel = logLevel
     guard let reviewerURL else { return (configuration, nil) }
+    let secret = try reviewerSecretFile.map(readSecretFile)
     let client = WebhookReviewer.makeFailFastClient()
     configuration.reviewer = WebhookReviewer(
       url: reviewerURL, mode: reviewerProtocol == .json ? .json : .messageCallback(appKey: appKey), client: client,
-      maximumConcurrentRequests: reviewerConcurrency)
+      maximumConcurrentRequests: reviewerConcurrency, signingSecret: secret)
     return (configuration, client)
   }
 }

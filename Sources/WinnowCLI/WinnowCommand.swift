@@ -11,6 +11,8 @@ struct WinnowCommand: AsyncParsableCommand {
       (bad usage, unreadable input or word list).
       """,
     version: "0.1.0",
-    subcommands: [ScanCommand.self, CheckCommand.self, WordsCommand.self, DiffCommand.self, MatchCommand.self]
+    subcommands: [
+      ScanCommand.self, CheckCommand.self, WordsCommand.self, DiffCommand.self, ServeCommand.self, MatchCommand.self,
+    ]
   )
 }

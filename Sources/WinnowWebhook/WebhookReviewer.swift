@@ -42,6 +42,8 @@ public final class WebhookReviewer: ContentReviewer {
   private let client: HTTPClient
   private let limiter: ConcurrencyLimiter
   private let requestTimeout: Duration
+  /// The app secret message callbacks are signed with, if any.
+  private let signingSecret: String?
 
   /// Creates a reviewer.
   /// - Parameters:
@@ -51,10 +53,14 @@ public final class WebhookReviewer: ContentReviewer {
   ///     the last byte of the answer (a call over it fails with
   ///     ``WebhookError/requestTimedOut(_:)``); the engine's policy timeout is normally shorter
   ///     and applies first.
+  ///   - signingSecret: the app secret to sign message callbacks with, as the platform does:
+  ///     the query parameters `nonce`, `signTimestamp` (Unix milliseconds) and `signature` =
+  ///     ``PlatformSignature`` of them (`winnow serve` checks them).
   public init(
     url: String, mode: Mode, client: HTTPClient = .shared, maximumConcurrentRequests: Int = 64,
-    requestTimeout: Duration = .seconds(30)
+    requestTimeout: Duration = .seconds(30), signingSecret: String? = nil
   ) {
+    self.signingSecret = signingSecret
     self.url = url
     self.mode = mode
     self.client = client
@@ -94,6 +100,7 @@ public final class WebhookReviewer: ContentReviewer {
     httpRequest.method = .POST
     switch mode {
     case .messageCallback(let appKey):
+      if let signingSecret { httpRequest.url = Self.signed(url, secret: signingSecret) }
       httpRequest.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
       httpRequest.body = .bytes(ByteBuffer(string: Self.formBody(Self.callbackFields(request, appKey: appKey))))
     case .json:
@@ -180,6 +187,15 @@ public final class WebhookReviewer: ContentReviewer {
       ("originalMsgUID", item.sourceType == .edit ? item.msgUID : ""),
       ("busChannel", item.channelId),
     ]
+  }
+
+  /// `url` with the platform's signature query parameters of a new nonce and the time now.
+  static func signed(_ url: String, secret: String, now: Date = Date()) -> String {
+    let nonce = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    let timestamp = String(Int64(now.timeIntervalSince1970 * 1000))
+    let signature = PlatformSignature.signature(secret: secret, nonce: nonce, timestamp: timestamp)
+    let separator = url.contains("?") ? "&" : "?"
+    return url + separator + "nonce=\(nonce)&signTimestamp=\(timestamp)&signature=\(signature)"
   }
 
   static func formBody(_ fields: [(String, String)]) -> String {

@@ -189,3 +189,27 @@ public struct DumpLine: Sendable, Hashable {
     return seconds * 1000 + millis
   }
 }
+
+extension MessageItem {
+  /// The item of a message callback's form fields (`appKey, fromUserId, targetId, toUserIds,
+  /// msgType, content, extraContent, channelType, msgTimeStamp, messageId, originalMsgUID,
+  /// busChannel`), read as a callback line of a dump is: `content` is the content JSON, an
+  /// `originalMsgUID` makes it an edit, `extraContent` alone an extension. Empty fields are
+  /// absent ones; `toUserIds` is comma-separated; `msgTimeStamp` is Unix milliseconds.
+  /// - Throws: ``ItemError`` when content is missing or not JSON, or a field is malformed.
+  public init(callbackFields fields: [(name: String, value: String)]) throws(ItemError) {
+    var members: [JSONMember] = []
+    for (name, value) in fields where !value.isEmpty {
+      switch name {
+      case "toUserIds":
+        let ids = value.split(separator: ",").map { JSONValue.string(String($0)) }
+        members.append(JSONMember(key: name, value: .array(ids)))
+      case "msgTimeStamp", "channelType":
+        members.append(JSONMember(key: name, value: Int64(value) != nil ? .number(value) : .string(value)))
+      default:
+        members.append(JSONMember(key: name, value: .string(value)))
+      }
+    }
+    self = try DumpLine.callback(.object(members)).item
+  }
+}

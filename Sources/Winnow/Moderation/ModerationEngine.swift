@@ -132,6 +132,17 @@ public final class ModerationEngine: Sendable {
     self.reviewerStatistics = statistics
   }
 
+  /// An engine of a compiled global list and apps' lists already compiled over it (for
+  /// ``ModerationService``, which compiles only the apps that change).
+  convenience init(
+    global: Matcher, appMatchers: [String: Matcher], configuration: Configuration, statistics: ReviewerStatistics
+  ) {
+    self.init(
+      global: global, default: global,
+      apps: appMatchers.mapValues { App(matcher: $0, categoryActions: configuration.categoryActions) },
+      configuration: configuration, statistics: statistics)
+  }
+
   /// A copy of this engine with an app's custom lists added (or replaced), compiled over the
   /// shared global list. `categoryActions` switch categories for this app's items, over the
   /// configuration's (``Configuration/categoryActions``).

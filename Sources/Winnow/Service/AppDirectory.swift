@@ -1,0 +1,154 @@
+import Foundation
+
+/// Per-app custom lists in one directory, the layout `winnow serve` (and `scan --apps`,
+/// `check --apps`) reads: `DIR/APPKEY.txt` holds app `APPKEY`'s custom list (the list format of
+/// ``WordListFile``), and `DIR/secrets.json` the apps' secrets, `{"APPKEY":"SECRET",…}`.
+///
+/// An app key is letters, digits, `-` and `_` (at most 64), so a key can never name a file
+/// outside the directory. The secrets file must not be readable or writable by group or
+/// others (mode 0600 or stricter): one that is is refused, as `ssh` refuses a private key.
+public struct AppDirectory: Sendable, Hashable {
+  /// The directory.
+  public let path: String
+
+  /// The directory at `path` (not read until asked).
+  public init(path: String) { self.path = path }
+
+  /// The most bytes of an app key.
+  public static let maximumAppKeyLength = 64
+
+  /// Whether `appKey` can name an app: 1 to 64 letters, digits, `-` and `_` of ASCII.
+  public static func isValidAppKey(_ appKey: Substring) -> Bool {
+    !appKey.isEmpty && appKey.utf8.count <= maximumAppKeyLength
+      && appKey.utf8.allSatisfy { byte in
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+          || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+      }
+  }
+
+  /// The list file of an app.
+  public func listPath(of appKey: String) -> String { path + "/" + appKey + ".txt" }
+
+  /// The app keys that have a list file, sorted. Files whose name is not a valid app key are
+  /// left out.
+  /// - Throws: ``AppDirectoryError`` when the directory cannot be read.
+  public func appKeys() throws(AppDirectoryError) -> [String] {
+    let names: [String]
+    do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
+      throw AppDirectoryError(file: path, cause: "not a readable directory")
+    }
+    return names.compactMap { name -> String? in
+      guard name.hasSuffix(".txt") else { return nil }
+      let key = name.dropLast(4)
+      return Self.isValidAppKey(key) ? String(key) : nil
+    }.sorted()
+  }
+
+  /// The apps' secrets from `secrets.json`; empty when there is no such file.
+  /// - Throws: ``AppDirectoryError`` when the file is readable by others, cannot be read, is
+  ///   not a JSON object of strings, or names an invalid app key.
+  public func secrets() throws(AppDirectoryError) -> [String: String] {
+    let file = path + "/secrets.json"
+    var status = stat()
+    guard stat(file, &status) == 0 else {
+      if errno == ENOENT { return [:] }
+      throw AppDirectoryError(file: file, cause: String(cString: strerror(errno)))
+    }
+    if status.st_mode & 0o077 != 0 {
+      throw AppDirectoryError(
+        file: file,
+        cause: "is open to group or others (mode \(String(status.st_mode & 0o777, radix: 8))); chmod 600 it")
+    }
+    guard let data = FileManager.default.contents(atPath: file) else {
+      throw AppDirectoryError(file: file, cause: "cannot be read")
+    }
+    let value: JSONValue
+    do { value = try JSONValue(parsing: String(decoding: data, as: UTF8.self)) } catch {
+      throw AppDirectoryError(file: file, cause: "not JSON: \(error)")
+    }
+    guard case .object(let members) = value else {
+      throw AppDirectoryError(file: file, cause: "expected an object {\"APPKEY\":\"SECRET\",…}")
+    }
+    var secrets: [String: String] = [:]
+    for member in members {
+      guard Self.isValidAppKey(member.key[...]) else {
+        throw AppDirectoryError(
+          file: file, cause: "\(JSONValue.string(member.key).jsonString) is not an app key (letters, digits, - and _)")
+      }
+      guard case .string(let secret) = member.value, !secret.isEmpty else {
+        throw AppDirectoryError(file: file, cause: "the secret of \(member.key) is not a non-empty string")
+      }
+      secrets[member.key] = secret
+    }
+    return secrets
+  }
+}
+
+/// A problem with an app directory or one of its files.
+public struct AppDirectoryError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The file or directory.
+  public let file: String
+  /// What is wrong, lower case.
+  public let cause: String
+
+  /// Creates an error.
+  public init(file: String, cause: String) {
+    self.file = file
+    self.cause = cause
+  }
+
+  /// `file: cause`.
+  public var description: String { "\(file): \(cause)" }
+}
+
+/// Writes files so that a crash leaves either the old file or the new one, and an answered
+/// write survives a crash of the machine: a temporary file beside the target is written whole,
+/// flushed to disk, renamed over the target, and the directory flushed too.
+enum DurableFile {
+  /// Replaces `path` with `bytes`, keeping its mode (0644 for a new file).
+  /// - Throws: the system's cause, lower case; the target is then unchanged.
+  static func write(_ bytes: [UInt8], to path: String) throws(AppDirectoryError) {
+    let directory = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    var template = Array(((directory.isEmpty ? "." : directory) + "/.\(name).XXXXXX").utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress.map { mkstemp($0) } ?? -1
+    }
+    func failure(_ step: String) -> AppDirectoryError {
+      AppDirectoryError(file: path, cause: "\(step): \(String(cString: strerror(errno)))")
+    }
+    guard descriptor >= 0 else { throw failure("cannot create a temporary file") }
+    let temporary = template.withUnsafeBufferPointer { buffer in
+      buffer.baseAddress.map { String(cString: $0) } ?? ""
+    }
+    var status = stat()
+    fchmod(descriptor, stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644)
+    let written = bytes.withUnsafeBytes { buffer -> Bool in
+      guard let base = buffer.baseAddress else { return true }
+      var done = 0
+      while done < buffer.count {
+        let count = Foundation.write(descriptor, base + done, buffer.count - done)
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return false }
+        done += count
+      }
+      return true
+    }
+    guard written, fsync(descriptor) == 0 else {
+      let error = failure("cannot write")
+      close(descriptor)
+      unlink(temporary)
+      throw error
+    }
+    guard close(descriptor) == 0, rename(temporary, path) == 0 else {
+      let error = failure("cannot replace the file")
+      unlink(temporary)
+      throw error
+    }
+    let directoryDescriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
+    if directoryDescriptor >= 0 {
+      fsync(directoryDescriptor)
+      close(directoryDescriptor)
+    }
+  }
+}

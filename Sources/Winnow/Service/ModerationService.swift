@@ -1,0 +1,427 @@
+import Foundation
+import Synchronization
+
+/// The engine of a long-running server: the current ``ModerationEngine`` with the global list
+/// and every app's custom list (an ``AppDirectory``), swapped atomically when lists change.
+///
+/// - ``engine`` is the engine new requests use. A request keeps the engine it started with:
+///   a reload or an edit builds a new engine beside it and swaps it in, so no request fails or
+///   waits on a compile.
+/// - ``reload()`` reads the lists again: the global list only when one of its files changed,
+///   and only the apps whose list files changed (added, edited, removed). A reload with any
+///   error keeps every old list and reports each error with its file and line.
+/// - ``addWords(_:toApp:)`` and ``removeWords(_:fromApp:)`` edit an app's list file the way the
+///   platform's sensitive-word API does: the new file is written durably (a temporary file,
+///   `fsync`, rename, `fsync` of the directory) before they return, and the very next
+///   ``engine`` has it. Edits and reloads are serialized; requests never wait for them.
+///
+/// `ModerationService` is `Sendable`: share one across every request handler.
+public final class ModerationService: Sendable {
+  /// A word of an app's list as the platform's sensitive-word API sees it: blocked, or
+  /// replaced by `replacement`.
+  public struct CustomWord: Sendable, Hashable {
+    /// The word.
+    public var word: String
+    /// What it is replaced by, or nil when it blocks.
+    public var replacement: String?
+
+    /// Creates a word.
+    public init(word: String, replacement: String? = nil) {
+      self.word = word
+      self.replacement = replacement
+    }
+
+    /// The most characters of a word or replacement, as on the platform.
+    public static let maximumLength = 32
+
+    /// Why the word cannot be added, or nil: the platform's rule is 1 to 32 letters and digits
+    /// of any script, and a replacement of at most 32 characters with no line break.
+    public var problem: String? {
+      if word.isEmpty { return "word is empty" }
+      if word.count > Self.maximumLength { return "word is longer than \(Self.maximumLength) characters" }
+      if !word.allSatisfy({ $0.isLetter || $0.isNumber }) { return "word must be letters and digits only" }
+      if let replacement {
+        if replacement.count > Self.maximumLength {
+          return "replaceWord is longer than \(Self.maximumLength) characters"
+        }
+        if replacement.contains(where: \.isNewline) { return "replaceWord has a line break" }
+      }
+      return nil
+    }
+  }
+
+  /// What a reload did.
+  public struct ReloadReport: Sendable, Hashable {
+    /// Whether the global list was read and compiled again (one of its files changed).
+    public var globalReloaded = false
+    /// The apps whose lists were compiled again, added or removed.
+    public var changedApps: [String] = []
+    /// Every error, with its file and line; when there is any, the old lists stay in use.
+    public var errors: [String] = []
+    /// When the reload finished.
+    public var finishedAt = Date()
+    /// Whether the new lists are in use.
+    public var succeeded: Bool { errors.isEmpty }
+
+    /// A report of nothing done yet.
+    public init() {}
+  }
+
+  /// What the service holds now, for a status page.
+  public struct Status: Sendable {
+    /// How many engines have been swapped in (1 after start).
+    public var version: Int
+    /// When the engine in use was swapped in.
+    public var loadedAt: Date
+    /// The entries of the global list.
+    public var globalEntryCount: Int
+    /// The entries of each app's list.
+    public var appEntryCounts: [String: Int]
+    /// The apps with a secret.
+    public var appsWithSecrets: Int
+    /// The last reload, if any.
+    public var lastReload: ReloadReport?
+    /// How many reloads failed since start.
+    public var failedReloads: Int
+  }
+
+  /// The global list's source: its directories, and how to compile them.
+  public struct GlobalSource: Sendable {
+    /// The directories of `*.txt` files.
+    public var directories: [String]
+    /// Compiles the directories' lists (the `winnow` command reads its compiled-list cache
+    /// here); throws ``WordListErrors`` or any error describing itself.
+    public var compile: @Sendable ([String]) throws -> Matcher
+
+    /// A source that compiles `directories` with `compile`, by default every `*.txt` file of
+    /// each as a global list.
+    public init(
+      directories: [String],
+      compile: @escaping @Sendable ([String]) throws -> Matcher = { directories in
+        var lists: [WordList] = []
+        for directory in directories { lists += try WordList.load(directory: directory, origin: .global) }
+        return try Matcher(lists: lists)
+      }
+    ) {
+      self.directories = directories
+      self.compile = compile
+    }
+  }
+
+  private struct AppLists {
+    var fingerprint: FileFingerprint?
+    var file: WordListFile
+    var matcher: Matcher
+  }
+
+  private struct Lists {
+    var global: Matcher
+    var globalFingerprint: [FileFingerprint]
+    var apps: [String: AppLists]
+    var secrets: [String: String]
+    var secretsFingerprint: FileFingerprint?
+  }
+
+  private struct Current {
+    var engine: ModerationEngine
+    var secrets: [String: String]
+    var version: Int
+    var loadedAt: Date
+    var lastReload: ReloadReport?
+    var failedReloads: Int
+  }
+
+  /// The global list's source.
+  public let global: GlobalSource
+  /// Where the apps' lists and secrets are, if anywhere.
+  public let apps: AppDirectory?
+  /// The engines' configuration.
+  public let configuration: ModerationEngine.Configuration
+  private let current: Mutex<Current>
+  /// The reviewer's counters, kept across engines.
+  private let statistics = ReviewerStatistics()
+  /// Held while lists are read, edited or compiled: edits and reloads take turns.
+  private let lists: Mutex<Lists>
+
+  /// Reads and compiles the global list and every app's list.
+  /// - Throws: ``ModerationServiceError`` with every error of every list, when any has one.
+  public init(global: GlobalSource, apps: AppDirectory?, configuration: ModerationEngine.Configuration = .init())
+    throws(ModerationServiceError)
+  {
+    self.global = global
+    self.apps = apps
+    self.configuration = configuration
+    var errors: [String] = []
+    let matcher: Matcher
+    do { matcher = try global.compile(global.directories) } catch {
+      throw ModerationServiceError(errors: Self.messages(of: error))
+    }
+    var loaded = Lists(
+      global: matcher, globalFingerprint: Self.fingerprints(of: global.directories), apps: [:], secrets: [:],
+      secretsFingerprint: nil)
+    if let apps {
+      do {
+        loaded.secrets = try apps.secrets()
+        loaded.secretsFingerprint = FileFingerprint(path: apps.path + "/secrets.json")
+        for appKey in try apps.appKeys() {
+          do throws(ModerationServiceError) {
+            loaded.apps[appKey] = try Self.loadApp(appKey, from: apps, over: matcher, configuration: configuration)
+          } catch { errors += error.errors }
+        }
+      } catch { errors.append(error.description) }
+    }
+    guard errors.isEmpty else { throw ModerationServiceError(errors: errors) }
+    let engine = ModerationEngine(
+      global: loaded.global, appMatchers: loaded.apps.mapValues(\.matcher), configuration: configuration,
+      statistics: statistics)
+    self.lists = Mutex(loaded)
+    self.current = Mutex(
+      Current(
+        engine: engine, secrets: loaded.secrets, version: 1, loadedAt: Date(), lastReload: nil, failedReloads: 0))
+  }
+
+  /// The engine new requests use.
+  public var engine: ModerationEngine { current.withLock { $0.engine } }
+
+  /// An app's secret from `secrets.json`, if it has one.
+  public func secret(ofApp appKey: String) -> String? { current.withLock { $0.secrets[appKey] } }
+
+  /// What the service holds now.
+  public var status: Status {
+    let apps = lists.withLock { lists in
+      (lists.apps.mapValues { $0.file.entries.count }, lists.global.entryCount)
+    }
+    return current.withLock { current in
+      Status(
+        version: current.version, loadedAt: current.loadedAt, globalEntryCount: apps.1, appEntryCounts: apps.0,
+        appsWithSecrets: current.secrets.count, lastReload: current.lastReload,
+        failedReloads: current.failedReloads)
+    }
+  }
+
+  /// Reads changed lists again and swaps in an engine with them (see the type's notes). Runs
+  /// on the calling thread: call it off the request path.
+  @discardableResult
+  public func reload() -> ReloadReport {
+    var report = ReloadReport()
+    let swapped = lists.withLock { lists -> Lists? in
+      var next = lists
+      let globalFingerprint = Self.fingerprints(of: global.directories)
+      if globalFingerprint != lists.globalFingerprint {
+        do {
+          next.global = try global.compile(global.directories)
+          next.globalFingerprint = globalFingerprint
+          report.globalReloaded = true
+        } catch {
+          report.errors += Self.messages(of: error)
+          return nil
+        }
+      }
+      if let apps {
+        let secretsFingerprint = FileFingerprint(path: apps.path + "/secrets.json")
+        if secretsFingerprint != lists.secretsFingerprint {
+          do {
+            next.secrets = try apps.secrets()
+            next.secretsFingerprint = secretsFingerprint
+          } catch { report.errors.append("\(error)") }
+        }
+        let keys: [String]
+        do { keys = try apps.appKeys() } catch {
+          report.errors += Self.messages(of: error)
+          return nil
+        }
+        for appKey in Set(next.apps.keys).subtracting(keys) {
+          next.apps[appKey] = nil
+          report.changedApps.append(appKey)
+        }
+        for appKey in keys {
+          let fingerprint = FileFingerprint(path: apps.listPath(of: appKey))
+          guard report.globalReloaded || fingerprint != lists.apps[appKey]?.fingerprint else { continue }
+          do throws(ModerationServiceError) {
+            next.apps[appKey] = try Self.loadApp(appKey, from: apps, over: next.global, configuration: configuration)
+            report.changedApps.append(appKey)
+          } catch { report.errors += error.errors }
+        }
+      }
+      guard report.errors.isEmpty else { return nil }
+      let changed = report.globalReloaded || !report.changedApps.isEmpty || next.secrets != lists.secrets
+      lists = next
+      return changed ? next : nil
+    }
+    report.changedApps.sort()
+    report.finishedAt = Date()
+    let newEngine = swapped.map { self.engine(of: $0) }
+    current.withLock { current in
+      if let newEngine, let swapped {
+        current.engine = newEngine
+        current.secrets = swapped.secrets
+        current.version += 1
+        current.loadedAt = report.finishedAt
+      }
+      if !report.succeeded { current.failedReloads += 1 }
+      current.lastReload = report
+    }
+    return report
+  }
+
+  /// The literal block and replace words of an app's list, in file order; empty for an app
+  /// without a list.
+  public func words(ofApp appKey: String) -> [CustomWord] {
+    lists.withLock { lists in
+      (lists.apps[appKey]?.file.entries ?? []).compactMap { entry in
+        guard entry.kind == .literal else { return nil }
+        switch entry.action {
+        case .block: return CustomWord(word: entry.text)
+        case .replace(let replacement): return CustomWord(word: entry.text, replacement: replacement)
+        default: return nil
+        }
+      }
+    }
+  }
+
+  /// Adds words to an app's list (creating the list file), durably, and swaps in an engine
+  /// that has them. A word already in the list gets the new replacement (or none).
+  /// - Returns: how many words were new.
+  /// - Throws: ``ModerationServiceError`` when a word is invalid, the app key is invalid, there
+  ///   is no app directory, the file has errors or cannot be written; nothing changes then.
+  @discardableResult
+  public func addWords(_ words: [CustomWord], toApp appKey: String) throws(ModerationServiceError) -> Int {
+    for word in words {
+      if let problem = word.problem { throw ModerationServiceError(errors: ["\(word.word): \(problem)"]) }
+    }
+    var added = 0
+    try edit(appKey) { file in
+      for word in words {
+        let action: Entry.Action = word.replacement.map { .replace($0) } ?? .block
+        let replaced = file.removeEntries { $0.kind == .literal && $0.text == word.word }
+        if replaced == 0 { added += 1 }
+        file.append(Entry(text: word.word, action: action))
+      }
+    }
+    return added
+  }
+
+  /// Removes words (every literal entry with that text) from an app's list, durably, and swaps
+  /// in an engine without them.
+  /// - Returns: how many entries were removed.
+  /// - Throws: ``ModerationServiceError`` as ``addWords(_:toApp:)`` does.
+  @discardableResult
+  public func removeWords(_ words: [String], fromApp appKey: String) throws(ModerationServiceError) -> Int {
+    var removed = 0
+    try edit(appKey) { file in
+      for word in words { removed += file.removeEntries { $0.kind == .literal && $0.text == word } }
+    }
+    return removed
+  }
+
+  /// Reads the app's file afresh, changes it, compiles it, writes it durably, and swaps in the
+  /// new engine; nothing changes when any step fails.
+  private func edit(_ appKey: String, _ change: (inout WordListFile) -> Void) throws(ModerationServiceError) {
+    guard let apps else { throw ModerationServiceError(errors: ["no app directory (--apps) to keep app lists in"]) }
+    guard AppDirectory.isValidAppKey(appKey[...]) else {
+      throw ModerationServiceError(errors: ["\(appKey): not an app key (letters, digits, - and _)"])
+    }
+    let path = apps.listPath(of: appKey)
+    let next = try lists.withLock { lists throws(ModerationServiceError) -> Lists? in
+      var file: WordListFile
+      if FileManager.default.fileExists(atPath: path) {
+        do { file = try WordListFile(contentsOf: path) } catch { throw ModerationServiceError(errors: ["\(error)"]) }
+        guard file.errors.isEmpty else { throw ModerationServiceError(errors: file.errors.map(\.description)) }
+      } else {
+        file = WordListFile(parsing: "", path: path)
+      }
+      let before = file.text
+      change(&file)
+      guard file.text != before else { return nil }
+      let matcher: Matcher
+      do {
+        matcher = try Matcher(
+          lists: [WordList(file: file, origin: .custom)], over: lists.global,
+          customAllowsGlobal: configuration.customAllowsGlobal)
+      } catch { throw ModerationServiceError(errors: Self.messages(of: error)) }
+      do { try DurableFile.write(Array(file.text.utf8), to: path) } catch {
+        throw ModerationServiceError(errors: Self.messages(of: error))
+      }
+      lists.apps[appKey] = AppLists(fingerprint: FileFingerprint(path: path), file: file, matcher: matcher)
+      return lists
+    }
+    guard let next else { return }
+    let newEngine = self.engine(of: next)
+    current.withLock { current in
+      current.engine = newEngine
+      current.version += 1
+      current.loadedAt = Date()
+    }
+  }
+
+  private static func loadApp(
+    _ appKey: String, from apps: AppDirectory, over global: Matcher, configuration: ModerationEngine.Configuration
+  ) throws(ModerationServiceError) -> AppLists {
+    let path = apps.listPath(of: appKey)
+    let fingerprint = FileFingerprint(path: path)
+    let file: WordListFile
+    do { file = try WordListFile(contentsOf: path) } catch { throw ModerationServiceError(errors: [error.description]) }
+    do {
+      let matcher = try Matcher(
+        lists: [WordList(file: file, origin: .custom)], over: global,
+        customAllowsGlobal: configuration.customAllowsGlobal)
+      return AppLists(fingerprint: fingerprint, file: file, matcher: matcher)
+    } catch { throw ModerationServiceError(errors: error.errors.map(\.description)) }
+  }
+
+  private func engine(of lists: Lists) -> ModerationEngine {
+    ModerationEngine(
+      global: lists.global, appMatchers: lists.apps.mapValues(\.matcher), configuration: configuration,
+      statistics: statistics)
+  }
+
+  private static func messages(of error: any Error) -> [String] {
+    if let errors = error as? WordListErrors { return errors.errors.map(\.description) }
+    return ["\(error)"]
+  }
+
+  /// The fingerprints of the `*.txt` files of `directories`, in name order.
+  private static func fingerprints(of directories: [String]) -> [FileFingerprint] {
+    directories.flatMap { directory -> [FileFingerprint] in
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+      return names.filter { $0.hasSuffix(".txt") }.sorted().compactMap { FileFingerprint(path: directory + "/" + $0) }
+    }
+  }
+}
+
+/// Errors of a service's lists or of an edit, each naming its file and line where there is one.
+public struct ModerationServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The errors, one a line.
+  public let errors: [String]
+
+  /// Creates an error.
+  public init(errors: [String]) { self.errors = errors }
+
+  /// The errors, one a line.
+  public var description: String { errors.joined(separator: "\n") }
+}
+
+/// What tells a file's versions apart without reading it: its inode, size and change times
+/// (an edit, or a rename over it, changes one of them).
+struct FileFingerprint: Hashable, Sendable {
+  let path: String
+  let inode: UInt64
+  let size: Int64
+  let modified: Int64
+  let modifiedNanoseconds: Int64
+  let changed: Int64
+  let changedNanoseconds: Int64
+
+  /// The fingerprint of the file at `path`, or nil when there is none.
+  init?(path: String) {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    self.path = path
+    inode = UInt64(status.st_ino)
+    size = Int64(status.st_size)
+    modified = Int64(status.st_mtim.tv_sec)
+    modifiedNanoseconds = Int64(status.st_mtim.tv_nsec)
+    changed = Int64(status.st_ctim.tv_sec)
+    changedNanoseconds = Int64(status.st_ctim.tv_nsec)
+  }
+}

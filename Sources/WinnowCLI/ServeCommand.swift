@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Winnow
+import WinnowServer
+
+/// `winnow serve`: the HTTP service (see ``WinnowHTTPServer``).
+struct ServeCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Serve moderation over HTTP: the platform's message callback and word API, and JSON.",
+    discussion: """
+      Listens at once; /readyz answers 200 when the lists are loaded (a list that does not \
+      compile stops the server, exit status 2). SIGHUP (or POST /admin/reload) reloads the \
+      lists that changed; a reload that fails keeps the old ones. --apps DIR holds each app's \
+      list as DIR/APPKEY.txt and the apps' secrets in DIR/secrets.json (mode 0600). See \
+      Docs/serving.md.
+      """
+  )
+
+  @Option(help: "The address to listen on.")
+  var host = "127.0.0.1"
+
+  @Option(help: "The port to listen on (0: any free port; the one taken is printed).")
+  var port = 8080
+
+  @Option(help: "Event-loop threads (default: one per core).")
+  var threads = ProcessInfo.processInfo.activeProcessorCount
+
+  @Option(name: .customLong("apps"), help: "The apps' lists and secrets: DIR/APPKEY.txt and DIR/secrets.json.")
+  var appsDirectory: String?
+
+  @Option(
+    name: .customLong("admin-token-file"),
+    help: "A file holding the bearer token of /admin/reload and /v1/status (mode 0600).")
+  var adminTokenFile: String?
+
+  @Flag(name: .customLong("moderate-needs-token"), help: "Require the admin bearer token on /v1/moderate too.")
+  var moderateNeedsToken = false
+
+  @Option(
+    name: .customLong("signature-window"),
+    help: "Seconds a signed request's timestamp may be from now (0: any; default 300).")
+  var signatureWindow: Int64 = 300
+
+  @Option(name: .customLong("max-body"), help: "The largest request body, in bytes (default 4194304).")
+  var maximumBody = 4 << 20
+
+  @OptionGroup var lists: ListOptions
+  @OptionGroup var moderation: ModerationOptions
+
+  func validate() throws {
+    if !lists.customFiles.isEmpty || lists.noGlobal {
+      throw ValidationError("serve takes custom lists per app from --apps DIR, not --custom or --no-global")
+    }
+    if !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
+    if threads < 1 || threads > 256 { throw ValidationError("--threads must be 1 to 256") }
+    if maximumBody < 1024 { throw ValidationError("--max-body must be at least 1024") }
+    if signatureWindow < 0 { throw ValidationError("--signature-window must be 0 or more") }
+  }
+
+  func run() async throws {
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = .info
+      return handler
+    }
+    var server = ServerConfiguration()
+    server.host = host
+    server.port = port
+    server.threads = threads
+    server.maximumBodyBytes = maximumBody
+    server.signatureWindowSeconds = signatureWindow
+    server.moderateNeedsToken = moderateNeedsToken
+    if let adminTokenFile {
+      do { server.adminToken = try readSecretFile(adminTokenFile) } catch let error as CLIError {
+        FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+        throw CLIError.exitCode
+      }
+    }
+    if moderateNeedsToken && server.adminToken == nil {
+      throw ValidationError("--moderate-needs-token needs --admin-token-file")
+    }
+    let global: ModerationService.GlobalSource
+    do { global = try lists.globalSource() } catch let error as CLIError {
+      FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+      throw CLIError.exitCode
+    }
+    var (configuration, client) = try moderation.configuration()
+    configuration.customAllowsGlobal = lists.customAllowsGlobal
+    configuration.categoryActions = lists.categoryActions
+    let engineConfiguration = configuration
+    let apps = appsDirectory.map(AppDirectory.init(path:))
+    let http = WinnowHTTPServer(configuration: server) { () throws(ModerationServiceError) -> ModerationService in
+      try ModerationService(global: global, apps: apps, configuration: engineConfiguration)
+    }
+    do {
+      try await http.run { host, port in
+        FileHandle.standardError.write(Data("winnow: listening on http://\(host):\(port)\n".utf8))
+      }
+    } catch let error as ModerationServiceError {
+      try? await client?.shutdown()
+      FileHandle.standardError.write(Data("winnow: the lists did not load:\n\(error)\n".utf8))
+      throw CLIError.exitCode
+    } catch {
+      try? await client?.shutdown()
+      FileHandle.standardError.write(Data("winnow: serve: \(error)\n".utf8))
+      throw CLIError.exitCode
+    }
+    try? await client?.shutdown()
+  }
+}
+
+/// The secret or token in `path` (surrounding white space dropped), refused when the file is open to
+/// group or others or empty.
+func readSecretFile(_ path: String) throws -> String {
+  var status = stat()
+  guard stat(path, &status) == 0 else { throw CLIError("\(path): \(String(cString: strerror(errno)))") }
+  if status.st_mode & 0o077 != 0 { throw CLIError("\(path): is open to group or others; chmod 600 it") }
+  guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("\(path): cannot be read") }
+  let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  guard !token.isEmpty else { throw CLIError("\(path): is empty") }
+  return token
+}

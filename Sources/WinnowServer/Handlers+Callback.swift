@@ -1,0 +1,136 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Winnow
+
+extension Handlers {
+  /// `POST /callback/message`: the platform's message callback, server side. The form POST is
+  /// signed in the query (`nonce`, `signTimestamp`, `signature` = SHA1(appSecret + nonce +
+  /// signTimestamp)) with the secret of its `appKey`; the answer is
+  /// `{"pass":0|1,"replaceContent":"…","replaceExtraContent":"…","extra":"…"}`: 0 blocks, 1
+  /// delivers (with the replaced content, when a replace word matched). `pushContent` is
+  /// moderated too: a block match there blocks the message.
+  func callback(_ request: Request) async -> Reply {
+    var request = request
+    let service: ModerationService
+    switch readyService() {
+    case .success(let ready): service = ready
+    case .failure(let refusal): return refusal.reply
+    }
+    let buffer: ByteBuffer
+    switch await body(of: &request) {
+    case .success(let read): buffer = read
+    case .failure(let refusal): return refusal.reply
+    }
+    guard let fields = FormFields(String(buffer: buffer)) else {
+      return .error(.badRequest, "the body is not a form (application/x-www-form-urlencoded)")
+    }
+    let query = request.uri.queryParameters
+    let appKey = fields["appKey"] ?? ""
+    if let refusal = signatureRefusal(
+      service: service, appKey: appKey, nonce: query["nonce"].map(String.init),
+      timestamp: query["signTimestamp"].map(String.init), signature: query["signature"].map(String.init),
+      names: ("nonce", "signTimestamp", "signature"))
+    {
+      return .error(.unauthorized, refusal)
+    }
+    let item: MessageItem
+    do { item = try MessageItem(callbackFields: fields.pairs) } catch {
+      return .error(.badRequest, error.description)
+    }
+    let engine = service.engine
+    let result: ModerationResult
+    do { result = try await engine.moderate(item) } catch { return .error(.badRequest, error.description) }
+    metrics.result(result)
+    var blocked = result.verdict == .blocked
+    var categories = Self.blockingCategories(result)
+    if !blocked, let push = fields["pushContent"], !push.isEmpty {
+      var pushItem = MessageItem.text(push, msgUID: item.msgUID, targetId: item.targetId)
+      pushItem.appKey = item.appKey
+      if let pushResult = try? engine.screen(pushItem), pushResult.verdict == .blocked {
+        blocked = true
+        categories = Self.blockingCategories(pushResult)
+      }
+    }
+    if blocked {
+      let extra = result.review?.decision?.extra ?? (categories.isEmpty ? "blocked" : categories.joined(separator: ","))
+      return .json(["pass": 0, "extra": .string(extra)])
+    }
+    var answer: [JSONMember] = [JSONMember(key: "pass", value: 1)]
+    if let replaced = result.replacedContent {
+      if item.sourceType == .extension, let put = replaced["put"] {
+        answer.append(JSONMember(key: "replaceExtraContent", value: .string(put.jsonString)))
+      } else {
+        answer.append(JSONMember(key: "replaceContent", value: .string(replaced.jsonString)))
+      }
+    }
+    return .json(.object(answer))
+  }
+
+  /// The categories of the matches that block, for the sender (never lists, words or paths).
+  static func blockingCategories(_ result: ModerationResult) -> [String] {
+    var categories: [String] = []
+    for fieldMatch in result.matches where fieldMatch.match.entry.action == .block {
+      let category = fieldMatch.match.entry.category ?? "blocked"
+      if !categories.contains(category) { categories.append(category) }
+    }
+    return categories
+  }
+
+  /// Why a signed request is refused, or nil when its signature is the app's: all three parts
+  /// present, the app has a secret, the signature matches, and the timestamp (seconds or
+  /// milliseconds) is within the configured window of now.
+  func signatureRefusal(
+    service: ModerationService, appKey: String, nonce: String?, timestamp: String?, signature: String?,
+    names: (String, String, String)
+  ) -> String? {
+    guard let nonce, !nonce.isEmpty else { return "\(names.0) is missing" }
+    guard let timestamp, !timestamp.isEmpty else { return "\(names.1) is missing" }
+    guard let signature, !signature.isEmpty else { return "\(names.2) is missing" }
+    guard !appKey.isEmpty, let secret = service.secret(ofApp: appKey) else {
+      return "no secret for app \(JSONValue.string(appKey).jsonString) in the apps' secrets.json"
+    }
+    guard PlatformSignature.isValid(signature, secret: secret, nonce: nonce, timestamp: timestamp) else {
+      return "\(names.2) does not match: SHA1(appSecret + \(names.0) + \(names.1)) expected"
+    }
+    if configuration.signatureWindowSeconds > 0 {
+      guard let value = Int64(timestamp), value >= 0 else { return "\(names.1) is not a number" }
+      // Platform timestamps are milliseconds in callbacks and seconds in the server API.
+      let seconds = value > 100_000_000_000 ? value / 1000 : value
+      let now = Int64(Date().timeIntervalSince1970)
+      let (difference, overflow) = now.subtractingReportingOverflow(seconds)
+      if overflow || difference.magnitude > UInt64(configuration.signatureWindowSeconds) {
+        return "\(names.1) is more than \(configuration.signatureWindowSeconds) s from now"
+      }
+    }
+    return nil
+  }
+}
+
+/// The fields of an `application/x-www-form-urlencoded` body, in order (a name may repeat).
+struct FormFields: Sendable {
+  let pairs: [(name: String, value: String)]
+
+  /// Nil when a field is not valid percent-encoded UTF-8.
+  init?(_ body: String) {
+    var pairs: [(name: String, value: String)] = []
+    for field in body.split(separator: "&") where !field.isEmpty {
+      let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      guard let name = Self.decode(parts[0]), let value = Self.decode(parts.count > 1 ? parts[1] : "") else {
+        return nil
+      }
+      pairs.append((name, value))
+    }
+    self.pairs = pairs
+  }
+
+  /// The first value of `name`.
+  subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
+
+  /// Every value of `name`, in order.
+  func values(of name: String) -> [String] { pairs.filter { $0.name == name }.map(\.value) }
+
+  private static func decode(_ text: Substring) -> String? {
+    text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+  }
+}

@@ -1,0 +1,77 @@
+import Hummingbird
+import NIOCore
+import Winnow
+
+extension Handlers {
+  /// `POST /v1/moderate`: one item, or NDJSON items answered line for line.
+  func moderate(_ request: Request) async -> Reply {
+    var request = request
+    let service: ModerationService
+    switch readyService() {
+    case .success(let ready): service = ready
+    case .failure(let refusal): return refusal.reply
+    }
+    let buffer: ByteBuffer
+    switch await body(of: &request) {
+    case .success(let read): buffer = read
+    case .failure(let refusal): return refusal.reply
+    }
+    let engine = service.engine
+    let contentType = request.headers[.contentType]?.lowercased() ?? ""
+    if contentType.hasPrefix("application/x-ndjson") || contentType.hasPrefix("application/jsonl") {
+      let lines = String(buffer: buffer).split(separator: "\n", omittingEmptySubsequences: false)
+      let answers = await moderateLines(lines.map(String.init), engine: engine)
+      return Reply(status: .ok, body: answers.joined(), contentType: "application/x-ndjson")
+    }
+    switch await moderateItem(String(buffer: buffer), engine: engine) {
+    case .success(let result): return .json(result.json)
+    case .failure(let error): return .json(Self.errorAnswer(error), status: .badRequest)
+    }
+  }
+
+  /// One item through the whole pipeline, counted.
+  private func moderateItem(_ text: String, engine: ModerationEngine) async -> Result<ModerationResult, ItemError> {
+    do {
+      let result = try await engine.moderate(try MessageItem(json: text))
+      metrics.result(result)
+      return .success(result)
+    } catch { return .failure(error) }
+  }
+
+  /// The answer lines of NDJSON items, in order: a result, or an error naming the line; blank
+  /// lines are not items and get no answer. At most `batchConcurrency` items at once.
+  private func moderateLines(_ lines: [String], engine: ModerationEngine) async -> [String] {
+    let items = lines.enumerated().filter { !$0.element.allSatisfy(\.isWhitespace) }
+    var answers = [String](repeating: "", count: items.count)
+    await withTaskGroup(of: (Int, String).self) { group in
+      var next = 0
+      func start() {
+        let (index, (lineIndex, text)) = (next, items[next])
+        next += 1
+        group.addTask {
+          switch await moderateItem(text, engine: engine) {
+          case .success(let result): return (index, result.json.jsonString + "\n")
+          case .failure(let error):
+            var answer = Self.errorAnswer(error)
+            if case .object(var members) = answer {
+              members.append(JSONMember(key: "line", value: .number(String(lineIndex + 1))))
+              answer = .object(members)
+            }
+            return (index, answer.jsonString + "\n")
+          }
+        }
+      }
+      while next < items.count && next < max(1, configuration.batchConcurrency) { start() }
+      while let (index, answer) = await group.next() {
+        answers[index] = answer
+        if next < items.count { start() }
+      }
+    }
+    return answers
+  }
+
+  /// The error answer of an item, as `winnow check --item --json` writes it.
+  static func errorAnswer(_ error: ItemError) -> JSONValue {
+    ["verdict": "error", "error": .string(error.description)]
+  }
+}

@@ -1,0 +1,170 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Winnow
+
+/// The platform's sensitive-word server API, for each app's custom list.
+enum SensitiveWordAPI: Sendable {
+  case add, batchAdd, list, delete, batchDelete
+
+  static let paths: [(String, SensitiveWordAPI)] = [
+    ("/sensitiveword/add.json", .add), ("/sensitiveword/batch/add.json", .batchAdd),
+    ("/sensitiveword/list.json", .list), ("/sensitiveword/delete.json", .delete),
+    ("/sensitiveword/batch/delete.json", .batchDelete),
+  ]
+
+  /// The most words of one batch call, as on the platform.
+  static let maximumBatch = 50
+
+  /// The platform's answer codes.
+  enum Code: Int {
+    case success = 200
+    case internalError = 1000
+    case parameterError = 1002
+    case signatureError = 1004
+  }
+}
+
+private let appKeyHeader = HTTPField.Name("App-Key")!
+private let nonceHeader = HTTPField.Name("Nonce")!
+private let timestampHeader = HTTPField.Name("Timestamp")!
+private let signatureHeader = HTTPField.Name("Signature")!
+
+extension Handlers {
+  /// One call of the sensitive-word API: signed with the headers `App-Key, Nonce, Timestamp,
+  /// Signature` (= SHA1(appSecret + Nonce + Timestamp)); answered `{"code":200,…}` or
+  /// `{"code":1002|1004|1000,"errorMessage":"…"}` (HTTP 400, 401, 500). Edits are durable and in
+  /// effect when answered.
+  func sensitiveWord(_ api: SensitiveWordAPI, _ request: Request) async -> Reply {
+    var request = request
+    let service: ModerationService
+    switch readyService() {
+    case .success(let ready): service = ready
+    case .failure(let refusal): return refusal.reply
+    }
+    let appKey = request.headers[appKeyHeader] ?? ""
+    if let refusal = signatureRefusal(
+      service: service, appKey: appKey, nonce: request.headers[nonceHeader],
+      timestamp: request.headers[timestampHeader], signature: request.headers[signatureHeader],
+      names: ("Nonce", "Timestamp", "Signature"))
+    {
+      return Self.platformError(.signatureError, refusal)
+    }
+    let buffer: ByteBuffer
+    switch await body(of: &request) {
+    case .success(let read): buffer = read
+    case .failure(let refusal): return refusal.reply
+    }
+    let text = String(buffer: buffer)
+    do throws(PlatformError) {
+      switch api {
+      case .add:
+        let fields = try Self.form(text)
+        guard let word = fields["word"], !word.isEmpty else { throw PlatformError(.parameterError, "word is required") }
+        let replacement = fields["replaceWord"].flatMap { $0.isEmpty ? nil : $0 }
+        try edit { () throws(ModerationServiceError) -> Int in
+          try service.addWords([ModerationService.CustomWord(word: word, replacement: replacement)], toApp: appKey)
+        }
+      case .batchAdd:
+        let words = try Self.batchWords(text)
+        try edit { () throws(ModerationServiceError) -> Int in try service.addWords(words, toApp: appKey) }
+      case .list:
+        let fields = try Self.form(text)
+        let type = fields["type"].flatMap { $0.isEmpty ? nil : $0 } ?? "1"
+        guard ["0", "1", "2"].contains(type) else { throw PlatformError(.parameterError, "type must be 0, 1 or 2") }
+        let words = service.words(ofApp: appKey).filter { word in
+          type == "2" || (type == "0") == (word.replacement != nil)
+        }
+        let listed: [JSONValue] = words.map { word in
+          var members = [
+            JSONMember(key: "type", value: .string(word.replacement == nil ? "1" : "0")),
+            JSONMember(key: "word", value: .string(word.word)),
+          ]
+          if let replacement = word.replacement {
+            members.append(JSONMember(key: "replaceWord", value: .string(replacement)))
+          }
+          return .object(members)
+        }
+        return .json(["code": 200, "words": .array(listed)])
+      case .delete:
+        let fields = try Self.form(text)
+        guard let word = fields["word"], !word.isEmpty else { throw PlatformError(.parameterError, "word is required") }
+        try edit { () throws(ModerationServiceError) -> Int in try service.removeWords([word], fromApp: appKey) }
+      case .batchDelete:
+        let words = try Self.form(text).values(of: "words").filter { !$0.isEmpty }
+        guard !words.isEmpty else { throw PlatformError(.parameterError, "words is required") }
+        guard words.count <= SensitiveWordAPI.maximumBatch else {
+          throw PlatformError(.parameterError, "more than \(SensitiveWordAPI.maximumBatch) words")
+        }
+        try edit { () throws(ModerationServiceError) -> Int in try service.removeWords(words, fromApp: appKey) }
+      }
+    } catch {
+      return Self.platformError(error.code, error.message)
+    }
+    return .json(["code": 200])
+  }
+
+  /// Runs an edit off the request threads' way (it writes and fsyncs a file and compiles a
+  /// list): a word list problem is a parameter error, anything else an internal one.
+  private func edit(_ body: () throws(ModerationServiceError) -> Int) throws(PlatformError) {
+    do { _ = try body() } catch {
+      let message = error.description
+      let isWrite =
+        message.contains("cannot write") || message.contains("cannot replace") || message.contains("temporary")
+      throw PlatformError(isWrite ? .internalError : .parameterError, message)
+    }
+  }
+
+  private static func form(_ text: String) throws(PlatformError) -> FormFields {
+    guard let fields = FormFields(text) else {
+      throw PlatformError(.parameterError, "the body is not a form (application/x-www-form-urlencoded)")
+    }
+    return fields
+  }
+
+  /// `{"words":[{"word":"…","replaceWord":"…"},…]}`, at most 50.
+  private static func batchWords(_ text: String) throws(PlatformError) -> [ModerationService.CustomWord] {
+    guard let value = try? JSONValue(parsing: text), case .array(let entries)? = value["words"] else {
+      throw PlatformError(.parameterError, "expected JSON {\"words\":[{\"word\":…,\"replaceWord\":…},…]}")
+    }
+    guard !entries.isEmpty else { throw PlatformError(.parameterError, "words is required") }
+    guard entries.count <= SensitiveWordAPI.maximumBatch else {
+      throw PlatformError(.parameterError, "more than \(SensitiveWordAPI.maximumBatch) words")
+    }
+    var words: [ModerationService.CustomWord] = []
+    for entry in entries {
+      guard case .string(let word)? = entry["word"], !word.isEmpty else {
+        throw PlatformError(.parameterError, "every word needs \"word\"")
+      }
+      var replacement: String? = nil
+      if let given = entry["replaceWord"], given != .null {
+        guard case .string(let text) = given else {
+          throw PlatformError(.parameterError, "replaceWord must be a string")
+        }
+        replacement = text.isEmpty ? nil : text
+      }
+      words.append(ModerationService.CustomWord(word: word, replacement: replacement))
+    }
+    return words
+  }
+
+  static func platformError(_ code: SensitiveWordAPI.Code, _ message: String) -> Reply {
+    let status: HTTPResponse.Status =
+      switch code {
+      case .signatureError: .unauthorized
+      case .parameterError: .badRequest
+      case .internalError, .success: .internalServerError
+      }
+    return .json(["code": .number(String(code.rawValue)), "errorMessage": .string(message)], status: status)
+  }
+}
+
+/// A platform error code and its message.
+struct PlatformError: Error {
+  let code: SensitiveWordAPI.Code
+  let message: String
+  init(_ code: SensitiveWordAPI.Code, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Winnow
+
+/// The answer of an endpoint before it becomes a response.
+struct Reply: Sendable {
+  var status: HTTPResponse.Status
+  var body: String
+  var contentType = "application/json; charset=utf-8"
+
+  static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Reply {
+    Reply(status: status, body: value.jsonString + "\n")
+  }
+
+  /// A JSON error naming its cause: `{"error":"…"}`.
+  static func error(_ status: HTTPResponse.Status, _ cause: String) -> Reply {
+    json(["error": .string(cause)], status: status)
+  }
+
+  static func text(_ text: String, status: HTTPResponse.Status = .ok) -> Reply {
+    Reply(status: status, body: text, contentType: "text/plain; charset=utf-8")
+  }
+}
+
+/// Every endpoint, timed and counted.
+struct Handlers: Sendable {
+  let holder: ServiceHolder
+  let metrics: ServerMetrics
+  let configuration: ServerConfiguration
+
+  func register(on router: Router<BasicRequestContext>) {
+    router.get("/healthz") { request, _ in await handle("healthz", request) { _ in .text("ok\n") } }
+    router.get("/readyz") { request, _ in
+      await handle("readyz", request) { _ in
+        switch holder.current {
+        case .ready: .text("ready\n")
+        case .loading: .text("loading lists\n", status: .serviceUnavailable)
+        case .failed: .text("lists failed to load\n", status: .serviceUnavailable)
+        }
+      }
+    }
+    router.get("/metrics") { request, _ in
+      await handle("metrics", request) { _ in
+        Reply(
+          status: .ok, body: String(decoding: metrics.exposition(service: holder.service), as: UTF8.self),
+          contentType: "text/plain; version=0.0.4; charset=utf-8")
+      }
+    }
+    router.get("/v1/status") { request, _ in
+      await handle("status", request) { request in
+        if let refusal = adminRefusal(request, optional: true) { return refusal }
+        return status()
+      }
+    }
+    router.post("/admin/reload") { request, _ in
+      await handle("reload", request) { request in
+        if let refusal = adminRefusal(request, optional: false) { return refusal }
+        guard holder.service != nil else { return .error(.serviceUnavailable, "the lists are still loading") }
+        let report = await reload(trigger: "admin endpoint")
+        return .json(Self.json(report), status: report.succeeded ? .ok : .unprocessableContent)
+      }
+    }
+    router.post("/v1/moderate") { request, _ in
+      await handle("moderate", request) { request in
+        if configuration.moderateNeedsToken, let refusal = adminRefusal(request, optional: false) {
+          return refusal
+        }
+        return await moderate(request)
+      }
+    }
+    router.post("/callback/message") { request, _ in
+      await handle("callback", request) { request in await callback(request) }
+    }
+    for (path, endpoint) in SensitiveWordAPI.paths {
+      router.post(RouterPath(path)) { request, _ in
+        await handle("sensitiveword", request) { request in await sensitiveWord(endpoint, request) }
+      }
+    }
+  }
+
+  /// Runs an endpoint, turning its reply into a response, and counts it.
+  private func handle(_ endpoint: String, _ request: Request, _ body: (inout Request) async -> Reply) async -> Response
+  {
+    let start = ContinuousClock.now
+    var request = request
+    let reply = await body(&request)
+    metrics.request(endpoint: endpoint, status: Int(reply.status.code), duration: ContinuousClock.now - start)
+    var headers = HTTPFields()
+    headers[.contentType] = reply.contentType
+    return Response(
+      status: reply.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: reply.body)))
+  }
+
+  /// The body, or the reply that refuses it (413 when it is over the limit).
+  func body(of request: inout Request) async -> Result<ByteBuffer, ReplyError> {
+    do { return .success(try await request.collectBody(upTo: configuration.maximumBodyBytes)) } catch {
+      return .failure(
+        ReplyError(.error(.contentTooLarge, "the body is over the limit of \(configuration.maximumBodyBytes) bytes")))
+    }
+  }
+
+  /// The refusal of an admin request, or nil when it may go on: it must carry
+  /// `Authorization: Bearer TOKEN` with the configured token. Without a configured token,
+  /// `optional` endpoints are open and the others refused.
+  private func adminRefusal(_ request: Request, optional: Bool) -> Reply? {
+    guard let token = configuration.adminToken else {
+      return optional ? nil : .error(.forbidden, "no admin token is configured (--admin-token-file)")
+    }
+    guard let given = request.headers[.authorization], given.hasPrefix("Bearer "),
+      constantTimeEqual(String(given.dropFirst(7)), token)
+    else { return .error(.unauthorized, "an admin bearer token is needed (Authorization: Bearer TOKEN)") }
+    return nil
+  }
+
+  /// Reloads the lists off the request threads, logs and counts the outcome.
+  @discardableResult
+  func reload(trigger: String) async -> ModerationService.ReloadReport {
+    guard let service = holder.service else { return ModerationService.ReloadReport() }
+    let report = await offThePool { service.reload() }
+    metrics.reload(report)
+    if report.succeeded {
+      configuration.logger.info(
+        "reloaded lists (\(trigger))",
+        metadata: ["global": "\(report.globalReloaded)", "apps": "\(report.changedApps.count)"])
+    } else {
+      for error in report.errors { configuration.logger.error("reload (\(trigger)) kept the old lists: \(error)") }
+    }
+    return report
+  }
+
+  private func status() -> Reply {
+    switch holder.current {
+    case .loading: return .json(["state": "loading"], status: .serviceUnavailable)
+    case .failed(let error):
+      return .json(
+        ["state": "failed", "errors": .array(error.errors.map { .string($0) })], status: .serviceUnavailable)
+    case .ready(let service):
+      let status = service.status
+      var object: [JSONMember] = [
+        JSONMember(key: "state", value: "ready"),
+        JSONMember(key: "version", value: .number(String(status.version))),
+        JSONMember(key: "loadedAt", value: .string(ISO8601DateFormatter().string(from: status.loadedAt))),
+        JSONMember(key: "globalEntries", value: .number(String(status.globalEntryCount))),
+        JSONMember(key: "apps", value: .number(String(status.appEntryCounts.count))),
+        JSONMember(key: "appEntries", value: .number(String(status.appEntryCounts.values.reduce(0, +)))),
+        JSONMember(key: "appsWithSecrets", value: .number(String(status.appsWithSecrets))),
+        JSONMember(key: "failedReloads", value: .number(String(status.failedReloads))),
+      ]
+      if let last = status.lastReload { object.append(JSONMember(key: "lastReload", value: Self.json(last))) }
+      return .json(.object(object))
+    }
+  }
+
+  static func json(_ report: ModerationService.ReloadReport) -> JSONValue {
+    [
+      "succeeded": .bool(report.succeeded),
+      "finishedAt": .string(ISO8601DateFormatter().string(from: report.finishedAt)),
+      "globalReloaded": .bool(report.globalReloaded),
+      "changedApps": .array(report.changedApps.map { .string($0) }),
+      "errors": .array(report.errors.map { .string($0) }),
+    ]
+  }
+
+  /// The service, or the 503 reply while the lists load.
+  func readyService() -> Result<ModerationService, ReplyError> {
+    if let service = holder.service { return .success(service) }
+    return .failure(ReplyError(.error(.serviceUnavailable, "the lists are still loading")))
+  }
+}
+
+/// A reply carried as an error, for early returns.
+struct ReplyError: Error {
+  let reply: Reply
+  init(_ reply: Reply) { self.reply = reply }
+}
+
+/// Compares two secrets in time that does not depend on where they differ.
+func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+  let left = Array(a.utf8)
+  let right = Array(b.utf8)
+  guard left.count == right.count else { return false }
+  var difference: UInt8 = 0
+  for index in left.indices { difference |= left[index] ^ right[index] }
+  return difference == 0
+}

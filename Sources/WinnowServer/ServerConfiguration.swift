@@ -1,0 +1,30 @@
+import Foundation
+import Logging
+import Winnow
+
+/// How `winnow serve` listens and what it accepts.
+public struct ServerConfiguration: Sendable {
+  /// The address to bind (`127.0.0.1` by default: put a proxy in front to serve others).
+  public var host = "127.0.0.1"
+  /// The port; 0 picks a free one (reported to ``WinnowHTTPServer/run(onListening:)``).
+  public var port = 8080
+  /// Event-loop threads (default: one per core).
+  public var threads = ProcessInfo.processInfo.activeProcessorCount
+  /// The largest request body read, in bytes; a longer one is refused with 413.
+  public var maximumBodyBytes = 4 << 20
+  /// The bearer token of the admin endpoints (`/admin/reload`, `/v1/status`); without one they
+  /// answer only on loopback.
+  public var adminToken: String?
+  /// Whether `/v1/moderate` also needs the admin bearer token.
+  public var moderateNeedsToken = false
+  /// How far a signature's timestamp may be from now, in seconds (replayed requests older than
+  /// this are refused); 0 accepts any time.
+  public var signatureWindowSeconds: Int64 = 300
+  /// Most items of one NDJSON batch moderated at once (reviewer calls overlap up to this).
+  public var batchConcurrency = 16
+  /// The log.
+  public var logger = Logger(label: "winnow.serve")
+
+  /// The defaults.
+  public init() {}
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import UnixSignals
+import Winnow
+
+/// `winnow serve`: Winnow over HTTP for servers in any language.
+///
+/// Endpoints (see the manual, `Docs/serving.md`):
+/// - `POST /v1/moderate`: one item JSON, or NDJSON items (`Content-Type: application/x-ndjson`),
+///   answered as `winnow check --item --json` answers;
+/// - `POST /callback/message`: the platform's message callback, signed;
+/// - `POST /sensitiveword/{add,batch/add,list,delete,batch/delete}.json`: the platform's
+///   sensitive-word API for each app's custom list, signed;
+/// - `GET /healthz`, `GET /readyz`, `GET /v1/status`, `GET /metrics`, `POST /admin/reload`.
+///
+/// The lists load in the background: the server listens at once and answers 503 until they
+/// are in. `SIGHUP` reloads them, as `POST /admin/reload` does; `SIGTERM` and `SIGINT` stop
+/// the server gracefully (requests in flight finish).
+public struct WinnowHTTPServer: Sendable {
+  /// How it listens and what it accepts.
+  public let configuration: ServerConfiguration
+  private let makeService: @Sendable () throws(ModerationServiceError) -> ModerationService
+
+  /// A server whose lists `makeService` loads (in the background, once the server listens).
+  public init(
+    configuration: ServerConfiguration,
+    service makeService: @escaping @Sendable () throws(ModerationServiceError) -> ModerationService
+  ) {
+    self.configuration = configuration
+    self.makeService = makeService
+  }
+
+  /// Runs until `SIGTERM` or `SIGINT` (or until the lists fail to load: then it throws their
+  /// ``ModerationServiceError``). `onListening` gets the bound host and port.
+  public func run(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws {
+    let holder = ServiceHolder()
+    let metrics = ServerMetrics()
+    let handlers = Handlers(holder: holder, metrics: metrics, configuration: configuration)
+    let router = Router()
+    handlers.register(on: router)
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
+    let app = Application(
+      router: router,
+      configuration: ApplicationConfiguration(
+        address: .hostname(configuration.host, port: configuration.port), serverName: "winnow"),
+      onServerRunning: { channel in
+        await onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
+      },
+      eventLoopGroupProvider: .shared(group),
+      logger: configuration.logger)
+    let lists = ListService(holder: holder, handlers: handlers, makeService: makeService)
+    let serviceGroup = ServiceGroup(
+      configuration: ServiceGroupConfiguration(
+        services: [
+          .init(service: app),
+          .init(service: lists, successTerminationBehavior: .ignore),
+        ],
+        gracefulShutdownSignals: [.sigterm, .sigint],
+        logger: configuration.logger))
+    do {
+      try await serviceGroup.run()
+    } catch {
+      try? await group.shutdownGracefully()
+      throw error
+    }
+    try? await group.shutdownGracefully()
+  }
+}
+
+/// Loads the lists, then reloads them on each `SIGHUP` until shutdown.
+private struct ListService: Service {
+  let holder: ServiceHolder
+  let handlers: Handlers
+  let makeService: @Sendable () throws(ModerationServiceError) -> ModerationService
+
+  func run() async throws {
+    // Trapped before loading, so that a SIGHUP sent meanwhile is not the default (exit).
+    let signals = await UnixSignalsSequence(trapping: .sighup)
+    await holder.load(makeService)
+    if case .failed(let error) = holder.current { throw error }
+    handlers.configuration.logger.info("lists loaded")
+    for await _ in signals.cancelOnGracefulShutdown() {
+      await handlers.reload(trigger: "SIGHUP")
+    }
+  }
+}

@@ -1,0 +1,371 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+import Testing
+import Winnow
+import WinnowTestSupport
+import WinnowWebhook
+
+/// `winnow serve`, the binary on 127.0.0.1 (the release one too, in `scripts/test`): every
+/// endpoint, signatures, the platform's error codes, reloads under load, and durability.
+@Suite("winnow serve", .serialized)
+struct ServeTests {
+  /// A running `winnow serve` on a free port of 127.0.0.1.
+  final class Server: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    let apps: String
+    private let errorOutput: Pipe
+
+    /// Starts the server with an app directory holding `apps` (app key → list text) and the
+    /// secrets `secrets`, and waits until it is ready.
+    init(
+      apps files: [String: String] = ["app1": "秒杀 => **\nappword\n"], secrets: [String: String] = ["app1": "s3cret"],
+      directory: String? = nil, arguments: [String] = []
+    ) async throws {
+      let apps = directory ?? CLITests.temporaryPath("apps").path
+      if directory == nil {
+        try FileManager.default.createDirectory(atPath: apps, withIntermediateDirectories: true)
+        for (app, text) in files { try text.write(toFile: "\(apps)/\(app).txt", atomically: true, encoding: .utf8) }
+        let json = "{" + secrets.map { "\"\($0.key)\":\"\($0.value)\"" }.joined(separator: ",") + "}"
+        try json.write(toFile: "\(apps)/secrets.json", atomically: true, encoding: .utf8)
+        chmod("\(apps)/secrets.json", 0o600)
+      }
+      self.apps = apps
+      process.executableURL = CLITests.executable
+      process.arguments = ["serve", "--port", "0", "--threads", "2", "--apps", apps] + arguments
+      process.environment = ProcessInfo.processInfo.environment.merging([
+        "WINNOW_CACHE_DIR": CLITests.cacheDirectory.path
+      ]) { $1 }
+      errorOutput = Pipe()
+      process.standardError = errorOutput
+      process.standardOutput = FileHandle.nullDevice
+      try process.run()
+      let handle = errorOutput.fileHandleForReading
+      let port = await offThePool { () -> Int? in
+        var text = ""
+        while true {
+          let data = handle.availableData
+          if data.isEmpty { return nil }
+          text += String(decoding: data, as: UTF8.self)
+          if let range = text.range(of: "listening on http://127.0.0.1:") {
+            let digits = text[range.upperBound...].prefix { $0.isNumber }
+            if text[range.upperBound...].dropFirst(digits.count).first != nil { return Int(digits) }
+          }
+        }
+      }
+      guard let port else { throw ServeTestError("the server did not start") }
+      self.port = port
+      // Keep draining the log so the server never blocks on a full pipe.
+      handle.readabilityHandler = { _ = $0.availableData }
+      for _ in 0..<600 {
+        if (try? await get("/readyz").status) == 200 { return }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      throw ServeTestError("the server did not become ready")
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    func get(_ path: String, headers: [(String, String)] = []) async throws -> (status: Int, body: String) {
+      try await send(path, method: .GET, body: nil, headers: headers)
+    }
+
+    func post(_ path: String, _ body: String, headers: [(String, String)] = []) async throws -> (
+      status: Int, body: String
+    ) {
+      try await send(path, method: .POST, body: body, headers: headers)
+    }
+
+    private func send(_ path: String, method: HTTPMethod, body: String?, headers: [(String, String)]) async throws
+      -> (status: Int, body: String)
+    {
+      var request = HTTPClientRequest(url: url(path))
+      request.method = method
+      for (name, value) in headers { request.headers.add(name: name, value: value) }
+      if let body { request.body = .bytes(ByteBuffer(string: body)) }
+      let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+      let answer = try await response.body.collect(upTo: 64 << 20)
+      return (Int(response.status.code), String(buffer: answer))
+    }
+
+    /// A sensitive-word API call signed with `secret`.
+    func wordAPI(_ path: String, _ body: String, app: String = "app1", secret: String = "s3cret", json: Bool = false)
+      async throws -> (status: Int, body: String)
+    {
+      let nonce = String(UInt32.random(in: 0...UInt32.max))
+      let timestamp = String(Int(Date().timeIntervalSince1970))
+      return try await post(
+        "/sensitiveword/\(path).json", body,
+        headers: [
+          ("App-Key", app), ("Nonce", nonce), ("Timestamp", timestamp),
+          ("Signature", PlatformSignature.signature(secret: secret, nonce: nonce, timestamp: timestamp)),
+          ("Content-Type", json ? "application/json" : "application/x-www-form-urlencoded"),
+        ])
+    }
+
+    /// A message callback of `content` (and push text) signed with `secret`.
+    func callback(
+      _ content: String, push: String = "", app: String = "app1", secret: String = "s3cret",
+      timestamp: String = String(Int(Date().timeIntervalSince1970 * 1000))
+    ) async throws -> (status: Int, body: String) {
+      let contentJSON = JSONValue.object([JSONMember(key: "content", value: .string(content))]).jsonString
+      let fields = [
+        ("appKey", app), ("fromUserId", "u1"), ("targetId", "u2"), ("toUserIds", "u2"), ("msgType", "RC:TxtMsg"),
+        ("content", contentJSON), ("pushContent", push), ("channelType", "PERSON"),
+        ("msgTimeStamp", "1700000000000"), ("messageId", "M1"),
+      ]
+      var allowed = CharacterSet.alphanumerics
+      allowed.insert(charactersIn: "-._~")
+      let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
+        .joined(separator: "&")
+      let nonce = "n\(UInt32.random(in: 0...UInt32.max))"
+      let signature = PlatformSignature.signature(secret: secret, nonce: nonce, timestamp: timestamp)
+      return try await post(
+        "/callback/message?nonce=\(nonce)&signTimestamp=\(timestamp)&signature=\(signature)", body,
+        headers: [("Content-Type", "application/x-www-form-urlencoded")])
+    }
+
+    func moderate(_ text: String, app: String? = nil) async throws -> JSONValue {
+      var members = [
+        JSONMember(key: "content", value: .object([JSONMember(key: "content", value: .string(text))])),
+        JSONMember(key: "msgUID", value: "m1"), JSONMember(key: "targetId", value: "t1"),
+      ]
+      if let app { members.append(JSONMember(key: "appKey", value: .string(app))) }
+      let answer = try await post("/v1/moderate", JSONValue.object(members).jsonString)
+      return try JSONValue(parsing: answer.body)
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    func stop() async {
+      if process.isRunning { signal(SIGTERM) }
+      let process = self.process
+      await offThePool { process.waitUntilExit() }
+    }
+
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+  }
+
+  /// Counts shared by the tasks of a load.
+  final class Tally: Sendable {
+    let failures = Mutex(0)
+    let answered = Mutex(0)
+  }
+
+  struct ServeTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  static func json(_ text: String) -> JSONValue { (try? JSONValue(parsing: text)) ?? .null }
+
+  // MARK: - Endpoints
+
+  @Test func healthReadinessStatusAndMetrics() async throws {
+    let server = try await Server()
+    #expect(try await server.get("/healthz") == (200, "ok\n"))
+    #expect(try await server.get("/readyz").status == 200)
+    let status = Self.json(try await server.get("/v1/status").body)
+    #expect(status["state"] == "ready" && status["apps"]?.int64Value == 1)
+    #expect((status["globalEntries"]?.int64Value ?? 0) > 10_000)
+    _ = try await server.moderate("hello")
+    let metrics = try await server.get("/metrics").body
+    #expect(metrics.contains(#"winnow_requests_total{endpoint="moderate",status="200"} 1"#))
+    #expect(metrics.contains("winnow_request_duration_seconds_bucket"))
+    #expect(metrics.contains(#"winnow_verdicts_total{verdict="pass""#))
+    #expect(try await server.get("/no/such/path").status == 404)
+    await server.stop()
+    #expect(server.process.terminationStatus == 0)
+  }
+
+  @Test func moderateAnswersAsCheckItemDoes() async throws {
+    let server = try await Server()
+    let blocked = try await server.moderate("you fucking idiot")
+    #expect(blocked["verdict"] == "blocked" && blocked["blockType"]?.int64Value == 1)
+    #expect(blocked["record"]?["blockedMsgUId"] == "m1")
+    let custom = try await server.moderate("秒杀 today", app: "app1")
+    #expect(custom["verdict"] == "replaced")
+    #expect(try await server.moderate("秒杀 today")["verdict"] == "pass")
+    let bad = try await server.post("/v1/moderate", "{not json")
+    #expect(bad.status == 400 && Self.json(bad.body)["verdict"] == "error")
+    // NDJSON: one answer per item line, in order; a bad line gets an error naming it.
+    let batch = try await server.post(
+      "/v1/moderate",
+      #"{"content":{"content":"hello"},"msgUID":"a","targetId":"t"}"# + "\n{bad\n\n"
+        + #"{"content":{"content":"fucking"},"msgUID":"c","targetId":"t"}"# + "\n",
+      headers: [("Content-Type", "application/x-ndjson")])
+    let lines = batch.body.split(separator: "\n").map { Self.json(String($0)) }
+    #expect(batch.status == 200 && lines.count == 3)
+    #expect(lines.first?["verdict"] == "pass" && lines.last?["verdict"] == "blocked")
+    #expect(lines.count == 3 && lines[1]["verdict"] == "error" && lines[1]["line"]?.int64Value == 2)
+    await server.stop()
+  }
+
+  @Test func oversizedBodiesAreRefused() async throws {
+    let server = try await Server(arguments: ["--max-body", "2048"])
+    let large = try await server.post("/v1/moderate", String(repeating: "a", count: 5000))
+    #expect(large.status == 413 && Self.json(large.body)["error"] != nil)
+    #expect(try await server.get("/healthz").status == 200)
+    await server.stop()
+  }
+
+  // MARK: - The message callback
+
+  @Test func callbackChecksSignaturesAndAnswersPass() async throws {
+    let server = try await Server()
+    #expect(try await server.callback("hello") == (200, "{\"pass\":1}\n"))
+    let blocked = Self.json(try await server.callback("you fucking idiot").body)
+    #expect(blocked["pass"]?.int64Value == 0 && blocked["extra"] == "profanity")
+    let replaced = Self.json(try await server.callback("秒杀 now").body)
+    #expect(replaced["pass"]?.int64Value == 1 && replaced["replaceContent"] == #"{"content":"** now"}"#)
+    let push = Self.json(try await server.callback("hello", push: "fucking").body)
+    #expect(push["pass"]?.int64Value == 0)
+    #expect(try await server.callback("hello", secret: "wrong").status == 401)
+    #expect(try await server.callback("hello", app: "nobody").status == 401)
+    let stale = String(Int(Date().timeIntervalSince1970 * 1000) - 3_600_000)
+    #expect(try await server.callback("hello", timestamp: stale).status == 401)
+    let unsigned = try await server.post("/callback/message", "appKey=app1&content=%7B%7D")
+    #expect(unsigned.status == 401 && Self.json(unsigned.body)["error"] == "nonce is missing")
+    await server.stop()
+  }
+
+  /// Winnow's own reviewer, signing as the platform does, against this server.
+  @Test func webhookReviewerSignsItsCallbacks() async throws {
+    let server = try await Server()
+    for (secret, expected) in [("s3cret", BlockType.thirdParty), ("wrong", nil)] {
+      var configuration = ModerationEngine.Configuration()
+      configuration.reviewer = WebhookReviewer(
+        url: server.url("/callback/message"), mode: .messageCallback(appKey: "app1"), signingSecret: secret)
+      configuration.reviewPolicy = ReviewPolicy(timeout: .seconds(20), onFailure: .failOpen)
+      let engine = try ModerationEngine(global: [], configuration: configuration)
+      let result = try await engine.moderate(MessageItem.text("you fucking idiot", msgUID: "m", targetId: "t"))
+      #expect(result.blockType == expected)
+      if expected == nil { #expect(result.review?.failure?.contains("401") == true) }
+    }
+    await server.stop()
+  }
+
+  // MARK: - The sensitive-word API
+
+  @Test func sensitiveWordAPIEditsTakeEffectAtOnce() async throws {
+    let server = try await Server()
+    #expect(try await server.moderate("a freshword here", app: "app1")["verdict"] == "pass")
+    #expect(try await server.wordAPI("add", "word=freshword") == (200, "{\"code\":200}\n"))
+    #expect(try await server.moderate("a freshword here", app: "app1")["verdict"] == "blocked")
+    #expect(try await server.wordAPI("add", "word=swapword&replaceWord=%23%23").status == 200)
+    let batch = #"{"words":[{"word":"甲乙"},{"word":"丙丁","replaceWord":"xx"}]}"#
+    #expect(try await server.wordAPI("batch/add", batch, json: true).status == 200)
+    let replaceWords = Self.json(try await server.wordAPI("list", "type=0").body)
+    #expect(replaceWords["code"]?.int64Value == 200)
+    if case .array(let words)? = replaceWords["words"] {
+      #expect(words.compactMap { $0["word"]?.stringValue } == ["秒杀", "swapword", "丙丁"])
+      #expect(words.allSatisfy { $0["type"] == "0" })
+    } else {
+      Issue.record("no words in \(replaceWords)")
+    }
+    let blockWords = Self.json(try await server.wordAPI("list", "").body)
+    if case .array(let words)? = blockWords["words"] {
+      #expect(words.compactMap { $0["word"]?.stringValue } == ["appword", "freshword", "甲乙"])
+    }
+    #expect(try await server.wordAPI("delete", "word=freshword").status == 200)
+    #expect(try await server.moderate("a freshword here", app: "app1")["verdict"] == "pass")
+    #expect(try await server.wordAPI("batch/delete", "words=%E7%94%B2%E4%B9%99&words=swapword").status == 200)
+    let all = Self.json(try await server.wordAPI("list", "type=2").body)
+    if case .array(let words)? = all["words"] { #expect(words.count == 3) }
+    // The platform's error codes.
+    let badWord = try await server.wordAPI("add", "word=two%20words")
+    #expect(badWord.status == 400 && Self.json(badWord.body)["code"]?.int64Value == 1002)
+    #expect(Self.json(try await server.wordAPI("add", "replaceWord=x").body)["code"]?.int64Value == 1002)
+    let tooMany = "{\"words\":[" + (0..<51).map { "{\"word\":\"w\($0)\"}" }.joined(separator: ",") + "]}"
+    #expect(Self.json(try await server.wordAPI("batch/add", tooMany, json: true).body)["code"]?.int64Value == 1002)
+    #expect(Self.json(try await server.wordAPI("list", "type=7").body)["code"]?.int64Value == 1002)
+    let badSignature = try await server.wordAPI("add", "word=x", secret: "wrong")
+    #expect(badSignature.status == 401 && Self.json(badSignature.body)["code"]?.int64Value == 1004)
+    #expect(Self.json(try await server.wordAPI("add", "word=x", app: "nobody").body)["code"]?.int64Value == 1004)
+    let file = try String(contentsOfFile: "\(server.apps)/app1.txt", encoding: .utf8)
+    #expect(file == "秒杀 => **\nappword\n丙丁 => xx\n")
+    await server.stop()
+  }
+
+  /// An acknowledged word survives `kill -9` of the server.
+  @Test func anAcknowledgedWordSurvivesKill9() async throws {
+    let server = try await Server()
+    #expect(try await server.wordAPI("add", "word=durableword").status == 200)
+    server.signal(SIGKILL)
+    await server.stop()
+    let again = try await Server(directory: server.apps)
+    #expect(try await again.moderate("durableword", app: "app1")["verdict"] == "blocked")
+    await again.stop()
+  }
+
+  // MARK: - Reloads
+
+  @Test func reloadsDuringRequestsFailNoRequest() async throws {
+    let token = try CLITests.temporaryFile("token", "t0ken\n")
+    chmod(token, 0o600)
+    let server = try await Server(arguments: ["--admin-token-file", token])
+    #expect(try await server.post("/admin/reload", "").status == 401)
+    let auth = [("Authorization", "Bearer t0ken")]
+    let tally = Tally()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for worker in 0..<4 {
+        group.addTask {
+          for index in 0..<60 {
+            let text = index.isMultiple(of: 2) ? "hello \(worker)" : "fucking \(worker)"
+            let answer = try? await server.moderate(text, app: "app1")
+            let expected = index.isMultiple(of: 2) ? "pass" : "blocked"
+            if answer?["verdict"]?.stringValue != expected { tally.failures.withLock { $0 += 1 } }
+            tally.answered.withLock { $0 += 1 }
+          }
+        }
+      }
+      group.addTask {
+        for round in 0..<20 {
+          try "appword\nround\(round)\n".write(toFile: "\(server.apps)/app1.txt", atomically: true, encoding: .utf8)
+          if round.isMultiple(of: 2) {
+            server.signal(SIGHUP)
+          } else {
+            _ = try await server.post("/admin/reload", "", headers: auth)
+          }
+          try await Task.sleep(for: .milliseconds(30))
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(tally.failures.withLock { $0 } == 0)
+    #expect(tally.answered.withLock { $0 } == 240)
+    // A reload whose list does not compile keeps the old lists and says why.
+    _ = try await server.post("/admin/reload", "", headers: auth)
+    #expect(try await server.moderate("round19", app: "app1")["verdict"] == "blocked")
+    try "re:(\n".write(toFile: "\(server.apps)/app1.txt", atomically: true, encoding: .utf8)
+    let failed = try await server.post("/admin/reload", "", headers: auth)
+    #expect(failed.status == 422)
+    if case .array(let errors)? = Self.json(failed.body)["errors"] {
+      #expect(errors.first?.stringValue?.contains("app1.txt:1: invalid regex") == true)
+    } else {
+      Issue.record("no errors in \(failed.body)")
+    }
+    #expect(try await server.moderate("round19", app: "app1")["verdict"] == "blocked")
+    let status = Self.json(try await server.get("/v1/status", headers: auth).body)
+    #expect(status["lastReload"]?["succeeded"] == .bool(false))
+    #expect(try await server.get("/v1/status").status == 401)
+    #expect(try await server.get("/metrics").body.contains(#"winnow_reloads_total{result="failed"} 1"#))
+    await server.stop()
+  }
+
+  @Test func aListThatDoesNotCompileStopsTheServer() async throws {
+    let result = try await CLITests.run(["serve", "--port", "0", "--global", try Self.badGlobal()])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("global.txt:1: invalid regex"))
+  }
+
+  static func badGlobal() throws -> String {
+    let directory = CLITests.temporaryPath("bad-global")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try "re:(\n".write(to: directory.appendingPathComponent("global.txt"), atomically: true, encoding: .utf8)
+    return directory.path
+  }
+}

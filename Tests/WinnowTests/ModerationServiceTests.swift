@@ -1,0 +1,191 @@
+import Crypto
+import Foundation
+import PropertyBased
+import Synchronization
+import Testing
+
+@testable import Winnow
+
+/// The platform's signature, the app directory and the service that swaps engines.
+@Suite("Moderation service")
+struct ModerationServiceTests {
+  // MARK: - SHA-1 and the platform signature
+
+  @Test func sha1OfTheStandardVectors() {
+    func hex(_ text: String) -> String {
+      SHA1.digest(Array(text.utf8)).map {
+        String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16)
+      }
+      .joined()
+    }
+    #expect(hex("") == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+    #expect(hex("abc") == "a9993e364706816aba3e25717850c26c9cd0d89d")
+    #expect(
+      hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+  }
+
+  /// Our SHA-1 equals swift-crypto's on random messages of every length around the block
+  /// edges (55, 56, 63, 64 bytes and beyond).
+  @Test func sha1EqualsTheReference() async {
+    await propertyCheck(count: 300, input: Gen.int(in: 0...255).map { UInt8($0) }.array(of: 0...200)) { bytes in
+      #expect(SHA1.digest(bytes) == Array(Insecure.SHA1.hash(data: bytes)))
+    }
+  }
+
+  @Test func signatureIsCheckedWhateverTheCase() {
+    let signature = PlatformSignature.signature(secret: "secret", nonce: "14314", timestamp: "1408710653491")
+    #expect(
+      signature
+        == Insecure.SHA1.hash(data: Array("secret143141408710653491".utf8)).map { String(format: "%02x", $0) }.joined())
+    #expect(
+      PlatformSignature.isValid(signature.uppercased(), secret: "secret", nonce: "14314", timestamp: "1408710653491"))
+    #expect(!PlatformSignature.isValid(signature, secret: "secret", nonce: "14315", timestamp: "1408710653491"))
+    #expect(!PlatformSignature.isValid("", secret: "secret", nonce: "14314", timestamp: "1408710653491"))
+  }
+
+  // MARK: - The app directory
+
+  static func directory(_ files: [String: String], secretsMode: mode_t = 0o600) throws -> AppDirectory {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("winnow-apps-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    for (name, text) in files {
+      try text.write(toFile: path + "/" + name, atomically: false, encoding: .utf8)
+      if name == "secrets.json" { chmod(path + "/" + name, secretsMode) }
+    }
+    return AppDirectory(path: path)
+  }
+
+  @Test func appKeysAreFileNamesThatCannotLeaveTheDirectory() throws {
+    let apps = try Self.directory(["a-1.txt": "x\n", "b_2.txt": "y\n", "bad key.txt": "z\n", "notes.md": ""])
+    #expect(try apps.appKeys() == ["a-1", "b_2"])
+    #expect(!AppDirectory.isValidAppKey("../etc"))
+    #expect(!AppDirectory.isValidAppKey(""))
+    #expect(!AppDirectory.isValidAppKey(Substring(String(repeating: "a", count: 65))))
+  }
+
+  @Test func secretsOpenToOthersAreRefused() throws {
+    let open = try Self.directory(["secrets.json": #"{"app":"s"}"#], secretsMode: 0o644)
+    #expect(throws: AppDirectoryError.self) { try open.secrets() }
+    let closed = try Self.directory(["secrets.json": #"{"app":"s"}"#])
+    #expect(try closed.secrets() == ["app": "s"])
+    let malformed = try Self.directory(["secrets.json": #"{"app":1}"#])
+    #expect(throws: AppDirectoryError.self) { try malformed.secrets() }
+    #expect(try Self.directory([:]).secrets() == [:])
+  }
+
+  // MARK: - The service
+
+  static let global = ModerationService.GlobalSource(directories: []) { _ in
+    try Matcher(lists: [WordList(name: "global.txt", origin: .global, parsing: "globalword\n")])
+  }
+
+  static func verdict(_ service: ModerationService, _ text: String, app: String) -> ModerationResult.Verdict? {
+    var item = MessageItem.text(text, msgUID: "m", targetId: "t")
+    item.appKey = app
+    return try? service.engine.screen(item).verdict
+  }
+
+  @Test func anAddedWordIsSeenByTheNextEngineAndWrittenToTheFile() throws {
+    let apps = try Self.directory(["app.txt": "old\n"])
+    let service = try ModerationService(global: Self.global, apps: apps)
+    let before = service.engine
+    #expect(Self.verdict(service, "a new word", app: "app") == .pass)
+    #expect(try service.addWords([.init(word: "new"), .init(word: "swap", replacement: "**")], toApp: "app") == 2)
+    #expect(Self.verdict(service, "a new word", app: "app") == .blocked)
+    #expect(Self.verdict(service, "swap it", app: "app") == .replaced)
+    #expect(Self.verdict(service, "a new word", app: "other") == .pass)
+    // The engine a request already holds is unchanged.
+    var item = MessageItem.text("a new word", msgUID: "m", targetId: "t")
+    item.appKey = "app"
+    #expect(try before.screen(item).verdict == .pass)
+    #expect(try String(contentsOfFile: apps.listPath(of: "app"), encoding: .utf8) == "old\nnew\nswap => **\n")
+    #expect(service.words(ofApp: "app").map(\.word) == ["old", "new", "swap"])
+    // Adding a word again changes its replacement, not the count.
+    #expect(try service.addWords([.init(word: "swap")], toApp: "app") == 0)
+    #expect(Self.verdict(service, "swap it", app: "app") == .blocked)
+    #expect(try service.removeWords(["new", "swap", "absent"], fromApp: "app") == 2)
+    #expect(Self.verdict(service, "a new word", app: "app") == .pass)
+    #expect(try String(contentsOfFile: apps.listPath(of: "app"), encoding: .utf8) == "old\n")
+  }
+
+  @Test func badWordsAndAppKeysChangeNothing() throws {
+    let apps = try Self.directory(["app.txt": "old\n"])
+    let service = try ModerationService(global: Self.global, apps: apps)
+    #expect(throws: ModerationServiceError.self) { try service.addWords([.init(word: "a b")], toApp: "app") }
+    #expect(throws: ModerationServiceError.self) {
+      try service.addWords([.init(word: String(repeating: "x", count: 33))], toApp: "app")
+    }
+    #expect(throws: ModerationServiceError.self) { try service.addWords([.init(word: "ok")], toApp: "../x") }
+    #expect(try String(contentsOfFile: apps.listPath(of: "app"), encoding: .utf8) == "old\n")
+    let withoutApps = try ModerationService(global: Self.global, apps: nil)
+    #expect(throws: ModerationServiceError.self) { try withoutApps.addWords([.init(word: "ok")], toApp: "app") }
+  }
+
+  @Test func reloadCompilesOnlyWhatChangedAndKeepsTheOldListsOnError() throws {
+    let apps = try Self.directory(["a.txt": "alpha\n", "b.txt": "beta\n"])
+    let service = try ModerationService(global: Self.global, apps: apps)
+    var report = service.reload()
+    #expect(report.succeeded && report.changedApps.isEmpty && !report.globalReloaded)
+    let unchanged = service.status.version
+    try "alpha\ngamma\n".write(toFile: apps.listPath(of: "a"), atomically: true, encoding: .utf8)
+    try "delta\n".write(toFile: apps.listPath(of: "c"), atomically: true, encoding: .utf8)
+    report = service.reload()
+    #expect(report.succeeded && report.changedApps == ["a", "c"])
+    #expect(service.status.version == unchanged + 1)
+    #expect(Self.verdict(service, "gamma", app: "a") == .blocked)
+    #expect(Self.verdict(service, "delta", app: "c") == .blocked)
+    // A list that does not compile: every old list stays, the error names file and line.
+    try "re:(\n".write(toFile: apps.listPath(of: "b"), atomically: true, encoding: .utf8)
+    try FileManager.default.removeItem(atPath: apps.listPath(of: "c"))
+    report = service.reload()
+    #expect(!report.succeeded)
+    #expect(report.errors.count == 1 && report.errors[0].hasPrefix(apps.listPath(of: "b") + ":1: invalid regex"))
+    #expect(Self.verdict(service, "beta", app: "b") == .blocked)
+    #expect(Self.verdict(service, "delta", app: "c") == .blocked)
+    #expect(service.status.failedReloads == 1)
+    try "beta2\n".write(toFile: apps.listPath(of: "b"), atomically: true, encoding: .utf8)
+    report = service.reload()
+    #expect(report.succeeded && report.changedApps == ["b", "c"])
+    #expect(Self.verdict(service, "delta", app: "c") == .pass)
+    #expect(Self.verdict(service, "globalword", app: "c") == .blocked)
+  }
+
+  @Test func aServiceWithABadListDoesNotStart() throws {
+    let apps = try Self.directory(["a.txt": "re:(\n", "b.txt": "[bad\n"])
+    #expect {
+      try ModerationService(global: Self.global, apps: apps)
+    } throws: { error in
+      (error as? ModerationServiceError)?.errors.count == 2
+    }
+  }
+
+  /// Edits to one app from many tasks at once are serialized: every word lands.
+  @Test func concurrentEditsAllLand() async throws {
+    let apps = try Self.directory([:])
+    let service = try ModerationService(global: Self.global, apps: apps)
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<40 {
+        group.addTask { _ = try? service.addWords([.init(word: "word\(index)")], toApp: "app") }
+      }
+    }
+    #expect(Set(service.words(ofApp: "app").map(\.word)) == Set((0..<40).map { "word\($0)" }))
+    let file = try String(contentsOfFile: apps.listPath(of: "app"), encoding: .utf8)
+    #expect(file.split(separator: "\n").count == 40)
+  }
+
+  @Test func callbackFieldsMakeAnItem() throws {
+    let item = try MessageItem(callbackFields: [
+      ("appKey", "k"), ("fromUserId", "u1"), ("targetId", "u2"), ("toUserIds", "u2,u3"), ("msgType", "RC:TxtMsg"),
+      ("content", #"{"content":"hi"}"#), ("pushContent", ""), ("channelType", "GROUP"),
+      ("msgTimeStamp", "1700000000000"), ("messageId", "M1"), ("originalMsgUID", ""), ("busChannel", ""),
+    ])
+    #expect(item.appKey == "k" && item.toUserIds == ["u2", "u3"] && item.sentTime == 1_700_000_000_000)
+    #expect(item.conversationType == .group && item.sourceType == .original && item.msgUID == "M1")
+    let edit = try MessageItem(callbackFields: [
+      ("content", #"{"content":"hi"}"#), ("originalMsgUID", "M0"), ("messageId", "M2"),
+    ])
+    #expect(edit.sourceType == .edit && edit.msgUID == "M0")
+    #expect(throws: ItemError.self) { try MessageItem(callbackFields: [("content", "{not json")]) }
+    #expect(throws: ItemError.self) { try MessageItem(callbackFields: [("msgTimeStamp", "soon"), ("content", "{}")]) }
+  }
+}
