@@ -114,13 +114,18 @@ struct FormFields: Sendable {
   /// Nil when a field is not valid percent-encoded UTF-8.
   init?(_ body: String) {
     var pairs: [(name: String, value: String)] = []
-    for field in body.split(separator: "&") where !field.isEmpty {
-      let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      guard let name = Self.decode(parts[0]), let value = Self.decode(parts.count > 1 ? parts[1] : "") else {
-        return nil
+    var body = body
+    let parsed = body.withUTF8 { bytes -> Bool in
+      for field in bytes.split(separator: UInt8(ascii: "&")) where !field.isEmpty {
+        let equals = field.firstIndex(of: UInt8(ascii: "=")) ?? field.endIndex
+        guard let name = Self.decode(field[..<equals]),
+          let value = Self.decode(equals < field.endIndex ? field[(equals + 1)...] : field[field.endIndex...])
+        else { return false }
+        pairs.append((name, value))
       }
-      pairs.append((name, value))
+      return true
     }
+    guard parsed else { return nil }
     self.pairs = pairs
   }
 
@@ -130,7 +135,38 @@ struct FormFields: Sendable {
   /// Every value of `name`, in order.
   func values(of name: String) -> [String] { pairs.filter { $0.name == name }.map(\.value) }
 
-  private static func decode(_ text: Substring) -> String? {
-    text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+  /// `+` as a space and `%XX` as a byte; nil for a malformed escape or bytes that are not
+  /// UTF-8.
+  private static func decode(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+    guard text.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
+      return String(validating: text, as: UTF8.self)
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.count)
+    var index = text.startIndex
+    while index < text.endIndex {
+      let byte = text[index]
+      if byte == UInt8(ascii: "+") {
+        bytes.append(UInt8(ascii: " "))
+      } else if byte == UInt8(ascii: "%") {
+        guard index + 2 < text.endIndex, let high = hexValue(text[index + 1]), let low = hexValue(text[index + 2])
+        else { return nil }
+        bytes.append(high << 4 | low)
+        index += 2
+      } else {
+        bytes.append(byte)
+      }
+      index += 1
+    }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
   }
 }

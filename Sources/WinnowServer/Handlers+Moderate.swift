@@ -24,7 +24,7 @@ extension Handlers {
       return Reply(status: .ok, body: answers.joined(), contentType: "application/x-ndjson")
     }
     switch await moderateItem(String(buffer: buffer), engine: engine) {
-    case .success(let result): return .json(result.json)
+    case .success(let result): return .result(result)
     case .failure(let error): return .json(Self.errorAnswer(error), status: .badRequest)
     }
   }
@@ -50,7 +50,11 @@ extension Handlers {
         next += 1
         group.addTask {
           switch await moderateItem(text, engine: engine) {
-          case .success(let result): return (index, result.json.jsonString + "\n")
+          case .success(let result):
+            var writer = JSONWriter()
+            result.write(to: &writer)
+            writer.endLine()
+            return (index, String(decoding: writer.bytes, as: UTF8.self))
           case .failure(let error):
             var answer = Self.errorAnswer(error)
             if case .object(var members) = answer {

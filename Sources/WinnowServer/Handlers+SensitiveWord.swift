@@ -62,12 +62,12 @@ extension Handlers {
         let fields = try Self.form(text)
         guard let word = fields["word"], !word.isEmpty else { throw PlatformError(.parameterError, "word is required") }
         let replacement = fields["replaceWord"].flatMap { $0.isEmpty ? nil : $0 }
-        try edit { () throws(ModerationServiceError) -> Int in
+        try await edit { () throws(ModerationServiceError) -> Int in
           try service.addWords([ModerationService.CustomWord(word: word, replacement: replacement)], toApp: appKey)
         }
       case .batchAdd:
         let words = try Self.batchWords(text)
-        try edit { () throws(ModerationServiceError) -> Int in try service.addWords(words, toApp: appKey) }
+        try await edit { () throws(ModerationServiceError) -> Int in try service.addWords(words, toApp: appKey) }
       case .list:
         let fields = try Self.form(text)
         let type = fields["type"].flatMap { $0.isEmpty ? nil : $0 } ?? "1"
@@ -89,14 +89,14 @@ extension Handlers {
       case .delete:
         let fields = try Self.form(text)
         guard let word = fields["word"], !word.isEmpty else { throw PlatformError(.parameterError, "word is required") }
-        try edit { () throws(ModerationServiceError) -> Int in try service.removeWords([word], fromApp: appKey) }
+        try await edit { () throws(ModerationServiceError) -> Int in try service.removeWords([word], fromApp: appKey) }
       case .batchDelete:
         let words = try Self.form(text).values(of: "words").filter { !$0.isEmpty }
         guard !words.isEmpty else { throw PlatformError(.parameterError, "words is required") }
         guard words.count <= SensitiveWordAPI.maximumBatch else {
           throw PlatformError(.parameterError, "more than \(SensitiveWordAPI.maximumBatch) words")
         }
-        try edit { () throws(ModerationServiceError) -> Int in try service.removeWords(words, fromApp: appKey) }
+        try await edit { () throws(ModerationServiceError) -> Int in try service.removeWords(words, fromApp: appKey) }
       }
     } catch {
       return Self.platformError(error.code, error.message)
@@ -104,15 +104,17 @@ extension Handlers {
     return .json(["code": 200])
   }
 
-  /// Runs an edit off the request threads' way (it writes and fsyncs a file and compiles a
-  /// list): a word list problem is a parameter error, anything else an internal one.
-  private func edit(_ body: () throws(ModerationServiceError) -> Int) throws(PlatformError) {
-    do { _ = try body() } catch {
-      let message = error.description
-      let isWrite =
-        message.contains("cannot write") || message.contains("cannot replace") || message.contains("temporary")
-      throw PlatformError(isWrite ? .internalError : .parameterError, message)
+  /// Runs an edit off the request threads (it writes and fsyncs a file and compiles a list):
+  /// a word list problem is a parameter error, anything else an internal one.
+  private func edit(_ body: @escaping @Sendable () throws(ModerationServiceError) -> Int) async throws(PlatformError) {
+    let outcome = await offThePool { () -> Result<Int, ModerationServiceError> in
+      do throws(ModerationServiceError) { return .success(try body()) } catch { return .failure(error) }
     }
+    guard case .failure(let error) = outcome else { return }
+    let message = error.description
+    let isWrite =
+      message.contains("cannot write") || message.contains("cannot replace") || message.contains("temporary")
+    throw PlatformError(isWrite ? .internalError : .parameterError, message)
   }
 
   private static func form(_ text: String) throws(PlatformError) -> FormFields {

@@ -7,11 +7,32 @@ import Winnow
 /// The answer of an endpoint before it becomes a response.
 struct Reply: Sendable {
   var status: HTTPResponse.Status
-  var body: String
+  var body: [UInt8]
   var contentType = "application/json; charset=utf-8"
 
+  init(status: HTTPResponse.Status, body: [UInt8], contentType: String = "application/json; charset=utf-8") {
+    self.status = status
+    self.body = body
+    self.contentType = contentType
+  }
+
+  init(status: HTTPResponse.Status, body: String, contentType: String = "application/json; charset=utf-8") {
+    self.init(status: status, body: Array(body.utf8), contentType: contentType)
+  }
+
   static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Reply {
-    Reply(status: status, body: value.jsonString + "\n")
+    var bytes: [UInt8] = []
+    value.write(to: &bytes)
+    bytes.append(0x0A)
+    return Reply(status: status, body: bytes)
+  }
+
+  /// A moderation result, written straight from the result (as `check --item --json` does).
+  static func result(_ result: ModerationResult) -> Reply {
+    var writer = JSONWriter()
+    result.write(to: &writer)
+    writer.endLine()
+    return Reply(status: .ok, body: writer.bytes)
   }
 
   /// A JSON error naming its cause: `{"error":"…"}`.
@@ -31,9 +52,9 @@ struct Handlers: Sendable {
   let configuration: ServerConfiguration
 
   func register(on router: Router<BasicRequestContext>) {
-    router.get("/healthz") { request, _ in await handle("healthz", request) { _ in .text("ok\n") } }
+    router.get("/healthz") { request, _ in await handle(.healthz, request) { _ in .text("ok\n") } }
     router.get("/readyz") { request, _ in
-      await handle("readyz", request) { _ in
+      await handle(.readyz, request) { _ in
         switch holder.current {
         case .ready: .text("ready\n")
         case .loading: .text("loading lists\n", status: .serviceUnavailable)
@@ -42,20 +63,20 @@ struct Handlers: Sendable {
       }
     }
     router.get("/metrics") { request, _ in
-      await handle("metrics", request) { _ in
+      await handle(.metrics, request) { _ in
         Reply(
           status: .ok, body: String(decoding: metrics.exposition(service: holder.service), as: UTF8.self),
           contentType: "text/plain; version=0.0.4; charset=utf-8")
       }
     }
     router.get("/v1/status") { request, _ in
-      await handle("status", request) { request in
+      await handle(.status, request) { request in
         if let refusal = adminRefusal(request, optional: true) { return refusal }
         return status()
       }
     }
     router.post("/admin/reload") { request, _ in
-      await handle("reload", request) { request in
+      await handle(.reload, request) { request in
         if let refusal = adminRefusal(request, optional: false) { return refusal }
         guard holder.service != nil else { return .error(.serviceUnavailable, "the lists are still loading") }
         let report = await reload(trigger: "admin endpoint")
@@ -63,7 +84,7 @@ struct Handlers: Sendable {
       }
     }
     router.post("/v1/moderate") { request, _ in
-      await handle("moderate", request) { request in
+      await handle(.moderate, request) { request in
         if configuration.moderateNeedsToken, let refusal = adminRefusal(request, optional: false) {
           return refusal
         }
@@ -71,17 +92,18 @@ struct Handlers: Sendable {
       }
     }
     router.post("/callback/message") { request, _ in
-      await handle("callback", request) { request in await callback(request) }
+      await handle(.callback, request) { request in await callback(request) }
     }
     for (path, endpoint) in SensitiveWordAPI.paths {
       router.post(RouterPath(path)) { request, _ in
-        await handle("sensitiveword", request) { request in await sensitiveWord(endpoint, request) }
+        await handle(.sensitiveword, request) { request in await sensitiveWord(endpoint, request) }
       }
     }
   }
 
   /// Runs an endpoint, turning its reply into a response, and counts it.
-  private func handle(_ endpoint: String, _ request: Request, _ body: (inout Request) async -> Reply) async -> Response
+  private func handle(_ endpoint: ServerMetrics.Endpoint, _ request: Request, _ body: (inout Request) async -> Reply)
+    async -> Response
   {
     let start = ContinuousClock.now
     var request = request
@@ -90,7 +112,7 @@ struct Handlers: Sendable {
     var headers = HTTPFields()
     headers[.contentType] = reply.contentType
     return Response(
-      status: reply.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: reply.body)))
+      status: reply.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body)))
   }
 
   /// The body, or the reply that refuses it (413 when it is over the limit).

@@ -27,4 +27,5 @@ public struct ServerConfiguration: Sendable {
 
   /// The defaults.
   public init() {}
+
 }

@@ -12,11 +12,17 @@ import Winnow
 /// - `winnow_reviewer_calls{outcome}` (read from the engine's counters at each scrape);
 /// - `winnow_reloads_total{result}`, `winnow_lists_version`, `winnow_list_entries{list}`.
 final class ServerMetrics: Sendable {
+  /// The endpoints, as the `endpoint` label names them.
+  enum Endpoint: String, CaseIterable, Sendable {
+    case healthz, readyz, metrics, status, reload, moderate, callback, sensitiveword
+  }
+
   let registry = PrometheusCollectorRegistry()
   private let factory: PrometheusMetricsFactory
-  private let requestCounters = Mutex<[String: CoreMetrics.Counter]>([:])
-  private let verdictCounters = Mutex<[String: CoreMetrics.Counter]>([:])
-  private let timers = Mutex<[String: CoreMetrics.Timer]>([:])
+  /// Counters made on first use, keyed by small integers (no string is built per request).
+  private let requestCounters = Mutex<[Int: CoreMetrics.Counter]>([:])
+  private let verdictCounters = Mutex<[Int: CoreMetrics.Counter]>([:])
+  private let timers: [Endpoint: CoreMetrics.Timer]
 
   init() {
     var factory = PrometheusMetricsFactory(registry: registry)
@@ -26,44 +32,43 @@ final class ServerMetrics: Sendable {
       .seconds(3), .seconds(10),
     ]
     self.factory = factory
+    var timers: [Endpoint: CoreMetrics.Timer] = [:]
+    for endpoint in Endpoint.allCases {
+      timers[endpoint] = CoreMetrics.Timer(
+        label: "winnow_request_duration_seconds", dimensions: [("endpoint", endpoint.rawValue)], factory: factory)
+    }
+    self.timers = timers
   }
 
   /// Counts a request and its duration.
-  func request(endpoint: String, status: Int, duration: Duration) {
-    let key = endpoint + " " + String(status)
+  func request(endpoint: Endpoint, status: Int, duration: Duration) {
+    let key = status &* 16 &+ (Endpoint.allCases.firstIndex(of: endpoint) ?? 0)
     let counter = requestCounters.withLock { counters in
       if let counter = counters[key] { return counter }
       let counter = CoreMetrics.Counter(
-        label: "winnow_requests_total", dimensions: [("endpoint", endpoint), ("status", String(status))],
+        label: "winnow_requests_total", dimensions: [("endpoint", endpoint.rawValue), ("status", String(status))],
         factory: factory)
       counters[key] = counter
       return counter
     }
     counter.increment()
-    let timer = timers.withLock { timers in
-      if let timer = timers[endpoint] { return timer }
-      let timer = CoreMetrics.Timer(
-        label: "winnow_request_duration_seconds", dimensions: [("endpoint", endpoint)], factory: factory)
-      timers[endpoint] = timer
-      return timer
-    }
     let (seconds, attoseconds) = duration.components
-    timer.recordNanoseconds(seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000)
+    timers[endpoint]?.recordNanoseconds(seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000)
   }
 
   /// Counts a moderation result.
   func result(_ result: ModerationResult) {
-    let verdict = result.verdict.rawValue
-    let blockType = result.blockType.map { String($0.rawValue) } ?? "none"
-    let sourceType = String(result.item.sourceType.rawValue)
-    let key = verdict + " " + blockType + " " + sourceType + (result.flagged ? " flagged" : "")
+    let verdicts = ModerationResult.Verdict.allCases
+    let verdict = verdicts.firstIndex(of: result.verdict) ?? 0
+    let blockType = result.blockType.map { Int($0.rawValue) } ?? 0
+    let key = ((verdict * 8 + blockType) * 8 + Int(result.item.sourceType.rawValue)) * 2 + (result.flagged ? 1 : 0)
     let counter = verdictCounters.withLock { counters in
       if let counter = counters[key] { return counter }
       let counter = CoreMetrics.Counter(
         label: "winnow_verdicts_total",
         dimensions: [
-          ("verdict", verdict), ("block_type", blockType), ("source_type", sourceType),
-          ("flagged", result.flagged ? "true" : "false"),
+          ("verdict", result.verdict.rawValue), ("block_type", result.blockType.map { String($0.rawValue) } ?? "none"),
+          ("source_type", String(result.item.sourceType.rawValue)), ("flagged", result.flagged ? "true" : "false"),
         ], factory: factory)
       counters[key] = counter
       return counter

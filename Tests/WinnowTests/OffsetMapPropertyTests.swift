@@ -80,6 +80,21 @@ struct OffsetMapPropertyTests {
     }
   }
 
+  /// A compact layer (hashed codes, no start filter, as a server keeps each app's list) finds
+  /// what the same list finds compiled as usual (a flat code table and a start filter).
+  @Test func compactAndUsualLayersFindTheSame() async {
+    let base = try! Matcher(lists: [])
+    await propertyCheck(count: 300, input: Self.entryGen, Self.textGen) { words, text in
+      let list = WordList(name: "p", origin: .custom, entries: words.filter { !$0.isEmpty }.map { Entry(text: $0) })
+      guard let usual = try? Matcher(lists: [list], over: base),
+        let compact = try? Matcher(compactLists: [list], over: base, customAllowsGlobal: false)
+      else { return }
+      #expect(compact.layers.last?.automaton?.hashedCodes != false)
+      let key = { (match: Match) in [match.entry.text, "\(match.range)"] }
+      #expect(usual.overlappingMatches(in: text).map(key) == compact.overlappingMatches(in: text).map(key))
+    }
+  }
+
   @Test func maskedTextKeepsEverythingOutsideMatches() async {
     let matcher = try! Matcher(lists: [WordList(name: "p", origin: .custom, parsing: "ass\n傻逼\nsub:a")])
     await propertyCheck(count: 300, input: Self.textGen) { text in

@@ -6,7 +6,7 @@ extension AhoCorasick {
     // The alphabet: codes 1..<size, each the code of exactly one scalar.
     var scalarBytes: [UInt8] = [0]
     var codes: [(code: UInt32, bytes: UInt8)] = []
-    for (scalar, code) in bmpCodes.enumerated() where code != 0 {
+    for (scalar, code) in flatBMPCodes.enumerated() where code != 0 {
       codes.append((code, scalar < 0x80 ? 1 : scalar < 0x800 ? 2 : 3))
     }
     for (scalar, code) in supplementaryCodes {

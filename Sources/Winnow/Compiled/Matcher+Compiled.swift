@@ -258,7 +258,7 @@ extension AhoCorasick {
     writer.write(layout.stateCount)
     writer.write(patternLengths)
     writer.write(patternByteLengths)
-    writer.write(bmpCodes)
+    writer.write(flatBMPCodes)
     let supplementary = supplementaryCodes.sorted { $0.key < $1.key }
     writer.write(supplementary.map(\.key))
     writer.write(supplementary.map(\.value))

@@ -31,7 +31,14 @@ public final class AhoCorasick: Sendable {
   let patternLengths: [UInt32]
   /// Length of each pattern in UTF-8 bytes.
   let patternByteLengths: [UInt32]
+  /// The alphabet code of each BMP scalar: a flat table of 0x10000 codes, or, when
+  /// ``hashedCodes``, an open-addressing hash table (linear probing, at most three quarters
+  /// full) of `scalar << 16 | code`, a free slot being all ones (an app's list of a few hundred
+  /// words then takes a few KiB instead of 256 KiB, however its scalars spread over the CJK
+  /// block).
   let bmpCodes: [UInt32]
+  /// Whether ``bmpCodes`` is hashed.
+  let hashedCodes: Bool
   let supplementaryCodes: [UInt32: UInt32]
   /// For scans of UTF-8 bytes: where a pattern may start (see ``StartFilter``). Nil unless
   /// built with ``StartFilters/bytes``, and when a pattern contains U+FFFD, which an invalid
@@ -58,7 +65,11 @@ public final class AhoCorasick: Sendable {
 
   /// Builds an automaton for patterns given as scalar values, and the start filter `filters`
   /// names.
-  init(scalarPatterns patterns: [[UInt32]], filters: StartFilters = .none) throws(AhoCorasickError) {
+  /// `hashedCodes` keeps the BMP codes in a hash table (see ``bmpCodes``): for small pattern
+  /// sets, which would otherwise hold a 256 KiB table each; each scalar then costs a hash.
+  init(scalarPatterns patterns: [[UInt32]], filters: StartFilters = .none, hashedCodes: Bool = false)
+    throws(AhoCorasickError)
+  {
     if let empty = patterns.firstIndex(where: \.isEmpty) { throw AhoCorasickError(emptyPattern: empty) }
     // Counted in a flat table for the BMP (a dictionary lookup per scalar was a tenth of a build).
     var bmpFrequency = [Int32](repeating: 0, count: 0x10000)
@@ -90,7 +101,10 @@ public final class AhoCorasick: Sendable {
         total + (scalar < 0x80 ? 1 : scalar < 0x800 ? 2 : scalar < 0x10000 ? 3 : 4)
       }
     }
-    self.bmpCodes = bmpCodes
+    // Hashed codes hold a scalar and its code in 16 bits each, with U+FFFF marking a free slot.
+    let hashable = hashedCodes && alphabet.count < 0xFFFF && bmpCodes[0xFFFF] == 0
+    self.bmpCodes = hashable ? Self.hashed(bmpCodes) : bmpCodes
+    self.hashedCodes = hashable
     self.supplementaryCodes = supplementaryCodes
     self.scalarFilter = filters == .scalars ? ScalarStartFilter(patterns: patterns) : nil
     let readsInvalidBytes = bmpCodes[0xFFFD] != 0
@@ -114,6 +128,7 @@ public final class AhoCorasick: Sendable {
     self.patternLengths = patternLengths
     self.patternByteLengths = patternByteLengths
     self.bmpCodes = bmpCodes
+    self.hashedCodes = false
     self.supplementaryCodes = supplementaryCodes
     self.startFilter = startFilter
     self.scalarFilter = scalarFilter
@@ -131,10 +146,48 @@ public final class AhoCorasick: Sendable {
 
   /// The alphabet code of a scalar (0 for a scalar no pattern contains), read from the BMP
   /// table (`bmpCodes`, borrowed for the whole scan) without a bounds check: a BMP scalar is
-  /// < 0x10000 and the table has 0x10000 entries.
+  /// < 0x10000 and a flat table has 0x10000 entries; a hashed one is probed within its size.
   @inline(__always)
   private func code(of scalar: UInt32, in bmpCodes: UnsafeBufferPointer<UInt32>) -> UInt32 {
-    scalar < 0x10000 ? bmpCodes[Int(scalar)] : supplementaryCodes[scalar] ?? 0
+    guard scalar < 0x10000 else { return supplementaryCodes[scalar] ?? 0 }
+    guard hashedCodes else { return bmpCodes[Int(scalar)] }
+    var slot = Self.hashSlot(scalar, slots: bmpCodes.count)
+    while true {
+      let value = bmpCodes[slot]
+      if value >> 16 == scalar { return value == Self.freeSlot ? 0 : value & 0xFFFF }
+      if value == Self.freeSlot { return 0 }
+      slot = slot &+ 1 == bmpCodes.count ? 0 : slot &+ 1
+    }
+  }
+
+  /// A free slot of a hashed table (scalar U+FFFF, which no hashed table holds).
+  static let freeSlot: UInt32 = 0xFFFF_FFFF
+
+  /// The first slot probed for a scalar: a multiplicative hash mapped onto `slots`.
+  @inline(__always)
+  static func hashSlot(_ scalar: UInt32, slots: Int) -> Int {
+    Int((UInt64(scalar &* 0x9E37_79B1) &* UInt64(slots)) >> 32)
+  }
+
+  /// A flat table of BMP codes as a hash table (see ``bmpCodes``).
+  static func hashed(_ flat: [UInt32]) -> [UInt32] {
+    let used = flat.indices.filter { flat[$0] != 0 }
+    let slots = max(8, used.count + used.count / 3 + 1)
+    var table = [UInt32](repeating: freeSlot, count: slots)
+    for scalar in used {
+      var slot = hashSlot(UInt32(scalar), slots: slots)
+      while table[slot] != freeSlot { slot = slot + 1 == slots ? 0 : slot + 1 }
+      table[slot] = UInt32(scalar) << 16 | flat[scalar]
+    }
+    return table
+  }
+
+  /// The BMP codes as a flat table of 0x10000 (as compiled files hold them).
+  var flatBMPCodes: [UInt32] {
+    guard hashedCodes else { return bmpCodes }
+    var flat = [UInt32](repeating: 0, count: 0x10000)
+    for value in bmpCodes where value != Self.freeSlot { flat[Int(value >> 16)] = value & 0xFFFF }
+    return flat
   }
 
   /// Calls `body(pattern, end)` for every occurrence of every pattern in `scalars`, in order of

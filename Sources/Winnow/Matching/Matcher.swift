@@ -73,7 +73,17 @@ public final class Matcher: Sendable {
     try self.init(lists: lists, sharing: base.layers, customAllowsGlobal: customAllowsGlobal)
   }
 
-  private init(lists: [WordList], sharing base: [MatcherLayer], customAllowsGlobal: Bool) throws(WordListErrors) {
+  /// Compiles lists over `base` in their compact form (``MatcherLayer``'s `compact`): for a
+  /// server holding thousands of apps' lists, where memory counts more than scan speed.
+  convenience init(compactLists lists: [WordList], over base: Matcher, customAllowsGlobal: Bool)
+    throws(WordListErrors)
+  {
+    try self.init(lists: lists, sharing: base.layers, customAllowsGlobal: customAllowsGlobal, compact: true)
+  }
+
+  private init(lists: [WordList], sharing base: [MatcherLayer], customAllowsGlobal: Bool, compact: Bool = false)
+    throws(WordListErrors)
+  {
     var groups: [(rules: Normalization, lists: [WordList])] = []
     for list in lists {
       if let index = groups.firstIndex(where: { $0.rules == list.normalization }) {
@@ -86,13 +96,19 @@ public final class Matcher: Sendable {
     var errors: [WordListError] = []
     // Lexicon words of any list serve `word:` entries of every list, base lists included.
     var lexiconWords = base.last?.lexiconWords ?? []
-    for list in lists {
+    // Appended only when a list has some: appending nothing still copies the array (an app's
+    // list would hold its own copy of the global list's 49,000 lexicon words).
+    for list in lists where list.entries.contains(where: { $0.action == .lexicon }) {
       lexiconWords += list.entries.lazy.filter { $0.action == .lexicon }.map(\.lexiconWord)
     }
+    // The base layer that lends its normalized lexicon: one that has it (not every layer
+    // reads the lexicon; each app's list otherwise normalized the global lexicon again).
+    let donor = base.last { !$0.lexicon.isEmpty } ?? base.last
     for group in groups {
       do {
         layers.append(
-          try MatcherLayer(lists: group.lists, rules: group.rules, lexiconWords: lexiconWords, donor: base.last))
+          try MatcherLayer(
+            lists: group.lists, rules: group.rules, lexiconWords: lexiconWords, donor: donor, compact: compact))
       } catch { errors += error.errors }
     }
     guard errors.isEmpty else { throw WordListErrors(errors) }

@@ -108,9 +108,11 @@ public final class ModerationService: Sendable {
     }
   }
 
-  private struct AppLists {
+  private struct AppLists: Sendable {
     var fingerprint: FileFingerprint?
-    var file: WordListFile
+    /// The entries of the list (its text is not kept: ten thousand apps' lists would double
+    /// the memory of their compiled forms; listing words reads the file).
+    var entryCount: Int
     var matcher: Matcher
   }
 
@@ -163,14 +165,18 @@ public final class ModerationService: Sendable {
       do {
         loaded.secrets = try apps.secrets()
         loaded.secretsFingerprint = FileFingerprint(path: apps.path + "/secrets.json")
-        for appKey in try apps.appKeys() {
-          do throws(ModerationServiceError) {
-            loaded.apps[appKey] = try Self.loadApp(appKey, from: apps, over: matcher, configuration: configuration)
-          } catch { errors += error.errors }
+        for (appKey, outcome) in Self.loadApps(
+          try apps.appKeys(), from: apps, over: matcher, configuration: configuration)
+        {
+          switch outcome {
+          case .success(let lists): loaded.apps[appKey] = lists
+          case .failure(let error): errors += error.errors
+          }
         }
       } catch { errors.append(error.description) }
     }
     guard errors.isEmpty else { throw ModerationServiceError(errors: errors) }
+    Self.returnScratchMemory()
     let engine = ModerationEngine(
       global: loaded.global, appMatchers: loaded.apps.mapValues(\.matcher), configuration: configuration,
       statistics: statistics)
@@ -189,7 +195,7 @@ public final class ModerationService: Sendable {
   /// What the service holds now.
   public var status: Status {
     let apps = lists.withLock { lists in
-      (lists.apps.mapValues { $0.file.entries.count }, lists.global.entryCount)
+      (lists.apps.mapValues(\.entryCount), lists.global.entryCount)
     }
     return current.withLock { current in
       Status(
@@ -234,13 +240,16 @@ public final class ModerationService: Sendable {
           next.apps[appKey] = nil
           report.changedApps.append(appKey)
         }
-        for appKey in keys {
-          let fingerprint = FileFingerprint(path: apps.listPath(of: appKey))
-          guard report.globalReloaded || fingerprint != lists.apps[appKey]?.fingerprint else { continue }
-          do throws(ModerationServiceError) {
-            next.apps[appKey] = try Self.loadApp(appKey, from: apps, over: next.global, configuration: configuration)
+        let changed = keys.filter { appKey in
+          report.globalReloaded || FileFingerprint(path: apps.listPath(of: appKey)) != lists.apps[appKey]?.fingerprint
+        }
+        for (appKey, outcome) in Self.loadApps(changed, from: apps, over: next.global, configuration: configuration) {
+          switch outcome {
+          case .success(let lists):
+            next.apps[appKey] = lists
             report.changedApps.append(appKey)
-          } catch { report.errors += error.errors }
+          case .failure(let error): report.errors += error.errors
+          }
         }
       }
       guard report.errors.isEmpty else { return nil }
@@ -250,6 +259,7 @@ public final class ModerationService: Sendable {
     }
     report.changedApps.sort()
     report.finishedAt = Date()
+    if report.globalReloaded || report.changedApps.count > 100 { Self.returnScratchMemory() }
     let newEngine = swapped.map { self.engine(of: $0) }
     current.withLock { current in
       if let newEngine, let swapped {
@@ -264,17 +274,18 @@ public final class ModerationService: Sendable {
     return report
   }
 
-  /// The literal block and replace words of an app's list, in file order; empty for an app
-  /// without a list.
+  /// The literal block and replace words of an app's list file, in file order; empty for an
+  /// app without a list (or whose file cannot be read).
   public func words(ofApp appKey: String) -> [CustomWord] {
-    lists.withLock { lists in
-      (lists.apps[appKey]?.file.entries ?? []).compactMap { entry in
-        guard entry.kind == .literal else { return nil }
-        switch entry.action {
-        case .block: return CustomWord(word: entry.text)
-        case .replace(let replacement): return CustomWord(word: entry.text, replacement: replacement)
-        default: return nil
-        }
+    guard let apps, AppDirectory.isValidAppKey(appKey[...]) else { return [] }
+    // Read under the edit lock, so that a concurrent edit is seen whole or not at all.
+    let file = lists.withLock { _ in try? WordListFile(contentsOf: apps.listPath(of: appKey)) }
+    return (file?.entries ?? []).compactMap { entry in
+      guard entry.kind == .literal else { return nil }
+      switch entry.action {
+      case .block: return CustomWord(word: entry.text)
+      case .replace(let replacement): return CustomWord(word: entry.text, replacement: replacement)
+      default: return nil
       }
     }
   }
@@ -336,13 +347,14 @@ public final class ModerationService: Sendable {
       let matcher: Matcher
       do {
         matcher = try Matcher(
-          lists: [WordList(file: file, origin: .custom)], over: lists.global,
+          compactLists: [WordList(file: file, origin: .custom)], over: lists.global,
           customAllowsGlobal: configuration.customAllowsGlobal)
       } catch { throw ModerationServiceError(errors: Self.messages(of: error)) }
       do { try DurableFile.write(Array(file.text.utf8), to: path) } catch {
         throw ModerationServiceError(errors: Self.messages(of: error))
       }
-      lists.apps[appKey] = AppLists(fingerprint: FileFingerprint(path: path), file: file, matcher: matcher)
+      lists.apps[appKey] = AppLists(
+        fingerprint: FileFingerprint(path: path), entryCount: file.entries.count, matcher: matcher)
       return lists
     }
     guard let next else { return }
@@ -354,6 +366,28 @@ public final class ModerationService: Sendable {
     }
   }
 
+  /// Gives the memory freed by a big compile back to the system: compiling thousands of lists
+  /// on several threads leaves their scratch memory scattered over the allocator's arenas,
+  /// which would otherwise stay resident for the life of the server.
+  private static func returnScratchMemory() {
+    #if canImport(Glibc)
+      _ = glibcMallocTrim(0)
+    #endif
+  }
+
+  /// Reads and compiles the lists of `appKeys`, on every core.
+  private static func loadApps(
+    _ appKeys: [String], from apps: AppDirectory, over global: Matcher, configuration: ModerationEngine.Configuration
+  ) -> [(String, Result<AppLists, ModerationServiceError>)] {
+    let outcomes = concurrentMap(count: appKeys.count, minimumChunk: 32) { index in
+      do throws(ModerationServiceError) {
+        return Result<AppLists, ModerationServiceError>.success(
+          try loadApp(appKeys[index], from: apps, over: global, configuration: configuration))
+      } catch { return .failure(error) }
+    }
+    return Array(zip(appKeys, outcomes))
+  }
+
   private static func loadApp(
     _ appKey: String, from apps: AppDirectory, over global: Matcher, configuration: ModerationEngine.Configuration
   ) throws(ModerationServiceError) -> AppLists {
@@ -363,9 +397,9 @@ public final class ModerationService: Sendable {
     do { file = try WordListFile(contentsOf: path) } catch { throw ModerationServiceError(errors: [error.description]) }
     do {
       let matcher = try Matcher(
-        lists: [WordList(file: file, origin: .custom)], over: global,
+        compactLists: [WordList(file: file, origin: .custom)], over: global,
         customAllowsGlobal: configuration.customAllowsGlobal)
-      return AppLists(fingerprint: fingerprint, file: file, matcher: matcher)
+      return AppLists(fingerprint: fingerprint, entryCount: file.entries.count, matcher: matcher)
     } catch { throw ModerationServiceError(errors: error.errors.map(\.description)) }
   }
 
@@ -425,3 +459,9 @@ struct FileFingerprint: Hashable, Sendable {
     changedNanoseconds = Int64(status.st_ctim.tv_nsec)
   }
 }
+
+#if canImport(Glibc)
+  /// glibc's `malloc_trim(size_t)`, which the Glibc module does not export.
+  @_silgen_name("malloc_trim")
+  private func glibcMallocTrim(_ pad: Int) -> Int32
+#endif
