@@ -170,7 +170,12 @@ struct ListOptions: ParsableArguments {
       }
     }
     guard useCache, let cache = CompiledListCache.standard() else { return try compile() }
-    return try cache.matcher(directories: directories, excludedCategories: excludedCategories, compile: compile)
+    return try cache.matcher(
+      directories: directories, excludedCategories: excludedCategories,
+      onDistrust: { reason in
+        FileHandle.standardError.write(
+          Data("winnow: not using the compiled-list cache: \(reason); compiling the lists\n".utf8))
+      }, compile: compile)
   }
 
   /// `matcher`, retained once more and never released: the kernel frees it with the rest of

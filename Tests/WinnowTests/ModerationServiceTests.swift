@@ -173,6 +173,22 @@ struct ModerationServiceTests {
     #expect(file.split(separator: "\n").count == 40)
   }
 
+  /// A service started from the compiled-list cache reads back what the first one compiled.
+  @Test func aCachedGlobalListIsReadBack() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("winnow-cache-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let lists = root.appendingPathComponent("global").path
+    try FileManager.default.createDirectory(atPath: lists, withIntermediateDirectories: true)
+    try "cachedword\n".write(toFile: lists + "/g.txt", atomically: true, encoding: .utf8)
+    let cache = CompiledListCache(directory: root.appendingPathComponent("cache"))
+    let source = ModerationService.GlobalSource.cached(directories: [lists], in: cache)
+    let first = try ModerationService(global: source, apps: nil)
+    let files = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path)
+    #expect(files.count == 1 && files[0].hasSuffix(".compiled"))
+    let second = try ModerationService(global: source, apps: nil)
+    for service in [first, second] { #expect(Self.verdict(service, "a cachedword", app: "x") == .blocked) }
+  }
+
   @Test func callbackFieldsMakeAnItem() throws {
     let item = try MessageItem(callbackFields: [
       ("appKey", "k"), ("fromUserId", "u1"), ("targetId", "u2"), ("toUserIds", "u2,u3"), ("msgType", "RC:TxtMsg"),

@@ -1,7 +1,7 @@
 /// The compiled form of a matcher: what a build computed (automata, start filters, per-pattern
 /// checks, the normalized lexicon, the entries with their sources), written out so that the
 /// next process reads it back instead of parsing, normalizing and laying out every list again.
-/// `winnow` keeps one per set of global-list directories (see `CompiledListCache` in the CLI).
+/// `winnow` keeps one per set of global-list directories (see ``CompiledListCache``).
 ///
 /// The format belongs to one build of Winnow: integers are in the host's byte order, and the
 /// caller's *identity* (in `winnow`, the list files' contents and the executable's size and

@@ -105,9 +105,12 @@ public struct AppDirectoryError: Error, Sendable, Hashable, CustomStringConverti
 /// write survives a crash of the machine: a temporary file beside the target is written whole,
 /// flushed to disk, renamed over the target, and the directory flushed too.
 enum DurableFile {
-  /// Replaces `path` with `bytes`, keeping its mode (0644 for a new file).
+  /// Replaces `path` with `bytes`, with `mode` (by default the file's own, 0644 for a new
+  /// file); `durable: false` leaves out the two `fsync`s (for caches, which can be rebuilt).
   /// - Throws: the system's cause, lower case; the target is then unchanged.
-  static func write(_ bytes: [UInt8], to path: String) throws(AppDirectoryError) {
+  static func write(_ bytes: [UInt8], to path: String, mode: mode_t? = nil, durable: Bool = true)
+    throws(AppDirectoryError)
+  {
     let directory = (path as NSString).deletingLastPathComponent
     let name = (path as NSString).lastPathComponent
     var template = Array(((directory.isEmpty ? "." : directory) + "/.\(name).XXXXXX").utf8CString)
@@ -122,7 +125,7 @@ enum DurableFile {
       buffer.baseAddress.map { String(cString: $0) } ?? ""
     }
     var status = stat()
-    fchmod(descriptor, stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644)
+    fchmod(descriptor, mode ?? (stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644))
     let written = bytes.withUnsafeBytes { buffer -> Bool in
       guard let base = buffer.baseAddress else { return true }
       var done = 0
@@ -134,7 +137,7 @@ enum DurableFile {
       }
       return true
     }
-    guard written, fsync(descriptor) == 0 else {
+    guard written, !durable || fsync(descriptor) == 0 else {
       let error = failure("cannot write")
       close(descriptor)
       unlink(temporary)
@@ -145,6 +148,7 @@ enum DurableFile {
       unlink(temporary)
       throw error
     }
+    guard durable else { return }
     let directoryDescriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
     if directoryDescriptor >= 0 {
       fsync(directoryDescriptor)

@@ -1,31 +1,42 @@
 import Foundation
-import Winnow
 
-/// Keeps the compiled global list between runs, so that a command reads it back (~0.03 s)
-/// instead of parsing and compiling it again (~0.2 s on two cores).
+/// Keeps the compiled global list between runs, so that a program reads it back (~0.03 s)
+/// instead of parsing and compiling it again (~0.2 s on two cores): `winnow` uses it for every
+/// command, and a server embedding Winnow can start with it in well under 0.1 s.
+///
+/// ```swift
+/// let cache = CompiledListCache.standard()  // or CompiledListCache(directory: URL(…))
+/// let global = try cache?.matcher(directories: ["wordlists/global"]) {
+///   try Matcher(lists: WordList.load(directory: "wordlists/global", origin: .global))
+/// }
+/// ```
 ///
 /// One file per executable and set of global-list directories (and excluded categories), in
 /// `$WINNOW_CACHE_DIR`, else `$XDG_CACHE_HOME/winnow`, else `~/.cache/winnow`. The file is
 /// used only when its identity matches: the checksum, size and name of every `*.txt` file of
 /// the directories, the excluded categories, and the size and modification time of the
-/// `winnow` executable itself (another build may normalize differently). Anything else (no
+/// running executable itself (another build may normalize differently). Anything else (no
 /// file, another identity, a damaged file) compiles the lists as before and writes the file
 /// again, through a temporary file renamed into place, so that concurrent runs never read half
 /// a file. A cache that cannot be read or written costs only the compile: nothing is reported.
 /// Custom lists are small and edited often: they are always compiled, over the cached global
-/// list. `--no-cache` compiles afresh and leaves the file alone.
+/// list. (`winnow --no-cache` compiles afresh and leaves the file alone.)
 ///
 /// The file decides what is blocked, so it is trusted only where no one else can have written
 /// it: the directory and the file must be the current user's, not links, and not writable by
 /// group or others; the file is opened with `O_NOFOLLOW`. Otherwise the lists are compiled,
-/// nothing is read or written there, and standard error says why, once. The checksum covers
+/// nothing is read or written there, and `onDistrust` is told why, once. The checksum covers
 /// the whole file (header and identity included), and every table index is checked as the
 /// file is read back (``Matcher/init(compiledBytes:identity:)``).
-struct CompiledListCache {
-  let directory: URL
+public struct CompiledListCache: Sendable {
+  /// The directory of the cache files.
+  public let directory: URL
+
+  /// A cache in `directory` (created, mode 0700, when first written).
+  public init(directory: URL) { self.directory = directory }
 
   /// The cache directory the environment names, or nil when there is no home to put it in.
-  static func standard() -> CompiledListCache? {
+  public static func standard() -> CompiledListCache? {
     let environment = ProcessInfo.processInfo.environment
     if let path = environment["WINNOW_CACHE_DIR"], !path.isEmpty {
       return CompiledListCache(directory: URL(fileURLWithPath: path))
@@ -38,15 +49,18 @@ struct CompiledListCache {
   }
 
   /// The global matcher of `directories` without `excludedCategories`: read back when the
-  /// cached one has this identity, otherwise made by `compile` and cached.
-  func matcher(
-    directories: [String], excludedCategories: [String], compile: () throws -> Matcher
+  /// cached one has this identity, otherwise made by `compile` (which must compile exactly
+  /// that) and cached. `onDistrust` is told why a cache directory or file is not used.
+  /// - Throws: what `compile` throws.
+  public func matcher(
+    directories: [String], excludedCategories: [String] = [], onDistrust: (String) -> Void = { _ in },
+    compile: () throws -> Matcher
   ) throws -> Matcher {
     guard let (name, identity) = Self.identity(of: directories, excluding: excludedCategories) else {
       return try compile()
     }
     if let distrust = Self.prepareDirectory(directory.path) {
-      Self.warn("\(directory.path) \(distrust)")
+      onDistrust("\(directory.path) \(distrust)")
       return try compile()
     }
     let file = directory.appendingPathComponent(name)
@@ -58,7 +72,7 @@ struct CompiledListCache {
       }
     case .distrusted(let reason):
       // Replaced below by a file of our own (rename replaces a link, never its target).
-      Self.warn("\(file.path) \(reason)")
+      onDistrust("\(file.path) \(reason)")
     case .missing:
       break
     }
@@ -67,15 +81,9 @@ struct CompiledListCache {
     return matcher
   }
 
-  /// Says once on standard error why the cache is not used.
-  private static func warn(_ reason: String) {
-    FileHandle.standardError.write(
-      Data("winnow: not using the compiled-list cache: \(reason); compiling the lists\n".utf8))
-  }
-
   /// Why a file or directory may not be trusted, from its status: nil when it is the current
   /// user's and no one else may write it.
-  static func distrust(of status: stat) -> String? {
+  package static func distrust(of status: stat) -> String? {
     let user = geteuid()
     if status.st_uid != user { return "is owned by user \(status.st_uid), not by the current user (\(user))" }
     if status.st_mode & 0o022 != 0 {
@@ -127,7 +135,7 @@ struct CompiledListCache {
 
   /// The bytes of the file at `path` (as many as its size when opened), read into memory
   /// advised to huge pages (see ``HugePages``); nil when it cannot be read.
-  static func readWhole(_ path: String) -> [UInt8]? {
+  package static func readWhole(_ path: String) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
@@ -155,11 +163,10 @@ struct CompiledListCache {
     return failed ? nil : bytes
   }
 
-  /// Writes `bytes` through a new temporary file (``TemporaryFile``, mode 0600) renamed over
-  /// `file`; failures are ignored.
+  /// Writes `bytes` through a new temporary file (mode 0600) renamed over `file`, so that
+  /// concurrent runs never read half a file; failures are ignored.
   private func write(_ bytes: [UInt8], to file: URL) {
-    guard let temporary = try? TemporaryFile(beside: file.path) else { return }
-    try? temporary.commit(over: file.path, written: temporary.write(bytes))
+    try? DurableFile.write(bytes, to: file.path, mode: 0o600, durable: false)
   }
 
   /// The cache file's name (which executable and directories it serves) and the identity of
