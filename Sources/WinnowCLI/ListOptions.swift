@@ -44,6 +44,13 @@ struct ListOptions: ParsableArguments {
   @Option(name: .customLong("custom"), help: "Add a custom word list file (repeatable).")
   var customFiles: [String] = []
 
+  @Option(
+    name: .customLong("apps"),
+    help: ArgumentHelp(
+      "Each app's custom list: DIR/APPKEY.txt applies to the items of app APPKEY (appKey, or appId of history logs).",
+      valueName: "DIR"))
+  var appsDirectory: String?
+
   @Flag(
     name: .customLong("custom-allow-global"),
     help: "Let allow: entries of --custom lists hide matches of the global list (by default they cannot).")
@@ -53,7 +60,12 @@ struct ListOptions: ParsableArguments {
     if noGlobal && !globalDirectories.isEmpty {
       throw ValidationError("--global and --no-global cannot be used together")
     }
-    if noGlobal && customFiles.isEmpty { throw ValidationError("--no-global needs at least one --custom list") }
+    if noGlobal && customFiles.isEmpty && appsDirectory == nil {
+      throw ValidationError("--no-global needs at least one --custom list")
+    }
+    if appsDirectory != nil && (!customFiles.isEmpty || noGlobal) {
+      throw ValidationError("--apps takes each app's list from DIR: not with --custom or --no-global")
+    }
     for setting in categoryActionSettings where Self.categoryAction(setting) == nil {
       throw ValidationError("--category-action \(setting): expected CATEGORY=block or CATEGORY=review")
     }
@@ -66,6 +78,9 @@ struct ListOptions: ParsableArguments {
 
   /// Compiles the lists into one matcher: the custom lists over the global list.
   func matcher() throws -> Matcher {
+    if appsDirectory != nil {
+      throw CLIError("--apps applies to items (check --item, scan), whose appKey chooses a list")
+    }
     let (global, custom) = try compiledGlobalAndCustom()
     guard !custom.isEmpty else { return global }
     do { return try Matcher(lists: custom, over: global, customAllowsGlobal: customAllowsGlobal) } catch {
@@ -79,9 +94,30 @@ struct ListOptions: ParsableArguments {
     var configuration = configuration
     configuration.customAllowsGlobal = customAllowsGlobal
     configuration.categoryActions = categoryActions
-    do { return try ModerationEngine(global: global, custom: custom, configuration: configuration) } catch {
+    do {
+      var engine = try ModerationEngine(global: global, custom: custom, configuration: configuration)
+      if let appsDirectory { engine = try Self.addingApps(in: AppDirectory(path: appsDirectory), to: engine) }
+      return engine
+    } catch let error as WordListErrors {
       throw CLIError(error.description)
     }
+  }
+
+  /// `engine` with the list of every app of `apps` (`DIR/APPKEY.txt`); every error of every
+  /// list is reported together.
+  private static func addingApps(in apps: AppDirectory, to engine: ModerationEngine) throws -> ModerationEngine {
+    let keys: [String]
+    do { keys = try apps.appKeys() } catch { throw CLIError(error.description) }
+    var engine = engine
+    var errors: [WordListError] = []
+    for appKey in keys {
+      do {
+        engine = try engine.addingApp(
+          appKey, custom: [try WordList.load(path: apps.listPath(of: appKey), origin: .custom)])
+      } catch { errors += error.errors }
+    }
+    guard errors.isEmpty else { throw CLIError(errors.map(\.description).joined(separator: "\n")) }
+    return engine
   }
 
   /// The compiled global list (read from ``CompiledListCache`` when it is unchanged) and the

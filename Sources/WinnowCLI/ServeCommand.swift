@@ -13,7 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
       Listens at once; /readyz answers 200 when the lists are loaded (a list that does not \
       compile stops the server, exit status 2). SIGHUP (or POST /admin/reload) reloads the \
       lists that changed; a reload that fails keeps the old ones. --apps DIR holds each app's \
-      list as DIR/APPKEY.txt and the apps' secrets in DIR/secrets.json (mode 0600). See \
+      list as DIR/APPKEY.txt and, for the signed endpoints, the apps' secrets in \
+      DIR/secrets.json (mode 0600). See \
       Docs/serving.md.
       """
   )
@@ -26,9 +27,6 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(help: "Event-loop threads (default: one per core).")
   var threads = ProcessInfo.processInfo.activeProcessorCount
-
-  @Option(name: .customLong("apps"), help: "The apps' lists and secrets: DIR/APPKEY.txt and DIR/secrets.json.")
-  var appsDirectory: String?
 
   @Option(
     name: .customLong("admin-token-file"),
@@ -90,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
     configuration.customAllowsGlobal = lists.customAllowsGlobal
     configuration.categoryActions = lists.categoryActions
     let engineConfiguration = configuration
-    let apps = appsDirectory.map(AppDirectory.init(path:))
+    let apps = lists.appsDirectory.map(AppDirectory.init(path:))
     let http = WinnowHTTPServer(configuration: server) { () throws(ModerationServiceError) -> ModerationService in
       try ModerationService(global: global, apps: apps, configuration: engineConfiguration)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Winnow
 
 /// `winnow scan`, `winnow words` and `winnow diff`, run as the built binary.
 @Suite("winnow scan and word-list tools")
@@ -145,6 +146,37 @@ struct ScanTests {
         "sensitiveType":0,"matches":[]}
 
         """)
+  }
+
+  /// `--apps DIR`: each line gets its own app's list (appKey of items and callbacks, appId of
+  /// history logs); lines of an app without a list, and lines of no app, the global list only.
+  @Test func appsApplyEachAppsListToItsLines() async throws {
+    let global = try Self.globalList()
+    let apps = CLITests.temporaryPath("apps").path
+    try FileManager.default.createDirectory(atPath: apps, withIntermediateDirectories: true)
+    try "appword\n秒杀 => **\n".write(toFile: apps + "/appA.txt", atomically: true, encoding: .utf8)
+    try "otherword\n".write(toFile: apps + "/appB.txt", atomically: true, encoding: .utf8)
+    let dump = try CLITests.temporaryFile(
+      "apps.jsonl",
+      [
+        #"{"msgUID":"1","targetId":"t","appKey":"appA","content":{"content":"an appword here"}}"#,
+        #"{"msgUID":"2","targetId":"t","appKey":"appB","content":{"content":"an appword here"}}"#,
+        #"{"msgUID":"3","targetId":"t","content":{"content":"an appword here"}}"#,
+        #"{"appId":"appA","fromUserId":"u","targetId":"g","targetType":3,"classname":"RC:TxtMsg","content":{"content":"秒杀 now"},"dateTime":"2023-11-14 22:13:20.354","msgUID":"4"}"#,
+        #"{"msgUID":"5","targetId":"t","appKey":"appB","content":{"content":"otherword"}}"#,
+        #"{"msgUID":"6","targetId":"t","appKey":"nolist","content":{"content":"otherword"}}"#,
+      ].joined(separator: "\n") + "\n")
+    let result = try await Self.run(["scan", "--global", global, "--apps", apps, dump])
+    #expect(result.status == 1)
+    let records = result.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+    let verdicts = records.compactMap { record -> String? in
+      guard let line = record["line"]?.int64Value, let verdict = record["verdict"]?.stringValue else { return nil }
+      return "\(line):\(verdict)"
+    }
+    #expect(verdicts == ["1:blocked", "4:replaced", "5:blocked"])
+    #expect(records.first?["blockType"]?.int64Value == 2)
+    let refused = try await Self.run(["scan", "--global", global, "--apps", apps, "--custom", apps + "/appA.txt", dump])
+    #expect(refused.status == 64)
   }
 
   @Test func emptyFileAndCleanInputExitZero() async throws {
