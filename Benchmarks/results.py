@@ -2,7 +2,7 @@
 """Writes one section of Benchmarks/RESULTS.md: the latest figures of one benchmark script.
 
 Usage: Benchmarks/results.py SECTION FILE
-  SECTION: `quality` or `compare` (the script that ran); FILE: what it printed.
+  SECTION: `quality`, `compare` or `serve` (the script that ran); FILE: what it printed.
 
 The section is replaced between its markers (`<!-- SECTION: begin -->` and `<!-- SECTION: end
 -->`), or added at the end; the rest of the file is kept. A header line names the date, the
@@ -17,7 +17,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "RESULTS.md"
-TITLES = {"quality": "Detection quality (`Benchmarks/quality/run`)", "compare": "Speed (`Benchmarks/compare/run`)"}
+TITLES = {
+    "quality": "Detection quality (`Benchmarks/quality/run`)",
+    "compare": "Speed (`Benchmarks/compare/run`)",
+    "serve": "Serving under load (`Benchmarks/serve/run`)",
+}
 PREAMBLE = """# Benchmark results
 
 The latest figures of each benchmark script, written by the script itself at the end of a run

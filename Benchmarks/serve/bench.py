@@ -145,7 +145,7 @@ def endpoint_args(server, endpoint, work, pause=0):
     nonce, timestamp = "1", "1700000000000"
     signature = hashlib.sha1((SECRET + nonce + timestamp).encode()).hexdigest()
     if endpoint == "healthz":
-        return server.url("/healthz"), "get.lua", [str(pause)]
+        return server.url("/healthz"), "get.lua", ["/healthz", str(pause)]
     if endpoint == "moderate":
         return server.url("/v1/moderate"), "post.lua", [str(work / "items.txt"), "/v1/moderate", "application/json",
                                                         str(pause)]

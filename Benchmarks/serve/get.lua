@@ -1,9 +1,16 @@
--- wrk script for GET endpoints: the same JSON line at the end as post.lua, and the same
--- optional pacing: wrk -s get.lua URL -- [DELAY_MS].
+-- wrk script for GET endpoints: the same JSON line at the end as post.lua, the same optional
+-- pacing, and the same per-request work in wrk (a request formatted in init, returned by
+-- request()): wrk -s get.lua URL -- PATH [DELAY_MS].
 local pause = 0
+local prepared = nil
 
 function init(args)
-  pause = tonumber(args[1] or "0")
+  prepared = wrk.format("GET", args[1])
+  pause = tonumber(args[2] or "0")
+end
+
+function request()
+  return prepared
 end
 
 function delay()

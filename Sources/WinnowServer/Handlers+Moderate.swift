@@ -23,7 +23,15 @@ extension Handlers {
       let answers = await moderateLines(lines.map(String.init), engine: engine)
       return Reply(status: .ok, body: answers.joined(), contentType: "application/x-ndjson")
     }
-    switch await moderateItem(String(buffer: buffer), engine: engine) {
+    // Parsed from the body's bytes: no string of the whole body is made.
+    let parsed = buffer.withUnsafeReadableBytes { raw in
+      Result { () throws(JSONParseError) in try JSONValue(parsingUTF8: raw.bindMemory(to: UInt8.self)) }
+    }
+    let item: MessageItem
+    do { item = try MessageItem(json: parsed.mapError { ItemError(.invalidJSON($0)) }.get()) } catch {
+      return .json(Self.errorAnswer(error), status: .badRequest)
+    }
+    switch await moderateItem(item, engine: engine) {
     case .success(let result): return .result(result)
     case .failure(let error): return .json(Self.errorAnswer(error), status: .badRequest)
     }
@@ -31,8 +39,13 @@ extension Handlers {
 
   /// One item through the whole pipeline, counted.
   private func moderateItem(_ text: String, engine: ModerationEngine) async -> Result<ModerationResult, ItemError> {
+    do { return await moderateItem(try MessageItem(json: text), engine: engine) } catch { return .failure(error) }
+  }
+
+  private func moderateItem(_ item: MessageItem, engine: ModerationEngine) async -> Result<ModerationResult, ItemError>
+  {
     do {
-      let result = try await engine.moderate(try MessageItem(json: text))
+      let result = try await engine.moderate(item)
       metrics.result(result)
       return .success(result)
     } catch { return .failure(error) }
