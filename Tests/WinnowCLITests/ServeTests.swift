@@ -212,6 +212,42 @@ struct ServeTests {
     await server.stop()
   }
 
+  /// Hostile bodies on every POST endpoint (random bytes, truncated and deeply nested JSON,
+  /// broken percent escapes, invalid UTF-8) get a 4xx answer, never a crash or a 5xx.
+  @Test func hostileBodiesGetClientErrors() async throws {
+    let server = try await Server()
+    var generator = SeededGenerator(state: 36)
+    var bodies = [
+      "", "{", "[", String(repeating: "[", count: 600), #"{"content":"#, "%", "a=%zz", "content=%E4%B8",
+      "appKey=app1&content=%FF%FE", #"{"words":"x"}"#, #"{"words":[{"word":7}]}"#, "\u{0}",
+    ]
+    for _ in 0..<60 {
+      let count = Int.random(in: 0..<200, using: &generator)
+      bodies.append(
+        String(decoding: (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }, as: UTF8.self))
+    }
+    let timestamp = String(Int(Date().timeIntervalSince1970 * 1000))
+    let signature = PlatformSignature.signature(secret: "s3cret", nonce: "n", timestamp: timestamp)
+    let callback = "/callback/message?nonce=n&signTimestamp=\(timestamp)&signature=\(signature)"
+    for body in bodies {
+      for contentType in ["application/json", "application/x-ndjson", "application/x-www-form-urlencoded"] {
+        let moderated = try await server.post("/v1/moderate", body, headers: [("Content-Type", contentType)])
+        #expect(moderated.status == 400 || (contentType == "application/x-ndjson" && moderated.status == 200))
+        // Signed, so that the body is read: appKey=app1 first, then the hostile fields.
+        let called = try await server.post(
+          callback, "appKey=app1&" + body, headers: [("Content-Type", contentType)])
+        #expect(called.status == 400, "callback \(body.debugDescription): \(called)")
+      }
+      for path in ["add", "batch/add", "list", "delete", "batch/delete"] {
+        let edited = try await server.wordAPI(path, body, json: path == "batch/add")
+        #expect([200, 400].contains(edited.status), "\(path) \(body.debugDescription): \(edited)")
+      }
+    }
+    #expect(try await server.get("/healthz").status == 200)
+    await server.stop()
+    #expect(server.process.terminationStatus == 0)
+  }
+
   // MARK: - The message callback
 
   @Test func callbackChecksSignaturesAndAnswersPass() async throws {
