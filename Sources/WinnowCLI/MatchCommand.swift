@@ -11,7 +11,8 @@ struct MatchCommand: ParsableCommand {
       The haystack is standard input as raw bytes, nothing stripped. Without --normalize, \
       patterns match exactly, as Rust's aho-corasick and Hyperscan would match them. \
       Each match is printed as PATTERN<TAB>START<TAB>END (half-open offsets), or with --json as \
-      {"pattern":0,"start":0,"end":4}, where PATTERN is the index in the patterns file.
+      {"pattern":0,"start":0,"end":4}, where PATTERN is the index in the patterns file. \
+      Exit status, as for every command: 0 when nothing matched, 1 when something did.
       """
   )
 
@@ -117,7 +118,8 @@ struct MatchCommand: ParsableCommand {
       printStats(
         patterns: patterns.count, build: buildTime, scan: scanTime, bytes: haystack.count, matches: matchCount)
     }
-    if matchCount == 0 { throw ExitCode(1) }
+    // As every winnow command: 1 when something matched, 0 when nothing did.
+    if matchCount > 0 { throw ExitCode(1) }
   }
 
   /// `--per-line --count`: each line a haystack; scan time covers finding the lines (with
@@ -166,7 +168,7 @@ struct MatchCommand: ParsableCommand {
         patterns: patterns.count, build: buildTime, scan: scanTime, bytes: haystack.count, matches: total,
         messages: messages)
     }
-    if total == 0 { throw ExitCode(1) }
+    if total > 0 { throw ExitCode(1) }
   }
 
   /// Calls `body` with each non-empty line of `bytes` (without its newline), found with memchr.

@@ -92,7 +92,7 @@ struct CLITests {
   @Test func matchReportsOverlappingMatchesAsJSON() async throws {
     let patterns = try Self.temporaryFile("p.json", #"["he","she","his","hers"]"#)
     let result = try await Self.run(["match", "--patterns", patterns, "--overlapping", "--json"], stdin: "ushers")
-    #expect(result.status == 0)
+    #expect(result.status == 1, "1 when something matched, as for every command")
     #expect(
       result.stdout == """
         {"pattern":1,"start":1,"end":4}
@@ -117,10 +117,11 @@ struct CLITests {
   @Test func matchNormalizesOnRequestAndKeepsOriginalOffsets() async throws {
     let patterns = try Self.temporaryFile("p.json", #"["fuck"]"#)
     let raw = try await Self.run(["match", "--patterns", patterns], stdin: "ｆ.u.c.k")
-    #expect(raw.status == 1)
+    #expect(raw.status == 0, "0 when nothing matched")
     #expect(raw.stdout.isEmpty)
     let normalized = try await Self.run(["match", "--patterns", patterns, "--normalize"], stdin: "ｆ.u.c.k")
     #expect(normalized.stdout == "0\t0\t9\n")
+    #expect(normalized.status == 1)
   }
 
   @Test func matchRejectsInvalidCombinationsAndEmptyPatterns() async throws {
@@ -302,6 +303,9 @@ struct CLITests {
     #expect(whole.stdout == "4\n", "CRLF pattern files are read line by line")
     let perLine = try await Self.run(arguments + ["--per-line", "--stats"], stdin: "ushers\nhis\n")
     #expect(perLine.stdout == "4\n")
+    #expect(perLine.status == 1)
+    let none = try await Self.run(arguments + ["--per-line"], stdin: "nothing\n")
+    #expect(none.stdout == "0\n" && none.status == 0)
     let stats = try JSONSerialization.jsonObject(with: Data(perLine.stderr.utf8)) as? [String: Any]
     #expect(stats?["messages"] as? Int == 2)
     #expect(stats?["matches"] as? Int == 4)
