@@ -72,6 +72,22 @@ struct ModerationTests {
     }
   }
 
+  /// A replace word in an extension's key blocks (keys are identifiers: a rewritten key is
+  /// another key); in a value it is replaced, and the key stays.
+  @Test func replaceWordsNeverRewriteExtensionKeys() throws {
+    let engine = try Self.engine()
+    func extensionItem(_ put: JSONValue) -> MessageItem {
+      MessageItem(
+        sourceType: .extension, msgUID: "M1", fromUserId: "u1", targetId: "g1", conversationType: .group,
+        content: ["mid": "M1", "put": put], sentTime: 1_700_000_000_000)
+    }
+    let inKey = try engine.screen(extensionItem(["秒杀": "ok"]))
+    #expect(inKey.verdict == .blocked && inKey.blockType == .customWord)
+    #expect(inKey.record?.extra.contains("秒杀") == true)
+    let inValue = try engine.screen(extensionItem(["k": "秒杀"]))
+    #expect(inValue.verdict == .replaced && inValue.item.content["put"] == ["k": "**"])
+  }
+
   /// The record, key by key, in each source type.
   @Test(arguments: SourceType.allCases)
   func recordHasThePlatformFields(kind: SourceType) throws {

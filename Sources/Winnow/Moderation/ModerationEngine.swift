@@ -178,6 +178,11 @@ public final class ModerationEngine: Sendable {
         ?? App(matcher: defaultMatcher, categoryActions: configuration.categoryActions)
   }
 
+  /// Whether a match blocks its item: a block entry, or a replace entry in an extension key.
+  private static func blocks(_ found: FieldMatch) -> Bool {
+    found.match.entry.action == .block || (found.match.entry.action.isReplace && found.field.isKey)
+  }
+
   /// Gives every block and review match of a switched category the category's action.
   private static func switchCategories(_ matches: inout [FieldMatch], to actions: [String: CategoryAction]) {
     for index in matches.indices { matches[index].match = matches[index].match.switchingCategory(actions) }
@@ -211,10 +216,11 @@ public final class ModerationEngine: Sendable {
     }
     if !app.categoryActions.isEmpty, !matches.isEmpty { Self.switchCategories(&matches, to: app.categoryActions) }
     // Blocked by a global entry if any blocks, else by a custom one; the record's `extra` names
-    // the words of the entries that decided.
+    // the words of the entries that decided. A replace entry in an extension key blocks too:
+    // keys are identifiers, which a rewrite would turn into other keys.
     var blocksGlobal = false
     var blocksCustom = false
-    for index in matches.indices where matches[index].match.entry.action == .block {
+    for index in matches.indices where Self.blocks(matches[index]) {
       if matches[index].match.origin == .global { blocksGlobal = true } else { blocksCustom = true }
     }
     if blocksGlobal || blocksCustom {
@@ -345,7 +351,7 @@ public final class ModerationEngine: Sendable {
       for index in matches.indices {
         // SAFETY: `index` is an index of `matches`.
         let found = UnsafePointer(matches.baseAddress! + index)
-        guard found.pointee.match.entry.action == .block, !globalOnly || found.pointee.match.origin == .global,
+        guard Self.blocks(found.pointee), !globalOnly || found.pointee.match.origin == .global,
           !firsts.contains(where: { matches[$0].match.entry == found.pointee.match.entry })
         else { continue }
         firsts.append(index)
