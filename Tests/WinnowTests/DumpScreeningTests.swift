@@ -1,3 +1,4 @@
+import Foundation
 import PropertyBased
 import Testing
 
@@ -233,6 +234,29 @@ struct DumpScreeningTests {
       #expect(Self.engine.cleanLine(ofDumpLine: $0) == CleanDumpLine(format: format, sourceType: kind))
     }
     Self.confirm(Array(line.utf8), Self.engine)
+  }
+
+  /// Every plain text message of the sample dump (every format) that reading screens clean is
+  /// passed by the in-place check: a rule changed on the reading side alone would send these
+  /// lines down the slow path, and nothing else would report the slowdown.
+  @Test func takesTheFastPathForEveryCleanTextMessageOfTheSample() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let sample = try String(contentsOf: root.appendingPathComponent("samples/messages.jsonl"), encoding: .utf8)
+    var checked = 0
+    var missed: [String] = []
+    for line in sample.split(separator: "\n") {
+      let bytes = Array(line.utf8)
+      let read = bytes.withUnsafeBufferPointer { try? DumpLine(utf8: $0) }
+      guard let read, read.item.objectName == "RC:TxtMsg", read.item.sourceType == .original,
+        let result = try? Self.engine.screen(read.item), result.verdict == .pass, result.matches.isEmpty
+      else { continue }
+      checked += 1
+      let clean = bytes.withUnsafeBufferPointer { Self.engine.cleanLine(ofDumpLine: $0) }
+      if clean != CleanDumpLine(format: read.format, sourceType: .original) { missed.append(String(line.prefix(120))) }
+    }
+    #expect(checked > 1000)
+    #expect(missed.isEmpty, "\(missed.count) clean text lines not taken by the fast path, e.g. \(missed.prefix(3))")
   }
 
   @Test func leavesEnginesWithAppListsToReading() throws {
