@@ -128,9 +128,9 @@ class Server:
         self.log.close()
 
 
-def wrk(url, script, args, seconds, connections):
+def wrk(url, args, seconds, connections):
     run = subprocess.run(
-        ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "-s", str(HERE / script), url, "--",
+        ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "-s", str(HERE / "load.lua"), url, "--",
          *args], capture_output=True, text=True)
     lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
     if not lines:
@@ -145,13 +145,11 @@ def endpoint_args(server, endpoint, work, pause=0):
     nonce, timestamp = "1", "1700000000000"
     signature = hashlib.sha1((SECRET + nonce + timestamp).encode()).hexdigest()
     if endpoint == "healthz":
-        return server.url("/healthz"), "get.lua", ["/healthz", str(pause)]
+        return server.url("/healthz"), ["-", "/healthz", "-", str(pause)]
     if endpoint == "moderate":
-        return server.url("/v1/moderate"), "post.lua", [str(work / "items.txt"), "/v1/moderate", "application/json",
-                                                        str(pause)]
+        return server.url("/v1/moderate"), [str(work / "items.txt"), "/v1/moderate", "application/json", str(pause)]
     path = f"/callback/message?nonce={nonce}&signTimestamp={timestamp}&signature={signature}"
-    return server.url(path), "post.lua", [str(work / "forms.txt"), path, "application/x-www-form-urlencoded",
-                                          str(pause)]
+    return server.url(path), [str(work / "forms.txt"), path, "application/x-www-form-urlencoded", str(pause)]
 
 
 def ms(us):
@@ -182,17 +180,17 @@ def main():
             try:
                 ceiling = None
                 for endpoint in ("healthz", "moderate", "callback"):
-                    url, script, args = endpoint_args(server, endpoint, work)
-                    wrk(url, script, args, 2, options.connections)  # warm-up
-                    peak = wrk(url, script, args, options.seconds, options.connections)
+                    url, args = endpoint_args(server, endpoint, work)
+                    wrk(url, args, 2, options.connections)  # warm-up
+                    peak = wrk(url, args, options.seconds, options.connections)
                     if endpoint == "healthz":
                         ceiling = peak["rps"]
                     paced_cells = "| | |"
                     if endpoint != "healthz":
                         pacing_connections = 16
                         pause = max(1, round(pacing_connections * 1000 / (peak["rps"] / 2)))
-                        url, script, args = endpoint_args(server, endpoint, work, pause)
-                        paced = wrk(url, script, args, options.seconds, pacing_connections)
+                        url, args = endpoint_args(server, endpoint, work, pause)
+                        paced = wrk(url, args, options.seconds, pacing_connections)
                         paced_cells = f"{paced['rps']:.0f} | {ms(paced['p99_us'])} | {ms(paced['p999_us'])} |"
                     print(f"| {threads} | {endpoint} | {peak['rps']:.0f} | {peak['rps'] / ceiling:.2f} | "
                           f"{ms(peak['p50_us'])} | {ms(peak['p99_us'])} | {ms(peak['p999_us'])} | {peak['failed']} | "
@@ -216,8 +214,8 @@ def main():
         thread = threading.Thread(target=reloader)
         thread.start()
         try:
-            url, script, args = endpoint_args(server, "moderate", work)
-            loaded = wrk(url, script, args, options.seconds, options.connections)
+            url, args = endpoint_args(server, "moderate", work)
+            loaded = wrk(url, args, options.seconds, options.connections)
         finally:
             stop.set()
             thread.join()

@@ -1,4 +1,5 @@
 import Foundation
+import Winnow
 
 /// A new file beside a target, written whole and then renamed over it, so that a crash never
 /// leaves the target half-written: the compiled-list cache, `scan --output` and the word-list
@@ -53,22 +54,6 @@ struct TemporaryFile {
       unlink(path)
       throw CLIError(cause)
     }
-  }
-}
-
-/// Writes all of `bytes` to `descriptor`, again after an interrupted or partial write; false
-/// when the system refuses (a full disk, a closed pipe), with `errno` saying why.
-func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-  bytes.withUnsafeBytes { buffer in
-    guard let base = buffer.baseAddress else { return true }
-    var written = 0
-    while written < buffer.count {
-      let count = Foundation.write(descriptor, base + written, buffer.count - written)
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return false }
-      written += count
-    }
-    return true
   }
 }
 

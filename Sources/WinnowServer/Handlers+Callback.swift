@@ -11,15 +11,9 @@ extension Handlers {
   /// delivers (with the replaced content, when a replace word matched). `pushContent` is
   /// moderated too: a block match there blocks the message.
   func callback(_ request: Request) async -> Reply {
-    var request = request
-    let service: ModerationService
-    switch readyService() {
-    case .success(let ready): service = ready
-    case .failure(let refusal): return refusal.reply
-    }
-    let buffer: ByteBuffer
-    switch await body(of: &request) {
-    case .success(let read): buffer = read
+    let (service, buffer): (ModerationService, ByteBuffer)
+    switch await serviceAndBody(of: request) {
+    case .success(let ready): (service, buffer) = ready
     case .failure(let refusal): return refusal.reply
     }
     guard let fields = FormFields(String(buffer: buffer)) else {

@@ -5,15 +5,9 @@ import Winnow
 extension Handlers {
   /// `POST /v1/moderate`: one item, or NDJSON items answered line for line.
   func moderate(_ request: Request) async -> Reply {
-    var request = request
-    let service: ModerationService
-    switch readyService() {
-    case .success(let ready): service = ready
-    case .failure(let refusal): return refusal.reply
-    }
-    let buffer: ByteBuffer
-    switch await body(of: &request) {
-    case .success(let read): buffer = read
+    let (service, buffer): (ModerationService, ByteBuffer)
+    switch await serviceAndBody(of: request) {
+    case .success(let ready): (service, buffer) = ready
     case .failure(let refusal): return refusal.reply
     }
     let engine = service.engine

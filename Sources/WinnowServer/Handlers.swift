@@ -185,6 +185,16 @@ struct Handlers: Sendable {
     ]
   }
 
+  /// The ready service and the whole body, or the reply that refuses the request (503 while
+  /// the lists load, 413 for a body over the limit).
+  func serviceAndBody(of request: Request) async -> Result<(ModerationService, ByteBuffer), ReplyError> {
+    var request = request
+    switch readyService() {
+    case .failure(let refusal): return .failure(refusal)
+    case .success(let service): return await body(of: &request).map { (service, $0) }
+    }
+  }
+
   /// The service, or the 503 reply while the lists load.
   func readyService() -> Result<ModerationService, ReplyError> {
     if let service = holder.service { return .success(service) }

@@ -126,18 +126,7 @@ enum DurableFile {
     }
     var status = stat()
     fchmod(descriptor, mode ?? (stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644))
-    let written = bytes.withUnsafeBytes { buffer -> Bool in
-      guard let base = buffer.baseAddress else { return true }
-      var done = 0
-      while done < buffer.count {
-        let count = Foundation.write(descriptor, base + done, buffer.count - done)
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return false }
-        done += count
-      }
-      return true
-    }
-    guard written, !durable || fsync(descriptor) == 0 else {
+    guard writeAll(bytes, to: descriptor), !durable || fsync(descriptor) == 0 else {
       let error = failure("cannot write")
       close(descriptor)
       unlink(temporary)
@@ -154,5 +143,21 @@ enum DurableFile {
       fsync(directoryDescriptor)
       close(directoryDescriptor)
     }
+  }
+}
+
+/// Writes all of `bytes` to `descriptor`, again after an interrupted or partial write; false
+/// when the system refuses (a full disk, a closed pipe), with `errno` saying why.
+package func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+  bytes.withUnsafeBytes { buffer in
+    guard let base = buffer.baseAddress else { return true }
+    var written = 0
+    while written < buffer.count {
+      let count = Foundation.write(descriptor, base + written, buffer.count - written)
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return false }
+      written += count
+    }
+    return true
   }
 }
