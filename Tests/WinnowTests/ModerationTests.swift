@@ -88,6 +88,20 @@ struct ModerationTests {
     #expect(inValue.verdict == .replaced && inValue.item.content["put"] == ["k": "**"])
   }
 
+  /// The yes/no questions agree with the full answers.
+  @Test func isCleanAndPassesAgreeWithTheFullAnswers() throws {
+    let engine = try Self.engine()
+    for text in ["hello", "傻逼", "秒杀 now", "傻 * 逼", "", "加 微 信"] {
+      let matcher = engine.defaultMatcher
+      #expect(matcher.isClean(text) == matcher.matches(in: text).isEmpty, "\(text)")
+      let item = Self.item(text)
+      let result = try engine.screen(item)
+      #expect(try engine.passes(item) == (result.verdict == .pass && !result.flagged), "\(text)")
+    }
+    #expect(try engine.passes(Self.item("hello")))
+    #expect(try !engine.passes(Self.item("秒杀 now")))
+  }
+
   /// The record, key by key, in each source type.
   @Test(arguments: SourceType.allCases)
   func recordHasThePlatformFields(kind: SourceType) throws {

@@ -15,6 +15,7 @@ enum ReadmeExample {
     let app = try Matcher(
       lists: [WordList(name: "app-42", origin: .custom, parsing: "秒杀 => **")],
       over: matcher)  // reuses the compiled global list
+    if app.isClean("hello") { print("deliver") }  // the cheap yes/no question
     let matches = app.matches(in: "秒 杀 fuuuck")  // leftmost-longest
     print(Match.mask("秒 杀 fuuuck", matches: matches))  // "** ******"
 

@@ -134,6 +134,15 @@ public final class Matcher: Sendable {
   /// Bytes of memory the compiled lists hold (automata, entry data, tables).
   public var memoryFootprint: Int { layers.reduce(0) { $0 + $1.memoryFootprint } }
 
+  /// Whether the lists find nothing in `text`: no block, replace or review match (and no regex
+  /// check stopped by its limit, which leaves the answer unknown). The cheap question to ask
+  /// first: when it says no, ``matches(in:kind:)`` of the same text on the same thread reuses
+  /// the scan instead of repeating it.
+  public func isClean(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { findsNothing(inUTF8: $0) }
+  }
+
   /// Non-overlapping matches chosen by `kind` (leftmost-longest by default), in order.
   public func matches(in text: String, kind: MatchKind = .leftmostLongest) -> [Match] {
     scan(text, kind: kind).matches

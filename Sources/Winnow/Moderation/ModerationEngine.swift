@@ -188,6 +188,14 @@ public final class ModerationEngine: Sendable {
     for index in matches.indices { matches[index].match = matches[index].match.switchingCategory(actions) }
   }
 
+  /// Whether the word lists deliver the item as it is: nothing blocks, replaces or flags it for
+  /// review (the reviewer is not asked; see ``moderate(_:)``).
+  /// - Throws: ``ItemError`` when the item's content is over the size limit or malformed.
+  public func passes(_ item: MessageItem) throws(ItemError) -> Bool {
+    let result = try screen(item)
+    return result.verdict == .pass && !result.flagged
+  }
+
   /// Moderates an item with the word lists only (steps 1 and 2): synchronous, for batch scans
   /// and for callers that ask their reviewer themselves.
   /// - Throws: ``ItemError`` when the item's content is over the size limit or malformed.
