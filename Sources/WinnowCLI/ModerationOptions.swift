@@ -46,6 +46,13 @@ struct ModerationOptions: ParsableArguments {
   @Option(name: .customLong("on-review"), help: "What a reviewer's \"review\" answer does: deliver or block.")
   var onReview: ReviewPolicy.ReviewAction = .deliver
 
+  @Option(
+    name: .customLong("record-extra"),
+    help: ArgumentHelp(
+      "What a record's extra, shown to the sender, says: a template of {categories}, {words}, {lists}, {detail}.",
+      valueName: "TEMPLATE"))
+  var recordExtra = RecordExtra.categories.template
+
   @Option(name: .customLong("reviewer-concurrency"), help: "Most reviewer calls in flight at once (default 16).")
   var reviewerConcurrency = 16
 
@@ -89,6 +96,7 @@ struct ModerationOptions: ParsableArguments {
         timeout: .milliseconds(Int64(timeout * 1000)),
         onFailure: reviewerFailure == .failOpen ? .failOpen : .failClosed, onReview: onReview))
     configuration.logger.logLevel = logLevel
+    configuration.recordExtra = RecordExtra(template: recordExtra)
     guard let reviewerURL else { return (configuration, nil) }
     let secret = try reviewerSecretFile.map(readSecretFile)
     let client = WebhookReviewer.makeFailFastClient()

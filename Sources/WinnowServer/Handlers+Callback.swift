@@ -9,7 +9,8 @@ extension Handlers {
   /// signTimestamp)) with the secret of its `appKey`; the answer is
   /// `{"pass":0|1,"replaceContent":"…","replaceExtraContent":"…","extra":"…"}`: 0 blocks, 1
   /// delivers (with the replaced content, when a replace word matched). `pushContent` is
-  /// moderated too: a block match there blocks the message.
+  /// moderated too: a block match there blocks the message. `extra` is the record's (see
+  /// ``RecordExtra``).
   func callback(_ request: Request) async -> Reply {
     let (service, buffer): (ModerationService, ByteBuffer)
     switch await serviceAndBody(of: request) {
@@ -36,20 +37,16 @@ extension Handlers {
     let result: ModerationResult
     do { result = try await engine.moderate(item) } catch { return .error(.badRequest, error.description) }
     metrics.result(result)
-    var blocked = result.verdict == .blocked
-    var categories = Self.blockingCategories(result)
-    if !blocked, let push = fields["pushContent"], !push.isEmpty {
+    // What the sender is shown: the record's `extra` (by default the deciding categories).
+    var extra = result.verdict == .blocked ? result.record?.extra ?? "" : nil
+    if extra == nil, let push = fields["pushContent"], !push.isEmpty {
       var pushItem = MessageItem.text(push, msgUID: item.msgUID, targetId: item.targetId)
       pushItem.appKey = item.appKey
       if let pushResult = try? engine.screen(pushItem), pushResult.verdict == .blocked {
-        blocked = true
-        categories = Self.blockingCategories(pushResult)
+        extra = pushResult.record?.extra ?? ""
       }
     }
-    if blocked {
-      let extra = result.review?.decision?.extra ?? (categories.isEmpty ? "blocked" : categories.joined(separator: ","))
-      return .json(["pass": 0, "extra": .string(extra)])
-    }
+    if let extra { return .json(["pass": 0, "extra": .string(extra)]) }
     var answer: [JSONMember] = [JSONMember(key: "pass", value: 1)]
     if let replaced = result.replacedContent {
       if item.sourceType == .extension, let put = replaced["put"] {
@@ -59,16 +56,6 @@ extension Handlers {
       }
     }
     return .json(.object(answer))
-  }
-
-  /// The categories of the matches that block, for the sender (never lists, words or paths).
-  static func blockingCategories(_ result: ModerationResult) -> [String] {
-    var categories: [String] = []
-    for fieldMatch in result.matches where fieldMatch.match.entry.action == .block {
-      let category = fieldMatch.match.entry.category ?? "blocked"
-      if !categories.contains(category) { categories.append(category) }
-    }
-    return categories
   }
 
   /// Why a signed request is refused, or nil when its signature is the app's: all three parts

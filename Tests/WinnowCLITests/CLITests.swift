@@ -263,7 +263,7 @@ struct CLITests {
         content: 你是[[傻 逼]]
             "傻 逼" bytes 6..<13: 傻逼 (block) global \(global):2 [sensitive]
         record: {"type":10,"targetId":"g1","channelId":"c1","blockedMsgUId":"M1","blockType":1,\
-        "extra":"{\\"matches\\":[{\\"word\\":\\"傻逼\\",\\"list\\":\\"zh.txt\\",\\"category\\":\\"sensitive\\"}]}",\
+        "extra":"sensitive",\
         "sentTime":1700000000000,"sourceType":0,"sourceContent":null}
 
         """)

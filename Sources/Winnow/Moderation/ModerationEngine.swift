@@ -57,13 +57,17 @@ public final class ModerationEngine: Sendable {
     /// Actions that replace the lists' own for every block and review entry of a category
     /// (`["politics": .block]` blocks what the shipped list only flags). Empty: the lists decide.
     public var categoryActions: [String: CategoryAction]
+    /// What a record's `extra`, shown to the sender, says (by default the deciding categories).
+    public var recordExtra: RecordExtra
 
     /// Creates a configuration.
     public init(
       extractor: ContentExtractor = ContentExtractor(), reviewer: (any ContentReviewer)? = nil,
       reviewPolicy: ReviewPolicy = ReviewPolicy(), logger: Logger = Logger(label: "winnow.moderation"),
-      customAllowsGlobal: Bool = false, categoryActions: [String: CategoryAction] = [:]
+      customAllowsGlobal: Bool = false, categoryActions: [String: CategoryAction] = [:],
+      recordExtra: RecordExtra = .categories
     ) {
+      self.recordExtra = recordExtra
       self.extractor = extractor
       self.reviewer = reviewer
       self.reviewPolicy = reviewPolicy
@@ -233,7 +237,7 @@ public final class ModerationEngine: Sendable {
     }
     if blocksGlobal || blocksCustom {
       let blockType: BlockType = blocksGlobal ? .globalWord : .customWord
-      let extra = Self.extra(for: matches, globalOnly: blocksGlobal)
+      let extra = recordExtra(for: matches, globalOnly: blocksGlobal)
       let record = BlockedMessageInfo(item: item, blockType: blockType, extra: extra)
       let result = ModerationResult(
         verdict: .blocked, item: item, blockType: blockType, sensitiveType: .blockWord, record: record,
@@ -299,7 +303,12 @@ public final class ModerationEngine: Sendable {
         ])
       let blocked = policy.onFailure == .failClosed
       result.review = ReviewReport(decision: nil, failure: "\(error)", blocked: blocked, elapsed: elapsed)
-      if blocked { block(&result, received: item, extra: Self.reviewerExtra(failure: "\(error)")) }
+      if blocked {
+        let extra = configuration.recordExtra.render(categories: ["review unavailable"], words: [], lists: []) {
+          Self.reviewerExtra(failure: "\(error)")
+        }
+        block(&result, received: item, extra: extra)
+      }
       return result
     }
     reviewerStatistics.record {
@@ -315,7 +324,10 @@ public final class ModerationEngine: Sendable {
     if blocked {
       block(
         &result, received: item,
-        extra: decision.extra ?? Self.reviewerExtra(labels: decision.labels, outcome: decision.outcome))
+        extra: decision.extra
+          ?? configuration.recordExtra.render(
+            categories: decision.labels.isEmpty ? ["rejected by review"] : decision.labels, words: [], lists: []
+          ) { Self.reviewerExtra(labels: decision.labels, outcome: decision.outcome) })
     } else if let replacement = decision.replacementContent {
       result.verdict = .replaced
       result.item.content = replacement
@@ -343,6 +355,28 @@ public final class ModerationEngine: Sendable {
   /// Only matches of block entries are named, and with `globalOnly` only those of the global
   /// list. They are read in place: copying each match or its entry out of the array retained
   /// its strings.
+  /// The record's `extra` for the deciding matches (block matches, of the global list alone
+  /// when `globalOnly`), by the configured template.
+  private func recordExtra(for matches: [FieldMatch], globalOnly: Bool) -> String {
+    var categories: [String] = []
+    var words: [String] = []
+    var lists: [String] = []
+    let template = configuration.recordExtra
+    let wantsAll = template != .categories && template != .detail
+    for found in matches where Self.blocks(found) && (!globalOnly || found.match.origin == .global) {
+      let category = found.match.entry.category ?? "blocked"
+      if !categories.contains(category) { categories.append(category) }
+      guard wantsAll else { continue }
+      let word = (found.match.entry.kind == .regex ? "re:" : "") + found.match.entry.text
+      if !words.contains(word) { words.append(word) }
+      let list = Self.shortName(ofList: found.match.list)
+      if !lists.contains(list) { lists.append(list) }
+    }
+    return template.render(categories: categories, words: words, lists: lists) {
+      Self.extra(for: matches, globalOnly: globalOnly)
+    }
+  }
+
   static func extra(for matches: [FieldMatch], globalOnly: Bool) -> String {
     let limit = BlockedMessageInfo.maximumExtraLength
     let closing = 2  // the bytes, and characters, of `]}`
