@@ -1,0 +1,42 @@
+/// The first stage both start filters share: a table of 64-bit words, one per hashed prefix
+/// of the patterns (the first four bytes, or the first two scalars), in which bit `n & 63` is
+/// set for each unit `n` that follows the prefix in a pattern, and every bit for a pattern that
+/// is the prefix itself. A test is one read and a shift. Prefixes that hash to the same word
+/// share it. The table has about 1.5 words a prefix, a power of two between 2^6 and 2^16 words
+/// (more cost more in cache misses than they saved in passes).
+enum PrefixTable {
+  private static let minimumBits: UInt64 = 6
+  private static let maximumBits: UInt64 = 16
+
+  /// Adds to `prefixes` (bits by hashed prefix) a pattern's prefix `hashed`, followed by
+  /// `next`, or by nothing when the pattern is the prefix.
+  static func insert(_ hashed: UInt64, followedBy next: UInt64?, into prefixes: inout [UInt64: UInt64]) {
+    prefixes[hashed, default: 0] |= next.map { 1 << ($0 & 63) } ?? .max
+  }
+
+  /// Appends the table of `prefixes` to `words`; returns where it starts and the shift that
+  /// takes a hashed prefix to its word.
+  static func append(_ prefixes: [UInt64: UInt64], to words: inout [UInt64]) -> (offset: Int, shift: UInt64) {
+    var bits = minimumBits
+    while bits < maximumBits && 1 << bits < prefixes.count + prefixes.count / 2 { bits += 1 }
+    let (offset, shift) = (words.count, 64 - bits)
+    words += [UInt64](repeating: 0, count: 1 << Int(bits))
+    for (hashed, following) in prefixes { words[offset + Int(hashed >> shift)] |= following }
+    return (offset, shift)
+  }
+
+  /// Whether a table read back lies inside `count` words and has a size ``append(_:to:)`` can
+  /// give.
+  static func fits(offset: Int, shift: UInt64, inWords count: Int) -> Bool {
+    shift >= 64 - maximumBits && shift <= 64 - minimumBits && offset >= 0
+      && offset + 1 << (64 - Int(shift)) <= count
+  }
+
+  /// Bit 0: whether prefix `hashed` may be followed by `next` (only its low six bits count).
+  @inline(__always)
+  static func test(
+    _ hashed: UInt64, followedBy next: UInt64, offset: Int, shift: UInt64, _ words: UnsafeBufferPointer<UInt64>
+  ) -> UInt64 {
+    words[offset &+ Int(truncatingIfNeeded: hashed &>> shift)] &>> (next & 63)
+  }
+}
