@@ -111,10 +111,7 @@ extension Handlers {
       do throws(ModerationServiceError) { return .success(try body()) } catch { return .failure(error) }
     }
     guard case .failure(let error) = outcome else { return }
-    let message = error.description
-    let isWrite =
-      message.contains("cannot write") || message.contains("cannot replace") || message.contains("temporary")
-    throw PlatformError(isWrite ? .internalError : .parameterError, message)
+    throw PlatformError(error.isWriteFailure ? .internalError : .parameterError, error.description)
   }
 
   private static func form(_ text: String) throws(PlatformError) -> FormFields {

@@ -189,7 +189,6 @@ public final class ModerationService: Sendable {
       } catch { errors.append(error.description) }
     }
     guard errors.isEmpty else { throw ModerationServiceError(errors: errors) }
-    Self.returnScratchMemory()
     let engine = ModerationEngine(
       global: loaded.global, appMatchers: loaded.apps.mapValues(\.matcher), configuration: configuration,
       statistics: statistics)
@@ -272,7 +271,6 @@ public final class ModerationService: Sendable {
     }
     report.changedApps.sort()
     report.finishedAt = Date()
-    if report.globalReloaded || report.changedApps.count > 100 { Self.returnScratchMemory() }
     let newEngine = swapped.map { self.engine(of: $0) }
     current.withLock { current in
       if let newEngine, let swapped {
@@ -364,7 +362,7 @@ public final class ModerationService: Sendable {
           customAllowsGlobal: configuration.customAllowsGlobal)
       } catch { throw ModerationServiceError(errors: Self.messages(of: error)) }
       do { try DurableFile.write(Array(file.text.utf8), to: path) } catch {
-        throw ModerationServiceError(errors: Self.messages(of: error))
+        throw ModerationServiceError(errors: Self.messages(of: error), isWriteFailure: true)
       }
       lists.apps[appKey] = AppLists(
         fingerprint: FileFingerprint(path: path), entryCount: file.entries.count, matcher: matcher)
@@ -377,15 +375,6 @@ public final class ModerationService: Sendable {
       current.version += 1
       current.loadedAt = Date()
     }
-  }
-
-  /// Gives the memory freed by a big compile back to the system: compiling thousands of lists
-  /// on several threads leaves their scratch memory scattered over the allocator's arenas,
-  /// which would otherwise stay resident for the life of the server.
-  private static func returnScratchMemory() {
-    #if canImport(Glibc)
-      _ = glibcMallocTrim(0)
-    #endif
   }
 
   /// Reads and compiles the lists of `appKeys`, on every core.
@@ -440,9 +429,14 @@ public final class ModerationService: Sendable {
 public struct ModerationServiceError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The errors, one a line.
   public let errors: [String]
+  /// Whether a file could not be written (the disk, not the request, is at fault).
+  public let isWriteFailure: Bool
 
   /// Creates an error.
-  public init(errors: [String]) { self.errors = errors }
+  public init(errors: [String], isWriteFailure: Bool = false) {
+    self.errors = errors
+    self.isWriteFailure = isWriteFailure
+  }
 
   /// The errors, one a line.
   public var description: String { errors.joined(separator: "\n") }
@@ -472,9 +466,3 @@ struct FileFingerprint: Hashable, Sendable {
     changedNanoseconds = Int64(status.st_ctim.tv_nsec)
   }
 }
-
-#if canImport(Glibc)
-  /// glibc's `malloc_trim(size_t)`, which the Glibc module does not export.
-  @_silgen_name("malloc_trim")
-  private func glibcMallocTrim(_ pad: Int) -> Int32
-#endif
