@@ -2,7 +2,7 @@
 """Writes one section of Benchmarks/RESULTS.md: the latest figures of one benchmark script.
 
 Usage: Benchmarks/results.py SECTION FILE
-  SECTION: `quality`, `compare` or `serve` (the script that ran); FILE: what it printed.
+  SECTION: `quality`, `compare`, `serve` or `spark` (the script that ran); FILE: what it printed.
 
 The section is replaced between its markers (`<!-- SECTION: begin -->` and `<!-- SECTION: end
 -->`), or added at the end; the rest of the file is kept. A header line names the date, the
@@ -21,6 +21,7 @@ TITLES = {
     "quality": "Detection quality (`Benchmarks/quality/run`)",
     "compare": "Speed (`Benchmarks/compare/run`)",
     "serve": "Serving under load (`Benchmarks/serve/run`)",
+    "spark": "Scanning on Spark (`Benchmarks/spark/run`)",
 }
 PREAMBLE = """# Benchmark results
 

@@ -18,6 +18,9 @@ struct LineBatch: Sendable {
   /// The number of input bytes these lines stand for, newlines included: all of `bytes` for a
   /// batch, its own span for a piece.
   var byteCount: Int
+  /// Where each line comes from, when the input is tagged (``LineReader/init(file:chunkSize:tagged:)``):
+  /// one origin a line. Nil for an ordinary input, whose lines are `file`'s from `firstLine` on.
+  var origins: [LineOrigin]?
 
   init(file: String, firstLine: Int, bytes: [UInt8], lines: [Range<Int>], failure: String?) {
     self.file = file
@@ -45,15 +48,27 @@ extension LineBatch {
         file: file, firstLine: firstLine + first, bytes: bytes, lines: Array(lines[first..<last]),
         failure: last == lines.count ? failure : nil)
       piece.byteCount = end - start
+      piece.origins = origins.map { Array($0[first..<last]) }
       return piece
     }
   }
+}
+
+/// Where a line of a tagged input comes from: the file and line number its tag names, or why
+/// its tag cannot be read (then `file` and `line` are the input's own).
+struct LineOrigin: Sendable {
+  var file: String
+  var line: Int
+  var problem: String?
 }
 
 /// Reads an input in large chunks and cuts it into batches of whole lines. Lines may be of any
 /// size; `.gz` files are read through `gzip -dc`.
 final class LineReader {
   let file: String
+  /// Each line is `ORIGIN<TAB>FIRST<TAB>TEXT` (see ``Tags``).
+  let tagged: Bool
+  private var tags = Tags()
   private var handle: FileHandle?
   private var gzip: Process?
   private var gzipErrors: Pipe?
@@ -65,9 +80,10 @@ final class LineReader {
   /// How much one read asks for: a batch is read into room for its target and one read more.
   let chunkSize: Int
 
-  init(file: String, chunkSize: Int = 1 << 20) {
+  init(file: String, chunkSize: Int = 1 << 20, tagged: Bool = false) {
     self.file = file
     self.chunkSize = chunkSize
+    self.tagged = tagged
     if file == "-" {
       handle = .standardInput
     } else if file.hasSuffix(".gz") {
@@ -173,9 +189,10 @@ final class LineReader {
       }
     }
     if start < buffer.count { lines.append(start..<buffer.count) }
-    let batch = LineBatch(file: file, firstLine: nextLine, bytes: buffer, lines: lines, failure: failure)
+    var batch = LineBatch(file: file, firstLine: nextLine, bytes: buffer, lines: lines, failure: failure)
     nextLine += lines.count
     if lines.isEmpty && failure == nil { return nil }
+    if tagged { tags.untag(&batch) }
     return batch
   }
 
@@ -228,5 +245,89 @@ func readWholeFile(_ file: String) throws(CLIError) -> Data {
   let handle = try openInputFile(file).get()
   do { return try handle.readToEnd() ?? Data() } catch {
     throw CLIError("cannot read \(file): \(error.localizedDescription)")
+  }
+}
+
+/// The reading of a tagged input, whose lines carry where they come from: what a distributed
+/// scan (`integrations/spark`) feeds each `winnow scan`, whose input is pieces of many files.
+///
+/// Each line is `ORIGIN<TAB>FIRST<TAB>TEXT`: `TEXT` is a line of the file `ORIGIN`, and
+/// `FIRST` is the line number in `ORIGIN` of the first line of the run of consecutive input
+/// lines with this same tag. What a reader of a file's split knows is exactly that: the number
+/// of the split's first line, and that the split's lines follow in order. A line's number is
+/// `FIRST` plus the number of lines before it in its run. A line whose tag cannot be read
+/// (no two tabs, an empty origin, `FIRST` not a positive decimal number) gets an error record
+/// on the input's own name and line, and does not end the run it interrupts.
+struct Tags {
+  private var tag: [UInt8] = []
+  private var origin = ""
+  private var next = 0
+
+  /// Removes the tags from `batch`'s lines, in place (the bytes a scan reads and counts are
+  /// the lines' own), and records each line's origin.
+  mutating func untag(_ batch: inout LineBatch) {
+    var origins: [LineOrigin] = []
+    origins.reserveCapacity(batch.lines.count)
+    var lines: [Range<Int>] = []
+    lines.reserveCapacity(batch.lines.count)
+    var end = 0
+    let input = batch.file
+    let firstLine = batch.firstLine
+    batch.bytes.withUnsafeMutableBufferPointer { bytes in
+      for (index, range) in batch.lines.enumerated() {
+        let text: Range<Int>
+        if let (tagEnd, first) = Self.parse(UnsafeBufferPointer(rebasing: bytes[range])) {
+          let tag = UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<(range.lowerBound + tagEnd)])
+          if !tag.elementsEqual(self.tag) {
+            self.tag = Array(tag)
+            let originEnd = tag.firstIndex(of: 0x09) ?? tag.endIndex
+            origin = String(decoding: UnsafeBufferPointer(rebasing: tag[..<originEnd]), as: UTF8.self)
+            next = first
+          }
+          origins.append(LineOrigin(file: origin, line: next))
+          next = next < Int.max ? next + 1 : next
+          text = (range.lowerBound + tagEnd + 1)..<range.upperBound
+        } else {
+          origins.append(
+            LineOrigin(
+              file: input, line: firstLine + index,
+              problem: "not a tagged line: expected ORIGIN<TAB>FIRST-LINE<TAB>TEXT"))
+          text = range
+        }
+        // Moved down over the tags removed so far (never up: `end` ≤ `text.lowerBound`).
+        let start = end
+        if text.lowerBound != start, let base = bytes.baseAddress {
+          (base + start).update(from: base + text.lowerBound, count: text.count)
+        }
+        end = start + text.count
+        lines.append(start..<end)
+        // The last line may have no newline (then there is no room for one, nor need).
+        if end < bytes.count {
+          bytes[end] = 0x0A
+          end += 1
+        }
+      }
+    }
+    batch.bytes.removeSubrange(end...)
+    batch.lines = lines
+    batch.byteCount = end
+    batch.origins = origins
+  }
+
+  /// The length of a line's tag (up to its second tab) and its `FIRST`, or nil when the line
+  /// has no readable tag.
+  private static func parse(_ line: UnsafeBufferPointer<UInt8>) -> (Int, Int)? {
+    guard let firstTab = line.firstIndex(of: 0x09), firstTab > 0,
+      let secondTab = line[(firstTab + 1)...].firstIndex(of: 0x09), secondTab > firstTab + 1
+    else { return nil }
+    var number = 0
+    for byte in line[(firstTab + 1)..<secondTab] {
+      guard (0x30...0x39).contains(byte) else { return nil }
+      let (times, overflow) = number.multipliedReportingOverflow(by: 10)
+      let (sum, carry) = times.addingReportingOverflow(Int(byte - 0x30))
+      guard !overflow, !carry else { return nil }
+      number = sum
+    }
+    return number > 0 ? (secondTab, number) : nil
   }
 }

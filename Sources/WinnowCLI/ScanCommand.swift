@@ -38,6 +38,26 @@ struct ScanCommand: AsyncParsableCommand {
   @Flag(name: .customLong("no-progress"), help: "No progress bar, even on a terminal.")
   var noProgress = false
 
+  @Flag(help: "No summary on standard error (errors are still reported there).")
+  var quiet = false
+
+  @Option(
+    name: .customLong("summary-json"),
+    help: ArgumentHelp(
+      "Also write the summary as JSON to FILE (-: as a last line {\"summary\":…} of standard output).",
+      discussion: "`winnow summary` adds up the summaries of a dump's parts.", valueName: "FILE"))
+  var summaryJSON: String?
+
+  @Flag(
+    name: .customLong("tagged"),
+    help: ArgumentHelp(
+      "Each input line is ORIGIN<TAB>FIRST<TAB>LINE: results name ORIGIN and the line's number there.",
+      discussion: """
+        FIRST is the number of the first line of the run of consecutive lines with this same tag; \
+        what a distributed scan feeds each part (integrations/spark).
+        """))
+  var tagged = false
+
   @OptionGroup var lists: ListOptions
 
   @OptionGroup(title: "Items") var moderation: ModerationOptions
@@ -83,7 +103,7 @@ struct ScanCommand: AsyncParsableCommand {
     let worker = ScanWorker(engine: engine, writeAll: all)
     do {
       for file in inputs {
-        let reader = LineReader(file: file)
+        let reader = LineReader(file: file, tagged: tagged)
         func consume(_ outputs: [BatchOutput]) throws {
           for output in outputs {
             try sink.write(output.bytes)
@@ -108,16 +128,32 @@ struct ScanCommand: AsyncParsableCommand {
       FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
       throw CLIError.exitCode
     }
-    var summary = tally.summary(seconds: (clock.now - start).seconds, jobs: jobs)
-    if configuration.reviewer != nil {
-      let counts = engine.reviewerStatistics.counts
-      summary +=
-        "  reviewer: \(counts.calls) calls, \(counts.passed) passed, \(counts.reviewed) review, "
-        + "\(counts.rejected) rejected, \(counts.timeouts) timed out, \(counts.failures) failed\n"
+    let summary = tally.summary(
+      seconds: (clock.now - start).seconds, jobs: jobs,
+      reviewer: configuration.reviewer == nil ? nil : engine.reviewerStatistics.counts)
+    if !quiet { FileHandle.standardError.write(Data(summary.text.utf8)) }
+    if let summaryJSON {
+      do { try writeSummary(summary, to: summaryJSON) } catch {
+        FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+        throw CLIError.exitCode
+      }
     }
-    FileHandle.standardError.write(Data(summary.utf8))
-    if tally.errors > 0 || tally.stopped > 0 { return 3 }
-    return tally.blocked + tally.replaced + tally.flagged > 0 ? 1 : 0
+    return summary.exitStatus
+  }
+
+  /// Writes `summary` as JSON to `path`: after the results for `-` (one line, `{"summary":…}`),
+  /// otherwise to the file, through a temporary file renamed over it.
+  private func writeSummary(_ summary: ScanSummary, to path: String) throws {
+    if path == "-" {
+      let line = Data("{\"summary\":".utf8) + summary.json().dropLast() + Data("}\n".utf8)
+      guard writeAll(Array(line), to: STDOUT_FILENO) else {
+        throw CLIError("cannot write standard output: \(String(cString: strerror(errno)))")
+      }
+      return
+    }
+    var sink = try ResultSink(path: path)
+    try sink.write(Array(summary.json()))
+    try sink.commit()
   }
 }
 
@@ -232,7 +268,8 @@ struct ScanWorker: Sendable {
       var results = [Result<ModerationResult, ItemError>?](repeating: nil, count: lines.count)
       await withTaskGroup(of: Moderated.self) { group in
         for (index, line) in lines.enumerated() {
-          guard case .success(let line) = line else { continue }
+          // A line whose tag cannot be read gets its error record, and no reviewer call.
+          guard case .success(let line) = line, batch.origins?[index].problem == nil else { continue }
           let item = line.item
           group.addTask { Moderated(index: index, result: await Self.moderate(item, with: engine)) }
         }
@@ -276,7 +313,17 @@ struct ScanWorker: Sendable {
     output.tally.bytes = batch.byteCount
     var writer = JSONWriter()
     for offset in batch.lines.indices {
-      let number = batch.firstLine + offset
+      var file = batch.file
+      var number = batch.firstLine + offset
+      if let origin = batch.origins?[offset] {
+        file = origin.file
+        number = origin.line
+        if let problem = origin.problem {
+          output.tally.addError()
+          writeError(problem, file: file, number: number, to: &writer)
+          continue
+        }
+      }
       do throws(ItemError) {
         switch try moderate(offset) {
         case .clean(let line):
@@ -286,15 +333,15 @@ struct ScanWorker: Sendable {
           // A check a regex's limits stopped is written even when nothing was found: it
           // must never look clean.
           if writeAll || result.verdict != .pass || result.flagged || !result.warnings.isEmpty {
-            write(result, of: line, file: batch.file, number: number, to: &writer)
+            write(result, of: line, file: file, number: number, to: &writer)
           }
         case .failed(let reason):
           output.tally.addError()
-          writeError(reason, file: batch.file, number: number, to: &writer)
+          writeError(reason, file: file, number: number, to: &writer)
         }
       } catch {
         output.tally.addError()
-        writeError(error.description, file: batch.file, number: number, to: &writer)
+        writeError(error.description, file: file, number: number, to: &writer)
       }
     }
     if let failure = batch.failure {

@@ -150,23 +150,6 @@ struct ScanTally: Sendable {
     }
   }
 
-  /// The `count` greatest of `elements` by `precedes` (a strict order: `precedes(a, b)` when
-  /// `a` comes first), in order: what sorting all of them and taking a prefix gives, without
-  /// sorting all of them (a dump's thousands of entries for a top ten).
-  static func top<Element>(_ count: Int, of elements: some Sequence<Element>, by precedes: (Element, Element) -> Bool)
-    -> [Element]
-  {
-    var top: [Element] = []
-    top.reserveCapacity(count + 1)
-    for element in elements {
-      if top.count == count, let last = top.last, !precedes(element, last) { continue }
-      let index = top.firstIndex { precedes(element, $0) } ?? top.endIndex
-      top.insert(element, at: index)
-      if top.count > count { top.removeLast() }
-    }
-    return top
-  }
-
   static func formatIndex(_ format: DumpFormat) -> Int {
     switch format {
     case .item: 0
@@ -179,64 +162,32 @@ struct ScanTally: Sendable {
     ModerationEngine.shortName(ofList: path)
   }
 
-  /// The summary for standard error.
-  func summary(seconds: Double, jobs: Int) -> String {
-    var lines = [
-      "winnow scan: \(read) lines read = \(passed) passed + \(replaced) replaced + \(blocked) blocked + \(errors) errors"
-    ]
-    let megabytes = Double(bytes) / 1_000_000
-    let rate = seconds > 0 ? megabytes / seconds : 0
-    let messages = seconds > 0 ? Double(read) / seconds : 0
-    lines.append(
-      "  \(format(megabytes, 2)) MB in \(format(seconds, 2)) s: \(format(rate, 1)) MB/s, "
-        + "\(Int(messages.rounded())) messages/s (jobs \(jobs))")
-    lines.append(
-      "  blocked by blockType: 1 global \(byBlockType[1]), 2 custom \(byBlockType[2]), 3 third-party \(byBlockType[3])")
-    let names = ["original", "extension", "edit"]
-    lines.append(
-      "  by sourceType (read/blocked or replaced): "
-        + (0..<3).map { "\($0) \(names[$0]) \(readBySourceType[$0])/\(actedOnBySourceType[$0])" }.joined(
-          separator: ", "))
-    if flagged > 0 {
-      lines.append("  flagged for review: \(flagged) (delivered; their results carry \"flagged\": true)")
+  /// The summary of a scan that took `seconds` with `jobs` workers: what it prints and what
+  /// `--summary-json` writes.
+  func summary(seconds: Double, jobs: Int, reviewer: ReviewerStatistics.Counts?) -> ScanSummary {
+    var summary = ScanSummary()
+    summary.read = read
+    summary.passed = passed
+    summary.replaced = replaced
+    summary.blocked = blocked
+    summary.errors = errors
+    summary.stopped = stopped
+    summary.flagged = flagged
+    summary.bytes = bytes
+    summary.seconds = seconds
+    summary.jobs = jobs
+    summary.blockedByBlockType = Dictionary(uniqueKeysWithValues: (1...3).map { (String($0), byBlockType[$0]) })
+    summary.bySourceType = Dictionary(
+      uniqueKeysWithValues: (0..<3).map {
+        (String($0), ScanSummary.SourceCounts(read: readBySourceType[$0], blockedOrReplaced: actedOnBySourceType[$0]))
+      })
+    for format in DumpFormat.allCases where byFormat[Self.formatIndex(format)] > 0 {
+      summary.formats[format.rawValue] = byFormat[Self.formatIndex(format)]
     }
-    if stopped > 0 {
-      lines.append("  checks stopped by regex limits: \(stopped) (their results carry \"warnings\")")
-    }
-    let formats = DumpFormat.allCases.filter { byFormat[Self.formatIndex($0)] > 0 }
-    if !formats.isEmpty {
-      lines.append(
-        "  by format: "
-          + formats.map { "\($0.rawValue) \(byFormat[Self.formatIndex($0)])" }.joined(separator: ", "))
-    }
-    let byList = self.byList
-    if !byList.isEmpty {
-      let lists = Self.top(10, of: byList) { ($1.value, $0.key) < ($0.value, $1.key) }
-      lines.append("  matches by list: " + lists.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-    }
-    let byEntry = self.byEntry
-    if !byEntry.isEmpty {
-      let entries = Self.top(10, of: byEntry) {
-        ($1.value, $0.key.text, $0.key.place) < ($0.value, $1.key.text, $1.key.place)
-      }
-      lines.append(
-        "  top entries: "
-          + entries.map { "\(jsonString($0.key.text)) \($0.key.place) ×\($0.value)" }.joined(
-            separator: ", "))
-    }
-    return lines.joined(separator: "\n") + "\n"
-  }
-
-  private func format(_ value: Double, _ digits: Int) -> String {
-    let scale = [1.0, 10.0, 100.0, 1000.0][digits]
-    let rounded = (value * scale).rounded() / scale
-    var text = String(rounded)
-    if let dot = text.firstIndex(of: ".") {
-      let decimals = text.distance(from: dot, to: text.endIndex) - 1
-      if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
-    } else if digits > 0 {
-      text += "." + String(repeating: "0", count: digits)
-    }
-    return text
+    summary.lists = byList
+    summary.entries = byEntry.map { ScanSummary.EntryCount(entry: $0.key.text, place: $0.key.place, count: $0.value) }
+      .sorted { ($1.count, $0.entry, $0.place) < ($0.count, $1.entry, $1.place) }
+    summary.reviewer = reviewer.map(ScanSummary.ReviewerCounts.init)
+    return summary
   }
 }

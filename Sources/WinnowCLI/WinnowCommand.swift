@@ -12,7 +12,8 @@ struct WinnowCommand: AsyncParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      ScanCommand.self, CheckCommand.self, WordsCommand.self, DiffCommand.self, ServeCommand.self, MatchCommand.self,
+      ScanCommand.self, SummaryCommand.self, CheckCommand.self, WordsCommand.self, DiffCommand.self, ServeCommand.self,
+      MatchCommand.self,
     ]
   )
 }

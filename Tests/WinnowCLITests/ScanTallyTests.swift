@@ -1,37 +1,59 @@
+import Foundation
 import Testing
 import Winnow
 import WinnowTestSupport
 
 @testable import WinnowCLI
 
-/// The summary's counts of matches by entry and by list, and its top lists: the first entries
-/// of a full sort, found without sorting them all.
+/// The summary's counts of matches by entry and by list, and the sum of summaries.
 @Suite("Scan tally")
 struct ScanTallyTests {
-  @Test func topIsThePrefixOfTheSortedElements() {
-    var random = SeededGenerator(state: 5)
-    for _ in 0..<2000 {
-      // Few distinct values, so that ties are common.
-      let values = (0..<Int.random(in: 0...40, using: &random)).map { _ in Int.random(in: 0...9, using: &random) }
-      let count = Int.random(in: 0...12, using: &random)
-      #expect(ScanTally.top(count, of: values, by: >) == Array(values.sorted(by: >).prefix(count)))
+  /// The summaries of a dump's parts, each written as JSON and read back, add up to the summary
+  /// of the whole: what `winnow summary` prints for a scan split across Spark's tasks. Entries
+  /// come most counted first, ties by text and place.
+  @Test func summariesOfPartsAddUpToTheSummaryOfTheWhole() throws {
+    var random = SeededGenerator(state: 23)
+    let pool = (0..<12).map { index in
+      (
+        Entry(text: "w\(index % 5)", source: SourceLocation(file: "g/l\(index % 3).txt", line: index)),
+        "g/l\(index % 3).txt"
+      )
     }
-  }
-
-  @Test func topOrdersCountsThenNamesAsTheSummaryDoes() {
-    var random = SeededGenerator(state: 11)
-    for _ in 0..<500 {
-      var counts: [String: Int] = [:]
+    for _ in 0..<200 {
+      var whole = ScanTally()
+      var parts: [ScanTally] = [ScanTally()]
       for _ in 0..<Int.random(in: 0...60, using: &random) {
-        counts["w\(Int.random(in: 0...30, using: &random))", default: 0] += Int.random(in: 1...4, using: &random)
+        var tally = ScanTally()
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: tally.addError()
+        default:
+          tally.read = 1
+          tally.passed = 1
+          tally.bytes = Int.random(in: 1...90, using: &random)
+          for _ in 0..<Int.random(in: 0...3, using: &random) {
+            let pick = pool[Int.random(in: 0..<pool.count, using: &random)]
+            tally.addMatch(pick.0, list: pick.1)
+          }
+        }
+        whole.merge(tally)
+        if Int.random(in: 0..<8, using: &random) == 0 { parts.append(ScanTally()) }
+        parts[parts.count - 1].merge(tally)
       }
-      let order: ((key: String, value: Int), (key: String, value: Int)) -> Bool = {
-        ($1.value, $0.key) < ($0.value, $1.key)
+      let decoder = JSONDecoder()
+      var sum: ScanSummary?
+      for part in parts {
+        let json = part.summary(seconds: 0.5, jobs: 1, reviewer: nil).json()
+        let read = try decoder.decode(ScanSummary.self, from: json)
+        if sum == nil { sum = read } else { sum?.add(read) }
       }
-      let top = ScanTally.top(10, of: counts, by: order)
-      let sorted = counts.sorted(by: order).prefix(10)
-      #expect(top.map(\.key) == sorted.map(\.key))
-      #expect(top.map(\.value) == sorted.map(\.value))
+      var expected = whole.summary(seconds: 0.5 * Double(parts.count), jobs: parts.count, reviewer: nil)
+      expected.parts = parts.count
+      #expect(sum == expected)
+      let counts = expected.entries.map(\.count)
+      #expect(counts == counts.sorted(by: >))
+      for (first, second) in zip(expected.entries, expected.entries.dropFirst()) where first.count == second.count {
+        #expect((first.entry, first.place) < (second.entry, second.place))
+      }
     }
   }
 

@@ -1,0 +1,201 @@
+import Foundation
+import Winnow
+
+/// What a scan found, in numbers: printed on standard error after every scan, written as JSON
+/// by `--summary-json`, and added up over the parts of one dump by `winnow summary`.
+///
+/// Every count but `seconds` and `jobs` adds up: the summary of a dump scanned in parts (by
+/// Spark, say) is the sum of the parts' summaries, and equals the summary of one scan of the
+/// whole dump. Entries are counted by where they are written (`zh.txt:10520`), or by their
+/// text when they have no source.
+struct ScanSummary: Codable, Equatable, Sendable {
+  var read = 0
+  var passed = 0
+  var replaced = 0
+  var blocked = 0
+  var errors = 0
+  /// Items whose check a regex's limits stopped (counted in their verdict's column too).
+  var stopped = 0
+  /// Items delivered with a match of a review entry (counted as passed or replaced too).
+  var flagged = 0
+  /// Input bytes, newlines included.
+  var bytes = 0
+  /// The scan's wall time; for a sum, the parts' times added.
+  var seconds = 0.0
+  /// Parallel workers; for a sum, the parts' workers added.
+  var jobs = 0
+  /// Scans added up in this summary.
+  var parts = 1
+  /// Blocked items by block type, "1" to "3".
+  var blockedByBlockType: [String: Int] = [:]
+  /// Items read, and blocked or replaced, by source type, "0" to "2".
+  var bySourceType: [String: SourceCounts] = [:]
+  /// Lines by dump format (`item`, `history-log`, `callback`).
+  var formats: [String: Int] = [:]
+  /// Matches by list file name.
+  var lists: [String: Int] = [:]
+  /// Matches by entry, most first.
+  var entries: [EntryCount] = []
+  /// The reviewer's calls, when a reviewer was configured.
+  var reviewer: ReviewerCounts?
+
+  struct SourceCounts: Codable, Equatable, Sendable {
+    var read = 0
+    var blockedOrReplaced = 0
+  }
+
+  struct EntryCount: Codable, Equatable, Sendable {
+    var entry: String
+    var place: String
+    var count: Int
+  }
+
+  struct ReviewerCounts: Codable, Equatable, Sendable {
+    var calls = 0
+    var passed = 0
+    var reviewed = 0
+    var rejected = 0
+    var timeouts = 0
+    var failures = 0
+
+    init(_ counts: ReviewerStatistics.Counts) {
+      calls = counts.calls
+      passed = counts.passed
+      reviewed = counts.reviewed
+      rejected = counts.rejected
+      timeouts = counts.timeouts
+      failures = counts.failures
+    }
+
+    static func + (left: Self, right: Self) -> Self {
+      var sum = left
+      sum.calls += right.calls
+      sum.passed += right.passed
+      sum.reviewed += right.reviewed
+      sum.rejected += right.rejected
+      sum.timeouts += right.timeouts
+      sum.failures += right.failures
+      return sum
+    }
+  }
+
+  /// The exit status of the scan this summary is of (see `winnow scan --help`).
+  var exitStatus: Int32 {
+    if errors > 0 || stopped > 0 { return 3 }
+    return blocked + replaced + flagged > 0 ? 1 : 0
+  }
+
+  /// Adds `other`'s counts to these. Arithmetic on counts read from files wraps instead of
+  /// trapping: no summary can hold 2⁶³ lines, and a forged one must not stop the program.
+  mutating func add(_ other: ScanSummary) {
+    read &+= other.read
+    passed &+= other.passed
+    replaced &+= other.replaced
+    blocked &+= other.blocked
+    errors &+= other.errors
+    stopped &+= other.stopped
+    flagged &+= other.flagged
+    bytes &+= other.bytes
+    seconds += other.seconds
+    jobs &+= other.jobs
+    parts &+= other.parts
+    blockedByBlockType.merge(other.blockedByBlockType, uniquingKeysWith: &+)
+    bySourceType.merge(other.bySourceType) {
+      SourceCounts(read: $0.read &+ $1.read, blockedOrReplaced: $0.blockedOrReplaced &+ $1.blockedOrReplaced)
+    }
+    formats.merge(other.formats, uniquingKeysWith: &+)
+    lists.merge(other.lists, uniquingKeysWith: &+)
+    var counts: [EntryKey: Int] = [:]
+    for entry in entries + other.entries {
+      counts[EntryKey(entry: entry.entry, place: entry.place), default: 0] &+= entry.count
+    }
+    entries = counts.map { EntryCount(entry: $0.key.entry, place: $0.key.place, count: $0.value) }
+      .sorted { ($1.count, $0.entry, $0.place) < ($0.count, $1.entry, $1.place) }
+    switch (reviewer, other.reviewer) {
+    case (let mine?, let theirs?): reviewer = mine + theirs
+    case (nil, let theirs?): reviewer = theirs
+    default: break
+    }
+  }
+
+  private struct EntryKey: Hashable {
+    var entry: String
+    var place: String
+  }
+
+  /// The summary as one line of JSON, keys sorted, with its newline.
+  func json() -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    // Encoding plain counts and strings cannot fail.
+    return ((try? encoder.encode(self)) ?? Data("{}".utf8)) + Data("\n".utf8)
+  }
+
+  /// The summary for standard error.
+  var text: String {
+    var lines = [
+      "winnow scan: \(read) lines read = \(passed) passed + \(replaced) replaced + \(blocked) blocked + \(errors) errors"
+    ]
+    let megabytes = Double(bytes) / 1_000_000
+    let rate = seconds > 0 ? megabytes / seconds : 0
+    let messages = seconds > 0 ? Double(read) / seconds : 0
+    lines.append(
+      "  \(Self.format(megabytes, 2)) MB in \(Self.format(seconds, 2)) s: \(Self.format(rate, 1)) MB/s, "
+        + "\(Self.format(messages, 0)) messages/s "
+        + (parts == 1 ? "(jobs \(jobs))" : "(the sum of \(parts) scans' times and jobs, \(jobs))"))
+    func count(_ counts: [String: Int], _ key: String) -> Int { counts[key] ?? 0 }
+    lines.append(
+      "  blocked by blockType: 1 global \(count(blockedByBlockType, "1")), 2 custom \(count(blockedByBlockType, "2")), "
+        + "3 third-party \(count(blockedByBlockType, "3"))")
+    let names = ["original", "extension", "edit"]
+    lines.append(
+      "  by sourceType (read/blocked or replaced): "
+        + (0..<3).map {
+          let counts = bySourceType[String($0)] ?? SourceCounts()
+          return "\($0) \(names[$0]) \(counts.read)/\(counts.blockedOrReplaced)"
+        }.joined(separator: ", "))
+    if flagged > 0 {
+      lines.append("  flagged for review: \(flagged) (delivered; their results carry \"flagged\": true)")
+    }
+    if stopped > 0 {
+      lines.append("  checks stopped by regex limits: \(stopped) (their results carry \"warnings\")")
+    }
+    // Formats in their usual order, then any other a summary file names.
+    let known = DumpFormat.allCases.map(\.rawValue)
+    let formatNames = known.filter { formats[$0] != nil } + formats.keys.filter { !known.contains($0) }.sorted()
+    if !formatNames.isEmpty {
+      lines.append("  by format: " + formatNames.map { "\($0) \(formats[$0] ?? 0)" }.joined(separator: ", "))
+    }
+    if !lists.isEmpty {
+      let top = lists.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(10)
+      lines.append("  matches by list: " + top.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+    }
+    if !entries.isEmpty {
+      lines.append(
+        "  top entries: "
+          + entries.prefix(10).map { "\(jsonString($0.entry)) \($0.place) ×\($0.count)" }.joined(separator: ", "))
+    }
+    if let reviewer {
+      lines.append(
+        "  reviewer: \(reviewer.calls) calls, \(reviewer.passed) passed, \(reviewer.reviewed) review, "
+          + "\(reviewer.rejected) rejected, \(reviewer.timeouts) timed out, \(reviewer.failures) failed")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `value` with `digits` decimals (0 to 3), without Foundation's locale-dependent formatting.
+  private static func format(_ value: Double, _ digits: Int) -> String {
+    let scale = [1.0, 10.0, 100.0, 1000.0][digits]
+    let rounded = (value * scale).rounded() / scale
+    guard rounded.isFinite, abs(rounded) < 1e15 else { return String(rounded) }
+    if digits == 0 { return String(Int64(rounded)) }
+    var text = String(rounded)
+    if let dot = text.firstIndex(of: ".") {
+      let decimals = text.distance(from: dot, to: text.endIndex) - 1
+      if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
+    } else {
+      text += "." + String(repeating: "0", count: digits)
+    }
+    return text
+  }
+}
