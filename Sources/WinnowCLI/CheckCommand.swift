@@ -149,7 +149,7 @@ struct CheckCommand: AsyncParsableCommand {
     case .lexicon: action = "lexicon"
     }
     return "\(jsonString(match.text)) bytes \(match.range.lowerBound)..<\(match.range.upperBound): "
-      + "\(entry.kind == .regex ? "re:" : entry.boundary == .dictionaryWord ? "word:" : "")\(entry.text) (\(action)) \(match.origin.rawValue) \(place)\(category)"
+      + "\(entry.kind == .literal && entry.boundary == .dictionaryWord ? "word:" : "")\(entry.prefixedText) (\(action)) \(match.origin.rawValue) \(place)\(category)"
   }
 
   /// `suppressed: <the match as describe(_:) writes it> — <why>`.

@@ -21,6 +21,14 @@ enum GlobalListLocator {
     return nil
   }
 
+  /// The opt-in contact list (`--contact`): `contact` beside the built-in global directory
+  /// (`wordlists/contact`, or `<prefix>/share/winnow/contact`).
+  static func contactDirectory() -> String? {
+    guard let global = builtInDirectory() else { return nil }
+    let contact = URL(fileURLWithPath: global).deletingLastPathComponent().appendingPathComponent("contact").path
+    return isDirectory(contact) ? contact : nil
+  }
+
   private static func executablePath() -> String {
     if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return link }
     return CommandLine.arguments[0]

@@ -38,6 +38,12 @@ struct ListOptions: ParsableArguments {
     return (String(parts[0]), action)
   }
 
+  @Flag(
+    help: ArgumentHelp(
+      "Also find contact details and links (category contact, flagged for review).",
+      discussion: "Opt-in: its raw: regexes run on every text, and about double the work a scan does per line."))
+  var contact = false
+
   @Flag(name: .customLong("no-global"), help: "Use no global list, only custom lists.")
   var noGlobal = false
 
@@ -57,8 +63,8 @@ struct ListOptions: ParsableArguments {
   var customAllowsGlobal = false
 
   func validate() throws {
-    if noGlobal && !globalDirectories.isEmpty {
-      throw ValidationError("--global and --no-global cannot be used together")
+    if noGlobal && (!globalDirectories.isEmpty || contact) {
+      throw ValidationError("--global and --contact cannot be used with --no-global")
     }
     if noGlobal && customFiles.isEmpty && appsDirectory == nil {
       throw ValidationError("--no-global needs at least one --custom list")
@@ -153,8 +159,7 @@ struct ListOptions: ParsableArguments {
   /// The `*.txt` files of the global directories, as `WordList.load(directory:)` names them.
   private func globalFiles() -> [String] {
     guard !noGlobal else { return [] }
-    let directories =
-      globalDirectories.isEmpty ? [GlobalListLocator.builtInDirectory()].compactMap { $0 } : globalDirectories
+    let directories = (try? resolvedGlobalDirectories()) ?? globalDirectories
     return directories.flatMap(listFiles(inDirectory:))
   }
 
@@ -166,13 +171,23 @@ struct ListOptions: ParsableArguments {
         directories: try resolvedGlobalDirectories(), excludedCategories: excludedCategories, useCache: !noCache))
   }
 
-  /// The `--global` directories, or the built-in one.
+  /// The `--global` directories, or the built-in one; and the contact list with `--contact`.
   func resolvedGlobalDirectories() throws -> [String] {
-    guard globalDirectories.isEmpty else { return globalDirectories }
-    guard let builtIn = GlobalListLocator.builtInDirectory() else {
-      throw CLIError("cannot find the built-in global list (wordlists/global); pass --global DIR or set WINNOW_GLOBAL")
+    var directories = globalDirectories
+    if directories.isEmpty {
+      guard let builtIn = GlobalListLocator.builtInDirectory() else {
+        throw CLIError(
+          "cannot find the built-in global list (wordlists/global); pass --global DIR or set WINNOW_GLOBAL")
+      }
+      directories = [builtIn]
     }
-    return [builtIn]
+    if contact {
+      guard let contactList = GlobalListLocator.contactDirectory() else {
+        throw CLIError("cannot find the contact list (wordlists/contact beside the built-in global list)")
+      }
+      directories.append(contactList)
+    }
+    return directories
   }
 
   /// The global list of a server, which reloads it: compiled (or read from the cache) anew
@@ -227,7 +242,10 @@ struct ListOptions: ParsableArguments {
   private static func without(_ excludedCategories: [String], _ list: WordList) -> WordList {
     guard !excludedCategories.isEmpty else { return list }
     var list = list
-    list.entries.removeAll { $0.category.map(excludedCategories.contains) ?? false }
+    list.entries.removeAll { entry in
+      guard let category = entry.category else { return false }
+      return excludedCategories.contains { Entry.category(category, isWithin: $0) }
+    }
     return list
   }
 }

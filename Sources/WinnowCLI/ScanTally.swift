@@ -43,7 +43,7 @@ struct ScanTally: Sendable {
       sites.counts.indices.map { index in
         let entry = sites.entries[index]
         let place = entry.source.map { shortName($0.file) + ":" + String($0.line) } ?? shortName(sites.lists[index])
-        let text = entry.kind == .regex ? "re:" + entry.text : entry.text
+        let text = entry.prefixedText
         return (EntryKey(text: text, place: place), sites.counts[index])
       })
   }

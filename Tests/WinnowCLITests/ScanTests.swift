@@ -400,4 +400,21 @@ struct ScanTests {
     ])
     #expect(some.stdout.contains(#""masked":"反动 ** 政府""#))
   }
+
+  /// `--contact` adds the opt-in contact list beside the built-in one: a WeChat id is flagged
+  /// with its kind, and `--exclude-category contact.wechat` leaves that kind out. Run against
+  /// the release binary too.
+  @Test func contactListIsOptIn() async throws {
+    let text = "加微信 abc123"
+    let without = try await Self.run(["check", "--json", text])
+    #expect(without.status == 0)
+    let with = try await Self.run(["check", "--json", "--contact", text])
+    #expect(with.status == 1)
+    #expect(with.stdout.contains(#""category":"contact.wechat""#))
+    #expect(with.stdout.contains(#""action":"review""#))
+    let excluded = try await Self.run(["check", "--contact", "--exclude-category", "contact.wechat", text])
+    #expect(excluded.status == 0)
+    let refused = try await Self.run(["check", "--contact", "--no-global", "--custom", "/dev/null", text])
+    #expect(refused.status == 64)
+  }
 }

@@ -155,15 +155,18 @@ def ship(sc, settings, passed):
                 value = os.path.abspath(value)
             arguments += [name] + ([value] if value is not None else [])
     else:
-        # One compressed archive: the binary shrinks to a third, and the lists come with it.
+        # One compressed archive: the binary shrinks to a third, and the lists come with it. The
+        # built-in lists go where an installed winnow finds them (share/winnow beside bin/).
         binary = "winnow-bundle.tgz/bin/winnow"
         bundle = tempfile.mkdtemp(prefix="winnow-ship-")
         archive = os.path.join(bundle, "winnow-bundle.tgz")
         with tarfile.open(archive, "w:gz") as tar:
             tar.add(os.path.realpath(winnow), arcname="bin/winnow")
-            if not any(name in ("--global", "--no-global") for name, _ in passed):
-                tar.add(default_global(winnow), arcname="global")
-                arguments += ["--global", "winnow-bundle.tgz/global"]
+            builtin = default_global(winnow)
+            tar.add(builtin, arcname="share/winnow/global")
+            contact = os.path.join(os.path.dirname(os.path.normpath(builtin)), "contact")
+            if os.path.isdir(contact):
+                tar.add(contact, arcname="share/winnow/contact")
             for position, (name, value) in enumerate(passed):
                 if name in SHIPPED and value is not None:
                     if not os.path.exists(value):

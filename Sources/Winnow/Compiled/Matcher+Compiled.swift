@@ -129,7 +129,7 @@ extension MatcherLayer {
     guard prefiltered.count == regexEntries.count else { throw CompiledMatcherError(.malformed("regexes")) }
     var regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)] = []
     for (entry, filtered) in zip(regexEntries, prefiltered) {
-      guard entry >= 0 && entry < entries.count, entries[Int(entry)].entry.kind == .regex else {
+      guard entry >= 0 && entry < entries.count, entries[Int(entry)].entry.kind != .literal else {
         throw CompiledMatcherError(.malformed("regex entry \(entry)"))
       }
       let text = entries[Int(entry)].entry.text
@@ -153,7 +153,8 @@ extension MatcherLayer {
   private func encodeEntries(into writer: inout CompiledWriter) {
     let none = UInt32.max
     var texts: [UInt32] = []
-    var kinds: [UInt8] = []  // kind (bit 0), action (bits 1–3), boundary (bits 4–5), name (bit 6)
+    // Regex (bit 0), action (bits 1–3), boundary (bits 4–5), name (bit 6), raw regex (bits 0 and 7).
+    var kinds: [UInt8] = []
     var replacements: [UInt32] = []
     var categories: [UInt32] = []
     var files: [UInt32] = []
@@ -181,7 +182,8 @@ extension MatcherLayer {
         case .substring: 1
         case .dictionaryWord: 2
         }
-      kinds.append((entry.kind == .regex ? 1 : 0) | action << 1 | boundary << 4 | (entry.isAlsoName ? 1 << 6 : 0))
+      let kind: UInt8 = entry.kind == .literal ? 0 : entry.kind == .regex ? 1 : 1 | 1 << 7
+      kinds.append(kind | action << 1 | boundary << 4 | (entry.isAlsoName ? 1 << 6 : 0))
       languages.append(entry.language.map { writer.index(of: $0) } ?? none)
       replacements.append(replacement)
       categories.append(entry.category.map { writer.index(of: $0) } ?? none)
@@ -237,7 +239,8 @@ extension MatcherLayer {
       }
       let file = files[index]
       var entry = Entry(
-        text: try reader.string(at: texts[index]), kind: packed & 1 == 1 ? .regex : .literal, action: action,
+        text: try reader.string(at: texts[index]),
+        kind: packed & 1 == 0 ? .literal : packed & 1 << 7 == 0 ? .regex : .rawRegex, action: action,
         boundary: boundary, category: categories[index] == none ? nil : try reader.string(at: categories[index]),
         source: file == none ? nil : SourceLocation(file: try reader.string(at: file), line: Int(lines[index])),
         language: languages[index] == none ? nil : try reader.string(at: languages[index]))

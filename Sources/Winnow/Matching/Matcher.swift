@@ -377,6 +377,12 @@ public final class Matcher: Sendable {
           Self.withUnits(of: &workspace.texts[slot!]) { units in
             layer.collect(in: units, layer: layerIndex, into: &candidates, warnings: &warnings, rejected: &rejected)
           }
+          if !layer.rawRegexes.isEmpty {
+            let store = workspace.regexScratch ?? RegexScratchStore()
+            workspace.regexScratch = store
+            layer.collectRaw(
+              in: bytes, layer: layerIndex, scratch: &store.scratch, into: &candidates, warnings: &warnings)
+          }
         }
       }
       return candidates
@@ -437,6 +443,9 @@ public final class Matcher: Sendable {
 /// each (apart, so that finding a text by its rules copies no text).
 struct ScanWorkspace: Sendable {
   var texts: [NormalizedText] = []
+  /// PCRE2's match data and context for `raw:` regexes, made on the thread's first use: made
+  /// for every text, they were two allocations a text.
+  var regexScratch: RegexScratchStore? = nil
   var rules: [Normalization] = []
   /// The last report ``Matcher/findsNothing(inUTF8:)`` found something in.
   var found: RememberedReport? = nil

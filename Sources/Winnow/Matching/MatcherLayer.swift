@@ -69,6 +69,9 @@ final class MatcherLayer: Sendable {
   /// Indices in `regexes` of the regexes without a prefilter, which run on every text. A scan
   /// visits these and the triggered ones only, not all regexes.
   private let unfilteredRegexes: [Int32]
+  /// Indices in `regexes` of the `raw:` regexes, which run on the original text of every text
+  /// (``collectRaw(in:layer:scratch:into:warnings:)``), not on the normalized one.
+  let rawRegexes: [Int32]
   /// Whether every pattern that starts with an ASCII letter or digit checks its start
   /// (``checksStart``: a whole-word entry, as every Latin entry of the global list is). A walk
   /// then need not look for matches that start inside a word, which would all be rejected
@@ -134,11 +137,13 @@ final class MatcherLayer: Sendable {
           }
           entries.append(CompiledEntry(entry: entry, origin: list.origin, list: list.name))
           normalizedEntries.append(normalized)
-        case .regex:
+        case .regex, .rawRegex:
           do {
             let program = try RegexProgram(pattern: entry.text, caseless: rules.contains(.caseFolding))
             let trigger = -Int32(regexes.count) - 1
-            let literals = Self.prefilterLiterals(for: entry.text, normalizer: normalizer)
+            // A raw regex reads the original text, which the automaton never sees.
+            let literals =
+              entry.kind == .regex ? Self.prefilterLiterals(for: entry.text, normalizer: normalizer) : []
             for literal in literals {
               patterns.append(literal)
               patternEntries.append(trigger)
@@ -202,7 +207,9 @@ final class MatcherLayer: Sendable {
     self.lexiconWords = lexiconWords
     self.lexicon = lexicon
     self.regexes = regexes
-    self.unfilteredRegexes = regexes.indices.filter { !regexes[$0].prefiltered }.map { Int32($0) }
+    let isRaw = regexes.map { entries[$0.entry].entry.kind == .rawRegex }
+    self.unfilteredRegexes = regexes.indices.filter { !regexes[$0].prefiltered && !isRaw[$0] }.map { Int32($0) }
+    self.rawRegexes = regexes.indices.filter { isRaw[$0] }.map { Int32($0) }
     self.skipsInsideWords = skipsInsideWords
   }
 
@@ -637,6 +644,23 @@ final class MatcherLayer: Sendable {
   @inline(__always)
   static func lexiconKey(_ first: UInt32, _ second: UInt32, _ third: UInt32) -> UInt64 {
     UInt64(first) << 42 | UInt64(second) << 21 | UInt64(third)
+  }
+
+  /// Adds the matches of this layer's `raw:` regexes in the original text's UTF-8 `bytes` to
+  /// `candidates`: their ranges are the original's already. `scratch` is the thread's.
+  func collectRaw(
+    in bytes: UnsafeBufferPointer<UInt8>, layer: Int, scratch: inout RegexScratch, into candidates: inout [Candidate],
+    warnings: inout [MatchWarning]
+  ) {
+    for index in rawRegexes {
+      let (entryIndex, program, _) = regexes[Int(index)]
+      let outcome = program.forEachMatch(in: bytes, scratch: &scratch) { range in
+        candidates.append(Candidate(layer: layer, entry: entryIndex, start: range.lowerBound, end: range.upperBound))
+      }
+      if outcome != .completed {
+        warnings.append(MatchWarning(entry: entries[entryIndex].entry, message: RegexProgram.describe(outcome)))
+      }
+    }
   }
 
   /// Runs the regexes that need to run (no prefilter, or in `triggered`) over the UTF-8 form of

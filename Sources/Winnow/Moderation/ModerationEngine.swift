@@ -367,7 +367,7 @@ public final class ModerationEngine: Sendable {
       let category = found.match.entry.category ?? "blocked"
       if !categories.contains(category) { categories.append(category) }
       guard wantsAll else { continue }
-      let word = (found.match.entry.kind == .regex ? "re:" : "") + found.match.entry.text
+      let word = found.match.entry.prefixedText
       if !words.contains(word) { words.append(word) }
       let list = Self.shortName(ofList: found.match.list)
       if !lists.contains(list) { lists.append(list) }
@@ -400,11 +400,7 @@ public final class ModerationEngine: Sendable {
         let wordStart = writer.bytes.count
         writer.beginObject()
         writer.key("word")
-        if found.pointee.match.entry.kind == .regex {
-          writer.string("re:" + found.pointee.match.entry.text)
-        } else {
-          writer.string(found.pointee.match.entry.text)
-        }
+        writer.string(found.pointee.match.entry.prefixedText)
         writer.key("list")
         writer.string(Self.shortName(ofList: found.pointee.match.list))
         writer.key("category")
@@ -456,9 +452,22 @@ extension Match {
   /// This match with the action `actions` gives its category, when its entry blocks or
   /// reviews; otherwise itself.
   package func switchingCategory(_ actions: [String: ModerationEngine.CategoryAction]) -> Match {
-    guard let category = entry.category, let switched = actions[category]?.entryAction,
+    guard let category = entry.category, let switched = Self.setting(of: category, in: actions)?.entryAction,
       entry.action == .block || entry.action == .review, entry.action != switched
     else { return self }
     return withAction(switched)
+  }
+
+  /// The setting of `category` in `actions`: its own, or else its nearest parent's
+  /// (`contact.phone`, then `contact`).
+  private static func setting(
+    of category: String, in actions: [String: ModerationEngine.CategoryAction]
+  ) -> ModerationEngine.CategoryAction? {
+    var name = Substring(category)
+    while true {
+      if let action = actions[String(name)] { return action }
+      guard let dot = name.lastIndex(of: ".") else { return nil }
+      name = name[..<dot]
+    }
   }
 }

@@ -13,6 +13,10 @@ public struct Entry: Sendable, Hashable {
     case literal
     /// A PCRE2 pattern, matched against the normalized text.
     case regex
+    /// A PCRE2 pattern matched against the original text, as written (`raw:`): for what
+    /// normalization would change or hide, like the `@` and dots of an e-mail address, the
+    /// separators of a phone number, or a URL. Caseless when the lists fold case, as `re:`.
+    case rawRegex = "raw"
   }
 
   /// What a match of the entry does.
@@ -98,6 +102,23 @@ public struct Entry: Sendable, Hashable {
     self.language = language
   }
 
+  /// Whether `category` is `name` or one of its subcategories (`contact.phone` is within
+  /// `contact`): what a category setting (`--exclude-category`, `--category-action`) names.
+  public static func category(_ category: String, isWithin name: String) -> Bool {
+    category == name
+      || (category.utf8.count > name.utf8.count && category.hasPrefix(name)
+        && category.utf8[category.utf8.index(category.utf8.startIndex, offsetBy: name.utf8.count)] == UInt8(ascii: "."))
+  }
+
+  /// The entry's text with the prefix of its kind (`re:`, `raw:`), as reports name it.
+  package var prefixedText: String {
+    switch kind {
+    case .literal: text
+    case .regex: "re:" + text
+    case .rawRegex: "raw:" + text
+    }
+  }
+
   /// The entry as one line of a list file (without its category and language, which are the
   /// section's).
   public var line: String {
@@ -106,6 +127,7 @@ public struct Entry: Sendable, Hashable {
     if action == .lexicon { line += "lexicon:" }
     if action == .review { line += "review:" }
     if kind == .regex { line += "re:" }
+    if kind == .rawRegex { line += "raw:" }
     if kind == .literal && boundary == .substring && action != .allow && action != .lexicon { line += "sub:" }
     if kind == .literal && boundary != .substring && action == .allow { line += "word:" }
     if kind == .literal && boundary == .dictionaryWord && action != .allow && action != .lexicon { line += "word:" }

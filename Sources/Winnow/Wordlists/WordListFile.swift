@@ -169,7 +169,8 @@ public struct WordListFile: Sendable, Hashable {
 
     /// The section a header line sets: `[name]`, `[]`, or `[name: options]` with options
     /// separated by commas, each `review`, `block`, `name` or `lang=CODE`. Nil when the line is
-    /// not a valid header.
+    /// not a valid header. A name of letters, digits, `-` and `_`, with `.` between parts for a
+    /// subcategory (`contact.phone`).
     init?(header line: Substring) {
       guard line.utf8.first == UInt8(ascii: "["), line.utf8.last == UInt8(ascii: "]") else { return nil }
       var name = line.dropFirst().dropLast()
@@ -196,7 +197,11 @@ public struct WordListFile: Sendable, Hashable {
         name = trimmed(name[..<colon])
         guard !name.isEmpty else { return nil }
       }
-      guard name.allSatisfy(isNameCharacter) else { return nil }
+      guard
+        name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({
+          !$0.isEmpty && $0.allSatisfy(isNameCharacter)
+        }) || name.isEmpty
+      else { return nil }
       category = name.isEmpty ? nil : String(name)
     }
 
@@ -294,6 +299,9 @@ public struct WordListFile: Sendable, Hashable {
       } else if starts(line, with: "re:") {
         kind = .regex
         line = Substring(line.utf8.dropFirst(3))
+      } else if starts(line, with: "raw:") {
+        kind = .rawRegex
+        line = Substring(line.utf8.dropFirst(4))
       } else if starts(line, with: "sub:") {
         boundary = .substring
         line = Substring(line.utf8.dropFirst(4))

@@ -87,7 +87,7 @@ public enum WordListLint {
           {
             findings.append(LintFinding(location: place, message: problem))
           }
-          if entry.kind == .regex, case let risks = RegexProgram.backtrackingRisks(of: entry.text), !risks.isEmpty {
+          if entry.kind != .literal, case let risks = RegexProgram.backtrackingRisks(of: entry.text), !risks.isEmpty {
             findings.append(
               LintFinding(
                 location: place,
@@ -136,7 +136,7 @@ public enum WordListLint {
   /// Why PCRE2 rejects a regex entry (`invalid regex at offset 1: missing closing
   /// parenthesis`); nil for a good regex or a literal entry.
   public static func regexProblem(_ entry: Entry, normalization: Normalization = .default) -> String? {
-    guard entry.kind == .regex else { return nil }
+    guard entry.kind != .literal else { return nil }
     do { _ = try RegexProgram(pattern: entry.text, caseless: normalization.contains(.caseFolding)) } catch {
       return WordListError(error.kind, at: SourceLocation(file: "", line: 0)).cause
     }
