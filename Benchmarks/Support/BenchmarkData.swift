@@ -1,6 +1,6 @@
 import Benchmark
 import Foundation
-import Winnow
+@_spi(Tools) import Winnow
 
 /// The data every benchmark shares, loaded once from the repository: the built-in global list
 /// and the bundled sample dump (`samples/messages.jsonl`, 6,421 real chat utterances in the

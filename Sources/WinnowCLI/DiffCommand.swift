@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Winnow
+@_spi(Tools) import Winnow
 
 /// `winnow diff`: what a change to a word list does to a corpus.
 struct DiffCommand: ParsableCommand {

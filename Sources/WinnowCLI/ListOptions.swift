@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Winnow
+@_spi(Tools) import Winnow
 
 /// Options that choose the word lists: the built-in global list and any custom lists.
 struct ListOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Winnow
+@_spi(Tools) import Winnow
 
 /// `winnow match`: the raw multi-pattern matcher, for tests and comparison with other matchers.
 struct MatchCommand: ParsableCommand {

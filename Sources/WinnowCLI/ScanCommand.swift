@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Synchronization
-import Winnow
+@_spi(Tools) import Winnow
 
 /// `winnow scan`: moderate every item of JSON Lines dumps, in parallel, output in input order.
 struct ScanCommand: AsyncParsableCommand {

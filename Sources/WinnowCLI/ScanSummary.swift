@@ -1,5 +1,5 @@
 import Foundation
-import Winnow
+@_spi(Tools) import Winnow
 
 /// What a scan found, in numbers: printed on standard error after every scan, written as JSON
 /// by `--summary-json`, and added up over the parts of one dump by `winnow summary`.

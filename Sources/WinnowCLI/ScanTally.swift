@@ -1,4 +1,4 @@
-import Winnow
+@_spi(Tools) import Winnow
 
 /// Counts of a scan, mergeable across batches: every line read lands in exactly one of
 /// passed, replaced, blocked and errors.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Winnow
+@_spi(Tools) import Winnow
 
 /// `winnow words`: lint, edit, sort and measure word-list files.
 struct WordsCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import Hummingbird
 import NIOCore
-import Winnow
+@_spi(Tools) import Winnow
 
 extension Handlers {
   /// `POST /v1/moderate`: one item, or NDJSON items answered line for line.

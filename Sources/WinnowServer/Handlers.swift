@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import Winnow
+@_spi(Tools) import Winnow
 
 /// The answer of an endpoint before it becomes a response.
 struct Reply: Sendable {

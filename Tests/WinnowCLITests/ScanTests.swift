@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Winnow
+@_spi(Tools) import Winnow
 
 /// `winnow scan`, `winnow words` and `winnow diff`, run as the built binary.
 @Suite("winnow scan and word-list tools")

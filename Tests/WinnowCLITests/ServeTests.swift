@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTP1
 import Synchronization
 import Testing
-import Winnow
+@_spi(Tools) import Winnow
 import WinnowTestSupport
 import WinnowWebhook
 

@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The automaton and the match kinds, as tables of named cases, and against a naive matcher.
 @Suite("AhoCorasick")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WinnowTestSupport
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// A matcher read back from its compiled form must find exactly what the one that wrote it
 /// finds, and a damaged or foreign file must be an error, never a wrong matcher.

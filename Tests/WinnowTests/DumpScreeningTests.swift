@@ -2,7 +2,7 @@ import Foundation
 import PropertyBased
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// `ModerationEngine.cleanLine(ofDumpLine:)`, the batch scan's way past building items: it
 /// may only say a line passes when reading and screening the line says so too.

@@ -2,7 +2,7 @@ import PropertyBased
 import Testing
 import WinnowTestSupport
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// `word:` entries and lexicon words: a short CJK entry that is not a word of its own does not
 /// match where it is cut from two neighbouring words.

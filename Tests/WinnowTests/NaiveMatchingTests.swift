@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The matcher's normalized matching (single-pass normalizer, start filters, prefix tables,
 /// skips inside words, two walks) against an obviously correct reference: the text normalized

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// Each rule of ``Normalization``, as a table of named cases: text in, normalized text out.
 @Suite("Normalizer")

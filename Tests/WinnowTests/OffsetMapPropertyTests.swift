@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The offset map and the matcher against simple references, on random texts rich in evasions.
 @Suite("Offset map properties")

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import WinnowTestSupport
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// Review entries, category actions and language-scoped entries: what keeps ordinary text
 /// from being blocked.

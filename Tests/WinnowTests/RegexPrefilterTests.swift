@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The regex prefilter: which literal a regex requires, and that running a regex only where
 /// its literal was found changes no result.

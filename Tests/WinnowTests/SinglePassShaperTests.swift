@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The single-pass normalizer against the passes of `WordShaper`, its reference: where it does
 /// not give up, it writes exactly the units the passes write, under every rule set.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 @Suite("Word-list files")
 struct WordListFileTests {

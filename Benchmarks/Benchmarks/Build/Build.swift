@@ -2,7 +2,7 @@
 // for a quarter, half and all of the list's literal entries, and the whole list as shipped
 // (with the lexicon of its word: entries). Wall clock and peak resident memory per build.
 import Benchmark
-import Winnow
+@_spi(Tools) import Winnow
 import WinnowBenchmarkSupport
 
 let benchmarks: @Sendable () -> Void = {

@@ -4,7 +4,7 @@
 // dump is read 4 times per iteration. The CLI adds reading, ordering and writing
 // (measured end to end by `winnow scan`'s own summary line and Benchmarks/compare/run).
 import Benchmark
-import Winnow
+@_spi(Tools) import Winnow
 import WinnowBenchmarkSupport
 
 let benchmarks: @Sendable () -> Void = {

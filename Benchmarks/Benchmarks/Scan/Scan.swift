@@ -2,7 +2,7 @@
 // normalization) over one buffer and one message at a time, and the matcher with the default
 // normalization one message at a time. Custom metrics: MB/s and messages/s per iteration.
 import Benchmark
-import Winnow
+@_spi(Tools) import Winnow
 import WinnowBenchmarkSupport
 
 let benchmarks: @Sendable () -> Void = {

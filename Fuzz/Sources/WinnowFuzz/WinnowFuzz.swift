@@ -3,7 +3,7 @@
 // Besides crashes (and the sanitizer's reports), each target checks a promise users rely on;
 // a broken promise traps, so libFuzzer saves the input as a crash.
 import Foundation
-import Winnow
+@_spi(Tools) import Winnow
 
 /// The built-in global list (`WINNOW_GLOBAL`, else `wordlists/global` under the working
 /// directory), loaded once: what a server screens with.

@@ -1,6 +1,6 @@
 /// What ``ModerationEngine/cleanLine(ofDumpLine:)`` knows of a line that passes: how reading
 /// it would take it.
-public struct CleanDumpLine: Sendable, Hashable {
+@_spi(Tools) public struct CleanDumpLine: Sendable, Hashable {
   /// The format ``DumpLine/init(utf8:)`` reads the line as.
   public var format: DumpFormat
   /// Whether the line's item is an original message, an extension update or an edit.
@@ -31,7 +31,7 @@ extension ModerationEngine {
   /// the rules: keys or names written with escapes, content that is not an object, callback
   /// extension updates (`extraContent` without content), object names that are not strings,
   /// and engines with per-app lists.
-  public func cleanLine(ofDumpLine line: UnsafeBufferPointer<UInt8>) -> CleanDumpLine? {
+  @_spi(Tools) public func cleanLine(ofDumpLine line: UnsafeBufferPointer<UInt8>) -> CleanDumpLine? {
     guard !hasApps else { return nil }
     let (range, prefixed) = DumpLine.body(of: line)
     guard !range.isEmpty else { return nil }

@@ -1,5 +1,5 @@
 /// The dump formats ``DumpLine`` reads, detected line by line.
-public enum DumpFormat: String, Sendable, Hashable, CaseIterable {
+@_spi(Tools) public enum DumpFormat: String, Sendable, Hashable, CaseIterable {
   /// Winnow's item JSON (see ``MessageItem``).
   case item
   /// The platform's message history log: `{"appId":…,"fromUserId":…,"targetId":…,
@@ -24,7 +24,7 @@ public enum DumpFormat: String, Sendable, Hashable, CaseIterable {
 /// - Callback posts: `msgType`/`objectName`, `channelType` (a name or a number),
 ///   `messageId`/`msgUID`; a post with `originalMsgUID` is an edit of that message; a post with
 ///   `extraContent` and no `content` is an extension update of `msgUID`.
-public struct DumpLine: Sendable, Hashable {
+@_spi(Tools) public struct DumpLine: Sendable, Hashable {
   /// The format the line was read as.
   public var format: DumpFormat
   /// The item.

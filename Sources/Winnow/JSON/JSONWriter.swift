@@ -111,7 +111,7 @@ extension JSONValue {
 ///
 /// The writer checks nothing: a key outside an object, or a container left open, gives text
 /// that is not JSON.
-public struct JSONWriter: Sendable {
+@_spi(Tools) public struct JSONWriter: Sendable {
   /// The text written so far (and whatever the writer was created with).
   public var bytes: [UInt8]
 

@@ -1,5 +1,5 @@
 /// Identifies a pattern of an ``AhoCorasick`` automaton: its index in the list it was built from.
-public struct PatternID: Hashable, Comparable, Sendable, CustomStringConvertible {
+@_spi(Tools) public struct PatternID: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// The pattern's index.
   public let rawValue: Int
   /// Creates an id for the pattern at `rawValue`.
@@ -11,7 +11,7 @@ public struct PatternID: Hashable, Comparable, Sendable, CustomStringConvertible
 }
 
 /// One occurrence of a pattern: a half-open range of offsets in the text.
-public struct PatternMatch: Hashable, Sendable {
+@_spi(Tools) public struct PatternMatch: Hashable, Sendable {
   /// The pattern that matched.
   public let pattern: PatternID
   /// Offset of the first byte (or scalar) of the match.
@@ -28,7 +28,7 @@ public struct PatternMatch: Hashable, Sendable {
 }
 
 /// The unit of the offsets in a ``PatternMatch``.
-public enum MatchOffsets: String, Sendable, CaseIterable {
+@_spi(Tools) public enum MatchOffsets: String, Sendable, CaseIterable {
   /// UTF-8 bytes, as Rust's aho-corasick and Hyperscan report them.
   case bytes
   /// Unicode scalars, as Python's `str` indices (pyahocorasick) count them.

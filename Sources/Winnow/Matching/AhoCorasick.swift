@@ -25,7 +25,7 @@
 /// It matches exactly the scalars it is given: normalization is ``Normalizer``'s job, word
 /// boundaries and allow-lists are ``Matcher``'s. `AhoCorasick` is immutable and `Sendable`;
 /// build it once and share it between threads.
-public final class AhoCorasick: Sendable {
+@_spi(Tools) public final class AhoCorasick: Sendable {
   let layout: AutomatonLayout
   /// Length of each pattern in scalars.
   let patternLengths: [UInt32]
@@ -285,7 +285,7 @@ public final class AhoCorasick: Sendable {
 }
 
 /// The error thrown when an automaton cannot be built.
-public struct AhoCorasickError: Error, Sendable, Equatable, CustomStringConvertible {
+@_spi(Tools) public struct AhoCorasickError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The index of the empty pattern.
   public let emptyPattern: Int
   /// The error as one line: which pattern is empty.

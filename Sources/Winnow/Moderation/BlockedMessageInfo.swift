@@ -92,7 +92,7 @@ public struct BlockedMessageInfo: Codable, Sendable, Hashable {
   public var json: JSONValue { JSONValue(written: write) }
 
   /// Writes ``json`` without building it.
-  public func write(to writer: inout JSONWriter) {
+  @_spi(Tools) public func write(to writer: inout JSONWriter) {
     writer.beginObject()
     writer.key("type")
     writer.number(type)

@@ -72,7 +72,7 @@ extension ModerationResult {
   public var json: JSONValue { JSONValue(written: write) }
 
   /// Writes ``json`` without building it.
-  public func write(to writer: inout JSONWriter) {
+  @_spi(Tools) public func write(to writer: inout JSONWriter) {
     writer.beginObject()
     writeMembers(to: &writer)
     writer.endObject()
@@ -80,7 +80,7 @@ extension ModerationResult {
 
   /// Writes the members of ``json`` into an object the caller has opened, so that it can put
   /// members of its own around them (`winnow scan` puts the file and line first).
-  public func writeMembers(to writer: inout JSONWriter) {
+  @_spi(Tools) public func writeMembers(to writer: inout JSONWriter) {
     writer.key("verdict")
     writer.string(verdict.rawValue)
     writer.key("blockType")
@@ -122,7 +122,7 @@ extension FieldMatch {
   public var json: JSONValue { JSONValue(written: write) }
 
   /// Writes ``json`` without building it.
-  public func write(to writer: inout JSONWriter) {
+  @_spi(Tools) public func write(to writer: inout JSONWriter) {
     writer.beginObject()
     writer.key("field")
     writer.string(field.description)
@@ -144,7 +144,7 @@ extension Match {
   }
 
   /// Writes the members of ``jsonMembers`` into an object the caller has opened.
-  public func writeMembers(to writer: inout JSONWriter) {
+  @_spi(Tools) public func writeMembers(to writer: inout JSONWriter) {
     writer.key("text")
     writer.string(text)
     writer.key("start")
@@ -186,7 +186,7 @@ extension ReviewReport {
   public var json: JSONValue { JSONValue(written: write) }
 
   /// Writes ``json`` without building it.
-  public func write(to writer: inout JSONWriter) {
+  @_spi(Tools) public func write(to writer: inout JSONWriter) {
     writer.beginObject()
     if let decision {
       writer.key("outcome")

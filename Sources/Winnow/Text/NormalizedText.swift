@@ -12,7 +12,7 @@
 /// *optional* (a single Latin letter between CJK characters) are skipped by the primary walk
 /// and kept by a second one. `NormalizedText` is `Sendable`; a value can be reused across calls
 /// to ``Normalizer/normalize(_:into:)`` to keep its storage.
-public struct NormalizedText: Sendable {
+@_spi(Tools) public struct NormalizedText: Sendable {
   /// What a unit keeps besides its scalar: where it came from, how many repeated letters it
   /// stands for, and its class with flags. One record per unit, so that writing a unit is
   /// two appends rather than one per field.

@@ -26,7 +26,7 @@
 /// guess at spelling: every rule is local, so a match can always be mapped back exactly.
 ///
 /// `Normalizer` is an immutable `Sendable` value.
-public struct Normalizer: Sendable {
+@_spi(Tools) public struct Normalizer: Sendable {
   /// The rules this normalizer applies.
   public let rules: Normalization
   private let table: FoldTable

@@ -38,7 +38,9 @@ public struct WordList: Sendable, Hashable {
 
   /// Creates a list from a parsed file.
   /// - Throws: ``WordListErrors`` with every bad line when the file has any.
-  public init(file: WordListFile, origin: Origin, normalization: Normalization = .default) throws(WordListErrors) {
+  @_spi(Tools) public init(file: WordListFile, origin: Origin, normalization: Normalization = .default)
+    throws(WordListErrors)
+  {
     guard file.errors.isEmpty else { throw WordListErrors(file.errors) }
     self.init(name: file.path, origin: origin, entries: file.entries, normalization: normalization)
   }

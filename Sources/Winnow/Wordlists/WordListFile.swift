@@ -25,7 +25,7 @@ import Foundation
 /// are read as usual, so one typo never hides the rest of a list.
 ///
 /// `WordListFile` is a `Sendable` value.
-public struct WordListFile: Sendable, Hashable {
+@_spi(Tools) public struct WordListFile: Sendable, Hashable {
   /// One line of the file.
   public struct Line: Sendable, Hashable {
     /// The line exactly as written (without its `\n`; a `\r` of a CRLF file stays).

@@ -1,5 +1,5 @@
 /// A problem `winnow words lint` reports about one line of a list.
-public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
+@_spi(Tools) public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
   /// The file and line.
   public var location: SourceLocation
   /// What is wrong, in lower case.
@@ -25,7 +25,7 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
 /// - entries too short to be safe: one Latin letter or one digit;
 /// - in a custom list, entries longer than the platform's 32-character limit for custom words;
 /// - in a global list, replace entries (the platform's global list only blocks).
-public enum WordListLint {
+@_spi(Tools) public enum WordListLint {
   /// The platform's limit on a custom sensitive word, in characters.
   public static let customWordLimit = 32
 
