@@ -9,8 +9,9 @@ extension Handlers {
   /// signTimestamp)) with the secret of its `appKey`; the answer is
   /// `{"pass":0|1,"replaceContent":"…","replaceExtraContent":"…","extra":"…"}`: 0 blocks, 1
   /// delivers (with the replaced content, when a replace word matched). `pushContent` is
-  /// moderated too: a block match there blocks the message. `extra` is the record's (see
-  /// ``RecordExtra``).
+  /// moderated as a field of the message: a block match there blocks it, and so does a replace
+  /// match (the answer has no field for a rewritten push text). `extra` is the record's (see
+  /// ``RecordExtra``), or the replace words' categories.
   func callback(_ request: Request) async -> Reply {
     let (service, buffer): (ModerationService, ByteBuffer)
     switch await serviceAndBody(of: request) {
@@ -39,12 +40,15 @@ extension Handlers {
     metrics.result(result)
     // What the sender is shown: the record's `extra` (by default the deciding categories).
     var extra = result.verdict == .blocked ? result.record?.extra ?? "" : nil
-    if extra == nil, let push = fields["pushContent"], !push.isEmpty {
-      var pushItem = MessageItem.text(push, msgUID: item.msgUID, targetId: item.targetId)
-      pushItem.appKey = item.appKey
-      if let pushResult = try? engine.screen(pushItem), pushResult.verdict == .blocked {
-        extra = pushResult.record?.extra ?? ""
+    // The item's push text is moderated with it. The platform's answer cannot carry a rewritten
+    // push text, so a replace word there blocks: the lock screen never shows the word.
+    if extra == nil, result.verdict == .replaced, result.item.pushContent != item.pushContent {
+      var categories: [String] = []
+      for found in result.matches where found.field.part == .pushContent && found.match.entry.action.isReplace {
+        let category = found.match.entry.category ?? "blocked"
+        if !categories.contains(category) { categories.append(category) }
       }
+      extra = categories.joined(separator: ",")
     }
     if let extra { return .json(["pass": 0, "extra": .string(extra)]) }
     var answer: [JSONMember] = [JSONMember(key: "pass", value: 1)]

@@ -179,7 +179,7 @@ public final class WebhookReviewer: ContentReviewer {
       ("toUserIds", item.toUserIds.joined(separator: ",")),
       ("msgType", item.objectName),
       ("content", item.content.jsonString),
-      ("pushContent", ""),
+      ("pushContent", item.pushContent ?? ""),
       ("extraContent", extraContent),
       ("channelType", item.conversationType.channelTypeName ?? String(item.conversationType.rawValue)),
       ("msgTimeStamp", String(item.sentTime)),

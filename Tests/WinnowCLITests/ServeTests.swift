@@ -259,6 +259,9 @@ struct ServeTests {
     #expect(replaced["pass"]?.int64Value == 1 && replaced["replaceContent"] == #"{"content":"** now"}"#)
     let push = Self.json(try await server.callback("hello", push: "fucking").body)
     #expect(push["pass"]?.int64Value == 0)
+    // The answer cannot carry a rewritten push text: a replace word there blocks.
+    let pushReplaced = Self.json(try await server.callback("hello", push: "秒杀 now").body)
+    #expect(pushReplaced["pass"]?.int64Value == 0 && pushReplaced["extra"] == "blocked")
     #expect(try await server.callback("hello", secret: "wrong").status == 401)
     #expect(try await server.callback("hello", app: "nobody").status == 401)
     let stale = String(Int(Date().timeIntervalSince1970 * 1000) - 3_600_000)

@@ -44,6 +44,8 @@ struct DumpScreeningTests {
     #"{"mid":"fuck","put":{"note":"ok"},"pu\u0074":{}}"#, #""{\"put\":{\"k\":\"傻逼\"}}""#,
     // Paths that share their first key (`referMsg.content`, `referMsg.name`).
     #""RC:ReferenceMsg""#, #"{"content":"ok","referMsg":{"content":"fine","name":"fuck"}}"#,
+    // Push texts.
+    #""fucking""#, #""你好""#,
     #"{"referMsg":{"name":"ok","title":"傻逼"},"content":"fine"}"#,
   ]
   static let keys = [
@@ -51,7 +53,7 @@ struct DumpScreeningTests {
     "appKey", "kind", "content", "content", "content", "sourceContent", "msgType", "classname", "messageId",
     "extra", #"con\u0074ent"#, #"object\u004eame"#, "classname", "targetType", "GroupId", "timestamp",
     "dateTime", "busChannel", "appId", "isSensitiveWord", "channelType", "messageId", "originalMsgUID",
-    "extraContent", "toUserId", "msgTimeStamp", "msgTimestamp", "content",
+    "extraContent", "toUserId", "msgTimeStamp", "msgTimestamp", "content", "pushContent", "pushData",
   ]
 
   /// A line from a recipe: the first number picks the line's surroundings, the rest pairs of a
@@ -126,6 +128,8 @@ struct DumpScreeningTests {
     #"{"objectName":"RC:ImgMsg","content":{"content":"base64 fuck","imageUri":"https://x/y.png"}}"#,
     #"{"msgUID":"A3","content":{"content":"hi"},"sentTime":"1700000000000","conversationType":"12"}"#,
     #"{"msgUID":"A4","content":{"content":"hi"},"sentTime":9223372036854775807,"conversationType":1}"#,
+    // An empty push text is none.
+    #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"hi\"}","messageId":"A5","pushContent":"","pushData":null}"#,
     #"{"objectName":"Other:Type","content":{"a":["fine",{"b":"ok \u00e9"}]},"conversationType":"GROUP"}"#,
     // A listed word under a key the rule does not name, as long as one it does (`content`).
     #"{"objectName":"RC:TxtMsg","content":{"content":"hello","comment":"fuck","user":{"name":"ann","nick":"fuck"}}}"#,
@@ -142,6 +146,9 @@ struct DumpScreeningTests {
     #"{"objectName":"App:Card","content":{"title":"menu","items":[{"label":"tea"},{"label":"fuck"}]}}"#,
     #"{"objectName":"Other:Type","content":{"deep":[{"x":"bad  word"}]}}"#,
     #"{"objectName":"RC:ReferenceMsg","content":{"content":"ok","referMsg":{"content":"fine","name":"fuck"}}}"#,
+    // Push text is moderated with the message.
+    #"{"msgUID":"B16","content":{"content":"hello"},"pushContent":"fucking"}"#,
+    #"{"msgType":"RC:TxtMsg","content":"{\"content\":\"hello\"}","messageId":"B17","pushData":"傻 逼"}"#,
     #"{"msgUID":"B3","content":{"content":"fu\u0063k"}}"#,
     // A text message's content after its object name, checked as it is skipped.
     #"{"objectName":"RC:TxtMsg","content":{"content":"你是傻 逼"}}"#,

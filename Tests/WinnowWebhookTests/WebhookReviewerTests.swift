@@ -56,7 +56,9 @@ struct WebhookReviewerTests {
   @Test func messageCallbackPostsTheFormFieldsAndPasses() async throws {
     try await Self.withServer(.init(body: #"{"pass":1}"#)) { server in
       let reviewer = WebhookReviewer(url: server.url, mode: .messageCallback(appKey: "key-1"))
-      let result = try await Self.engine(reviewer).moderate(Self.item)
+      var item = Self.item
+      item.pushContent = "秒杀 soon"
+      let result = try await Self.engine(reviewer).moderate(item)
       #expect(result.verdict == .replaced, "the replace word stays replaced; the reviewer passed")
       #expect(result.review?.decision?.outcome == .pass)
       let request = try #require(server.requests.first)
@@ -72,6 +74,7 @@ struct WebhookReviewerTests {
       #expect(fields["toUserIds"] == "u2,u3")
       #expect(fields["msgType"] == "RC:TxtMsg")
       #expect(fields["content"] == #"{"content":"限时** now","extra":"x"}"#, "the reviewer sees replaced content")
+      #expect(fields["pushContent"] == "** soon", "and the push text as it will be delivered")
       #expect(fields["channelType"] == "ULTRAGROUP")
       #expect(fields["msgTimeStamp"] == "1700000000123")
       #expect(fields["messageId"] == "BS4S-P5AA")

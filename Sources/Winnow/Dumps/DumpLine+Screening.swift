@@ -66,6 +66,13 @@ extension ModerationEngine {
       parser.skipWhitespace()
       guard parser.position == body.count else { return nil }
     } catch { return nil }
+    // A line with push text is read and screened in full: an empty one (`""`, `null`) is none.
+    func isNone(_ value: Range<Int>?) -> Bool {
+      guard let value else { return true }
+      let bytes = UnsafeBufferPointer(rebasing: body[value])
+      return Self.equals(bytes, #""""#) || Self.equals(bytes, "null")
+    }
+    guard isNone(members.pushContent), isNone(members.pushData) else { return nil }
     let format: DumpFormat
     var sourceType = SourceType.original
     let objectName: String?
@@ -217,6 +224,9 @@ private struct LineMembers {
   var msgType: Range<Int>?
   var msgTimeStamp: Range<Int>?
   var msgTimestamp: Range<Int>?
+  // Push texts, of items and callback posts.
+  var pushContent: Range<Int>?
+  var pushData: Range<Int>?
 
   /// A line without `classname` with any of these is a callback post (see ``DumpLine``).
   var isCallback: Bool {
@@ -255,6 +265,8 @@ private struct LineMembers {
     case 12 where `is`("extraContent"): extraContent = value
     case 14 where `is`("originalMsgUID"): originalMsgUID = value
     case 13 where `is`("sourceContent"): sourceContent = value
+    case 11 where `is`("pushContent"): pushContent = value
+    case 8 where `is`("pushData"): pushData = value
     default: break
     }
   }

@@ -112,13 +112,14 @@
     case .string("false")?, .bool(false)?: flagged = false
     default: flagged = nil
     }
-    let item = MessageItem(
+    var item = MessageItem(
       msgUID: try MessageItem.text(value, "msgUID") ?? "",
       fromUserId: try MessageItem.text(value, "fromUserId") ?? "", targetId: targetId, conversationType: type,
       channelId: try Self.firstText(value, "busChannel", "channelId") ?? "",
       objectName: try MessageItem.text(value, "classname") ?? "RC:TxtMsg",
       content: try MessageItem.embeddedJSON(content, field: "content"), sentTime: sentTime ?? 0,
       appKey: try MessageItem.text(value, "appId"))
+    try item.readPush(value)
     return DumpLine(format: .historyLog, item: item, platformFlagged: flagged)
   }
 
@@ -144,7 +145,7 @@
     var targetId = try Self.firstText(value, "targetId", "toUserId") ?? ""
     let toUserIds = try MessageItem.userIds(value["toUserIds"])
     if targetId.isEmpty, let first = toUserIds.first { targetId = first }
-    let item = MessageItem(
+    var item = MessageItem(
       sourceType: kind, msgUID: kind == .edit ? original : msgUID,
       fromUserId: try MessageItem.text(value, "fromUserId") ?? "", targetId: targetId, toUserIds: toUserIds,
       conversationType: try MessageItem.conversationType(value["channelType"], field: "channelType"),
@@ -153,6 +154,7 @@
       content: content,
       sentTime: try MessageItem.time(value["msgTimeStamp"] ?? value["msgTimestamp"], field: "msgTimeStamp") ?? 0,
       appKey: try MessageItem.text(value, "appKey"))
+    try item.readPush(value)
     return DumpLine(format: .callback, item: item, platformFlagged: nil)
   }
 

@@ -104,6 +104,17 @@ public struct ContentExtractor: Sendable, Hashable {
         if unknownTypes == .scanAllStrings { item.content.collectStrings(steps: [], path: "", into: &fields) }
       }
     }
+    // The push texts, after the content: what a lock screen shows is the message too.
+    for (text, part, name) in [
+      (item.pushContent, FieldLocation.Part.pushContent, "pushContent"), (item.pushData, .pushData, "pushData"),
+    ] {
+      guard let text, !text.isEmpty else { continue }
+      guard text.utf8.count <= contentLimit else {
+        throw ItemError(.tooLarge(text.utf8.count, limit: contentLimit), field: name)
+      }
+      fields.append(
+        TextField(location: FieldLocation(steps: [], isKey: false, description: name, part: part), text: text))
+    }
     return fields
   }
 

@@ -41,6 +41,12 @@ public struct MessageItem: Sendable, Hashable {
   public var sentTime: Int64
   /// The app whose custom lists apply; nil for the engine's default custom lists.
   public var appKey: String?
+  /// The push notification's text, which a recipient's lock screen shows (`pushContent`):
+  /// moderated as a field of the message, and rewritten by a replace word. Nil where none.
+  public var pushContent: String? = nil
+  /// The data carried with the push notification (`pushData`): moderated like
+  /// ``pushContent``. Nil where none.
+  public var pushData: String? = nil
 
   /// Creates an item.
   public init(
@@ -108,6 +114,14 @@ public struct MessageItem: Sendable, Hashable {
       content: try Self.embeddedJSON(rawContent, field: contentKey),
       sentTime: try Self.time(value["sentTime"], field: "sentTime") ?? 0,
       appKey: try Self.text(value, "appKey"))
+    try readPush(value)
+  }
+
+  /// Sets ``pushContent`` and ``pushData`` from an item's or a callback post's members of
+  /// those names; an empty one is none.
+  mutating func readPush(_ value: JSONValue) throws(ItemError) {
+    pushContent = try Self.text(value, "pushContent").flatMap { $0.isEmpty ? nil : $0 }
+    pushData = try Self.text(value, "pushData").flatMap { $0.isEmpty ? nil : $0 }
   }
 
   /// A string field, or a number written where ids usually are strings.
@@ -179,6 +193,8 @@ public struct MessageItem: Sendable, Hashable {
       JSONMember(key: "sentTime", value: .number(String(sentTime))),
     ]
     if let appKey { members.append(JSONMember(key: "appKey", value: .string(appKey))) }
+    if let pushContent { members.append(JSONMember(key: "pushContent", value: .string(pushContent))) }
+    if let pushData { members.append(JSONMember(key: "pushData", value: .string(pushData))) }
     return .object(members)
   }
 }

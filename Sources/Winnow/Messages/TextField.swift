@@ -99,7 +99,7 @@ extension FieldPath {
 }
 
 /// Where a piece of text sits in content: steps from the root, and whether the text is an
-/// object key (extension keys are moderated too).
+/// object key (extension keys are moderated too); or which push text of the message it is.
 public struct FieldLocation: Sendable, Hashable, CustomStringConvertible {
   /// One step down: the n-th member of an object, or the n-th element of an array.
   public enum Step: Sendable, Hashable {
@@ -107,12 +107,25 @@ public struct FieldLocation: Sendable, Hashable, CustomStringConvertible {
     case element(Int)
   }
 
+  /// The part of the message the text is in.
+  public enum Part: Sendable, Hashable {
+    /// The content (or source content), at ``steps``.
+    case content
+    /// ``MessageItem/pushContent``, the push notification's text (``steps`` is empty).
+    case pushContent
+    /// ``MessageItem/pushData``, the data carried with the push (``steps`` is empty).
+    case pushData
+  }
+
   /// The steps from the content's root.
   public var steps: [Step]
   /// True when the text is the key of the member the steps lead to, not its value.
   public var isKey: Bool
-  /// The path for people: `content`, `nameList[2]`, `put.color`, `put.color (key)`.
+  /// The path for people: `content`, `nameList[2]`, `put.color`, `put.color (key)`,
+  /// `pushContent`.
   public var description: String
+  /// The content, or a push text.
+  public var part: Part = .content
 }
 
 /// A piece of user text taken from content, and where it came from.

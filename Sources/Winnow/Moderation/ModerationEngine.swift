@@ -257,7 +257,11 @@ public final class ModerationEngine: Sendable {
         .map(\.match)
       guard !inField.isEmpty else { continue }
       fields[index].text = Match.mask(fields[index].text, matches: inField)
-      delivered.content.replaceText(at: fields[index].location, with: fields[index].text)
+      switch fields[index].location.part {
+      case .content: delivered.content.replaceText(at: fields[index].location, with: fields[index].text)
+      case .pushContent: delivered.pushContent = fields[index].text
+      case .pushData: delivered.pushData = fields[index].text
+      }
     }
     let result = ModerationResult(
       verdict: .replaced, item: delivered, blockType: nil, sensitiveType: .replaceWord, record: nil,

@@ -98,6 +98,15 @@ extension ModerationResult {
     if let replacedContent {
       writer.key("content")
       writer.value(replacedContent)
+      // The push texts as delivered, rewritten or not: what the lock screen will show.
+      if let push = item.pushContent {
+        writer.key("pushContent")
+        writer.string(push)
+      }
+      if let data = item.pushData {
+        writer.key("pushData")
+        writer.string(data)
+      }
     }
     writer.key("matches")
     writer.beginArray()

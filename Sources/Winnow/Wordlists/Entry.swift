@@ -158,7 +158,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 
 extension Entry.Action {
   /// Whether the action replaces the matched characters.
-  var isReplace: Bool { if case .replace = self { true } else { false } }
+  package var isReplace: Bool { if case .replace = self { true } else { false } }
 }
 
 extension Entry {
