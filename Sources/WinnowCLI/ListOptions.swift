@@ -230,8 +230,8 @@ struct ListOptions: ParsableArguments {
   }
 
   /// `matcher`, retained once more and never released: the kernel frees it with the rest of
-  /// the process. Released when a command returns, the global list's 70,000 entries and
-  /// 13 MB of tables were freed one object at a time, 5 ms of a 39 ms one-line scan.
+  /// the process. Released when a command returns, the global list's entries and tables were
+  /// freed one object at a time, a noticeable part of a short command.
   private func keptUntilExit(_ matcher: Matcher) -> Matcher {
     _ = Unmanaged.passRetained(matcher)
     return matcher

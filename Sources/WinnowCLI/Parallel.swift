@@ -10,8 +10,7 @@ import Foundation
 /// running low reads the next batch; the calling thread consumes each output as soon as every
 /// output before it is there, while the workers go on. Reading and consuming never hold the
 /// workers at a barrier: the earlier rounds of `2 × jobs` batches left the workers idle while
-/// the calling thread wrote a round's results and cut the next round's batches (a worker ran
-/// about 94% of the time with two jobs). At most ``maximumPiecesAhead`` pieces are read ahead
+/// the calling thread wrote a round's results and cut the next round's batches. At most ``maximumPiecesAhead`` pieces are read ahead
 /// of what has been consumed, so a slow output holds the memory in use to a few MiB.
 func pipelineBatches<Output: Sendable>(
   of reader: LineReader, jobs: Int, map body: @escaping @Sendable (LineBatch) -> Output,
@@ -75,10 +74,9 @@ func startThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) -> Bool
   return true
 }
 
-/// The most lines in a piece: 2 to 3 ms of work on chat dumps. With pieces of 256 lines,
-/// two jobs scanned the 101 MB and the corpus dumps 5% slower (0.206 against 0.194 s, 0.718
-/// against 0.685 s, medians of 7 to 11 alternated runs): each piece costs its hand-over, an
-/// output and a tally merged on the calling thread.
+/// The most lines in a piece: a few milliseconds of work on chat dumps. Smaller pieces made two
+/// jobs slower: each piece costs its hand-over, an output and a tally merged on the calling
+/// thread.
 let linesPerPiece = 2048
 
 /// Pieces read ahead of the consumed ones, at most: with ``linesPerPiece`` lines a piece,

@@ -58,8 +58,9 @@ struct ScanTally: Sendable {
   /// when it has no source. Columns, with the sites of each line chained (`next`) from
   /// `firstByLine`: a match is counted by hashing its line alone and comparing the few sites
   /// of that line, whose strings are mostly the very same objects. Keyed by a struct of the
-  /// strings and line, with each site's entry in the dictionary's values, counting was 14% of
-  /// a scan of blocked lines (hashing, and moving the large values at every resize).
+  /// strings and line, with each site's entry in the dictionary's values, counting cost a
+  /// large part of a scan of blocked lines (hashing, and moving the large values at every
+  /// resize).
   private struct Sites {
     var entries: [Entry] = []
     var lists: [String] = []

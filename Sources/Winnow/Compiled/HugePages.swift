@@ -10,8 +10,7 @@
 ///
 /// A `winnow` run starts by reading its compiled global list, about 12 MB, into fresh memory
 /// and copying its tables out of it; filled 4 KiB page by page, the page faults were a third of
-/// the start-up (38.4 ms, one-line scan; 31.8 ms with glibc's `malloc.hugetlb` tunable, medians
-/// of 15).
+/// the start-up.
 package enum HugePages {
   private static let size = 2 << 20
 

@@ -277,8 +277,7 @@ private struct ContentScreening {
   let bytes: UnsafeBufferPointer<UInt8>
   /// Not retained. Every closure over a screening retained and released it, and with two
   /// scanning threads both wrote the one matcher's reference count, moving its cache line
-  /// between cores on every string (`winnow scan --jobs 2` of the 101 MB dump, medians of 7
-  /// alternated runs: 0.42 → 0.40 s scanning; one job level).
+  /// between cores on every string.
   /// SAFETY: a screening lives only inside ``ModerationEngine/cleanLine(ofDumpLine:)``,
   /// whose engine holds the matcher.
   unowned(unsafe) let matcher: Matcher

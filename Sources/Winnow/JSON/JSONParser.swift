@@ -320,7 +320,7 @@ struct JSONParser {
   /// quotes, and whether it has escapes (the range then holds them as written).
   ///
   /// Inlined, with ``scanPlainString()``, into its callers: a dump line's dozen or so keys and
-  /// values each made two calls, 16% of a scan of clean lines (see `Benchmarks/HISTORY.md`).
+  /// values each made two calls (see `Benchmarks/HISTORY.md`).
   @inline(__always)
   mutating func skipString() throws(JSONParseError) -> (text: Range<Int>, isEscaped: Bool) {
     let start = position + 1

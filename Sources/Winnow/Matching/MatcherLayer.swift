@@ -388,8 +388,8 @@ final class MatcherLayer: Sendable {
   /// Per pattern, the checks around a candidate (``checksStart``, ``checksEnd``,
   /// ``checksLexicon``) and the minimum repeat counts; and the normalized lexicon, empty when
   /// no pattern checks it, lent by `donor` when its lexicon words and rules are the same: an
-  /// app's custom list with a `word:` entry then does not normalize the global list's 37,000
-  /// lexicon words again (~20 ms a compile).
+  /// app's custom list with a `word:` entry then does not normalize the global list's lexicon
+  /// words again for every app.
   private static func checksAndLexicon(
     entries: [CompiledEntry], normalizedEntries: [NormalizedEntry?], patternEntries: [Int32],
     variantRuns: [Int: [UInt16]], normalizer: Normalizer,

@@ -10,8 +10,8 @@
 /// one or two bytes). On the comparison corpus (`Benchmarks/compare`, 64,349 patterns) about
 /// one lead byte in nine passes the first stage. An exact table of two-byte starts passed one
 /// in seven: a CJK character's first two bytes are shared by 64 characters, so the gate of
-/// `屌` (E5 B1 8C) let every `山`, `层` and `展` through, and that of `ass` every `as`; a raw
-/// scan took 10% longer. Then each pattern is keyed by a window of its first bytes: the
+/// `屌` (E5 B1 8C) let every `山`, `层` and `展` through, and that of `ass` every `as`, and a raw
+/// scan was slower. Then each pattern is keyed by a window of its first bytes: the
 /// longest of 1, 2, 3, 4, 6 or 8 bytes that it fills (`fuck` by its 4 bytes, `傻逼` by 6,
 /// `sensitive` by its first 8). Each window length has a ``BlockedBloom`` filter, about 32 bits
 /// per key. A position that passed the first stage is tested against the 4-, 6- and 8-byte
@@ -20,8 +20,8 @@
 /// passes both stages; there the windows that passed are looked up exactly
 /// (``WindowPatterns``), where the trie used to be walked from the root. The tests at different
 /// positions do not depend on each other, so the processor overlaps their memory reads, where
-/// an automaton's next state waits for the one before. With the windows alone, three hashed
-/// reads at every lead byte, a raw scan took 40% longer.
+/// an automaton's next state waits for the one before. The windows alone, three hashed reads at
+/// every lead byte, made a raw scan much slower.
 ///
 /// A pattern that matches at a position fills its prefix and its window there, so its bits are
 /// set: the filter never loses a match. One bit per key at 64 bits per key let 1 in 20 through
@@ -258,8 +258,7 @@ struct StartFilter: Sendable {
   /// each readable for eight bytes, with its windows in `windows[k]`. Not inlined into the
   /// loop over a text's whole blocks: with the reporting code around them, the filter's loops
   /// ran short of registers and reloaded the block's address from the stack at every lead
-  /// byte (7% of a raw scan of the sample messages with the global list, where few positions
-  /// pass).
+  /// byte.
   @inline(never)
   private func candidates(
     inBlock block: UnsafeRawPointer, positions: Int, _ words: UnsafeBufferPointer<UInt64>,

@@ -14,8 +14,8 @@
 /// pool (a lock around a stack of workspaces), the workspace one thread had just put back was
 /// often the one the other took next, so with two scanning threads the scans kept moving
 /// workspaces' buffers from one core's cache to the other's, and both threads wrote the pool's
-/// lock and array: part of the 5% more CPU time a line that `winnow scan --jobs 2` spent than
-/// one job. A thread that ends releases its workspace.
+/// lock and array: part of the extra CPU time a line cost with `winnow scan --jobs 2` over one
+/// job. A thread that ends releases its workspace.
 enum ThreadWorkspace {
   /// What a thread's key points to: memory of its own, so that a scan works on the workspace in
   /// place (moving it out and back, or copying it, retained and released every buffer of its

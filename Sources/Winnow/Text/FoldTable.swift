@@ -159,8 +159,8 @@ final class FoldTable: Sendable {
 
 extension FoldTable {
   /// Writes the table for ``shareDecoded(from:for:)``: a compiled matcher carries its fold
-  /// table, whose building (~14 ms, the Unicode tables parsed and 12,000 scalars folded) was
-  /// a third of reading the rest back.
+  /// table, whose building (the Unicode tables parsed and 12,000 scalars folded) was a third of
+  /// reading the rest back.
   func encode(into writer: inout CompiledWriter) {
     writer.write(bmp)
     writer.write(pool)

@@ -77,8 +77,8 @@ public struct WordList: Sendable, Hashable {
       ])
     }
     // Files are read and parsed on every core (a list and its lexicon are the two big ones).
-    // Meanwhile the fold table of the lists' rules, which compiling them needs first (~14 ms,
-    // on one core), is built as one more piece of work, on a core free of small files.
+    // Meanwhile the fold table of the lists' rules, which compiling them needs first, is built
+    // as one more piece of work, on a core free of small files.
     let loaded = concurrentMapEach(count: names.count + 1) { index -> Result<WordList, WordListErrors>? in
       guard index > 0 else {
         _ = FoldTable.shared(for: normalization)
