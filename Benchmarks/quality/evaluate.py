@@ -17,6 +17,13 @@ part, and the set-aside part says whether they generalize).
 Injected messages: an ordinary dev-part message of English or Chinese with a block entry of the
 list inserted, written with one evasion kind; caught when a reported block match overlaps it.
 
+Pinyin (when pypinyin and jieba import; `run` installs them in a venv): every Chinese ordinary
+message is also written in pinyin, a word of jieba's segmentation a token (`women jintian qu
+chifan`), as ordinary messages of the language `zh-pinyin` (same split as the original); and
+block entries of the Chinese profanity and sexual sections (two to four Han characters) are
+inserted into English dev-part messages in pinyin, joined, spaced, with tone marks and title
+case, caught when a reported block match overlaps them.
+
 The opt-in contact list (`--contact`, unless --no-contact) is measured in a second scan: the
 ordinary messages it flags, and made-up contact details of each kind inserted into dev-part
 messages (a quarter of --per-kind a kind), found when a contact match overlaps them.
@@ -212,8 +219,8 @@ def contact_figures(winnow, global_dir, scan_options, ordinary, carriers, per_ki
     source and part, and the injected contacts it finds, by kind (a contact match overlapping
     the injected span)."""
     items, meta = [], []
-    for lang, source, message in ordinary:
-        meta.append(("ordinary", lang, source, split_of(message)))
+    for lang, source, message, part in ordinary:
+        meta.append(("ordinary", lang, source, part))
         items.append(message)
     for lang in ("en", "zh"):
         for kind in CONTACT_KINDS:
@@ -248,6 +255,62 @@ def contact_figures(winnow, global_dir, scan_options, ordinary, carriers, per_ki
             if any(m["start"] < end and start < m["end"] for m in found.get(n, [])):
                 caught[(lang, kind)] += 1
     return totals, flagged, injected, caught
+
+
+PINYIN_KINDS = ["pinyin-joined", "pinyin-spaced", "pinyin-tones", "pinyin-title"]
+
+
+def pinyin_tools():
+    """pypinyin's converter and jieba's segmenter, or None when they are not installed."""
+    try:
+        import logging
+
+        import jieba
+        from pypinyin import Style, lazy_pinyin
+    except ImportError:
+        return None
+    jieba.setLogLevel(logging.WARNING)
+    return jieba, lazy_pinyin, Style
+
+
+def pinyin_message(message, tools):
+    """The message written in pinyin: each word of jieba's segmentation with Han characters
+    becomes its toneless syllables joined; other text stays; words are spaced."""
+    jieba, lazy_pinyin, Style = tools
+    words = []
+    for token in jieba.cut(message):
+        if CJK.search(token):
+            words.append("".join(lazy_pinyin(token, style=Style.NORMAL)))
+        elif token.strip():
+            words.append(token.strip())
+    return " ".join(words)
+
+
+def pinyin_entries(global_dir):
+    """Rule 21 of SOURCES.md: the block entries of zh.txt's profanity and sexual sections made of
+    two to four Han characters."""
+    out, section = [], None
+    for line in (Path(global_dir) / "zh.txt").read_text("utf-8").splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            section = line[1:-1].split(":")[0].strip()
+        elif section in ("profanity", "sexual") and not line.startswith(("#", "review:")):
+            word = line.removeprefix("word:")
+            if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", word):
+                out.append(word)
+    return out
+
+
+def pinyin_form(word, kind, tools):
+    _, lazy_pinyin, Style = tools
+    if kind == "pinyin-tones":
+        return " ".join(lazy_pinyin(word, style=Style.TONE))
+    syllables = lazy_pinyin(word, style=Style.NORMAL)
+    if kind == "pinyin-joined":
+        return "".join(syllables)
+    if kind == "pinyin-spaced":
+        return " ".join(syllables)
+    return " ".join(s.title() for s in syllables)
 
 
 def split_of(message):
@@ -293,17 +356,32 @@ def main():
     args = parser.parse_args()
     rng = random.Random(args.seed)
     ordinary = corpus_messages(args.corpora, args.held_out)
+    tools = pinyin_tools()
+    if tools is None:
+        print("note: pypinyin and jieba are not installed: no pinyin figures", file=sys.stderr)
+    else:
+        ordinary += [("zh-pinyin", source, pinyin_message(message, tools), split_of(message))
+                     for lang, source, message in ordinary if lang == "zh"]
     carriers = defaultdict(list)
-    for lang, source, message in ordinary:
-        if lang in ("en", "zh") and source in ("chat", "fortunes") and split_of(message) == "dev":
+    ordinary = [o if len(o) == 4 else (*o, split_of(o[2])) for o in ordinary]
+    for lang, source, message, part in ordinary:
+        if lang in ("en", "zh") and source in ("chat", "fortunes") and part == "dev":
             carriers[lang].append(message)
     entries = list_entries(args.global_dir)
     trad = traditional_table()
 
     items, meta = [], []
-    for lang, source, message in ordinary:
-        meta.append(("ordinary", lang, source, split_of(message)))
+    for lang, source, message, part in ordinary:
+        meta.append(("ordinary", lang, source, part))
         items.append(message)
+    if tools is not None:
+        pinyin_words = pinyin_entries(args.global_dir)
+        for kind in PINYIN_KINDS:
+            for _ in range(args.per_kind):
+                word = rng.choice(pinyin_words)
+                text, span = insert(rng.choice(carriers["en"]), pinyin_form(word, kind, tools), "en", rng)
+                items.append(text)
+                meta.append(("injected", "en", kind, (span, word)))
     for lang in ("en", "zh"):
         for kind in KINDS:
             made, attempts = 0, 0
@@ -384,7 +462,7 @@ def main():
     print()
     print("| evasion | en caught | zh caught |")
     print("|---|---:|---:|")
-    for kind in KINDS:
+    for kind in KINDS + (PINYIN_KINDS if tools is not None else []):
         cells = []
         for lang in ("en", "zh"):
             total = injected[(lang, kind)]
@@ -432,6 +510,13 @@ def main():
         print(f"Entries behind the most dev-set blocks, {lang}:")
         for (entry, place, category), count in top.most_common(args.top_entries):
             print(f"  {count:4d}  {entry!r}  {place}  [{category}]")
+        print()
+    for lang in sorted({key[0] for key in review_entries}):
+        top = Counter({(entry, category): count for (language_, entry, category), count
+                       in review_entries.items() if language_ == lang})
+        print(f"Entries behind the most dev-set flags, {lang}:")
+        for (entry, category), count in top.most_common(args.top_entries):
+            print(f"  {count:4d}  {entry!r}  [{category}]")
         print()
     for (lang, kind), examples in sorted(misses.items()):
         for word, text in examples[: args.misses]:

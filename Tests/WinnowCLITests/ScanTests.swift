@@ -404,6 +404,17 @@ struct ScanTests {
   /// `--contact` adds the opt-in contact list beside the built-in one: a WeChat id is flagged
   /// with its kind, and `--exclude-category contact.wechat` leaves that kind out. Run against
   /// the release binary too.
+  /// The pinyin entries are part of the built-in list, and `--exclude-category pinyin`
+  /// switches them off.
+  @Test func pinyinIsOnByDefault() async throws {
+    let text = "ni shi sha bi"
+    let on = try await Self.run(["check", "--json", text])
+    #expect(on.status == 1)
+    #expect(on.stdout.contains(#""category":"pinyin.profanity""#))
+    let off = try await Self.run(["check", "--exclude-category", "pinyin", text])
+    #expect(off.status == 0)
+  }
+
   @Test func contactListIsOptIn() async throws {
     let text = "加微信 abc123"
     let without = try await Self.run(["check", "--json", text])

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import Winnow
+
+/// The built-in list's pinyin entries (`wordlists/global/zh-pinyin.txt`, categories
+/// `pinyin.profanity` and `pinyin.sexual`): the ways chat writes a Chinese insult in Latin
+/// letters, and the ordinary English and pinyin text they must let through.
+@Suite("Pinyin entries")
+struct PinyinTests {
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  static let pinyin: Matcher? = {
+    let path = repository.appendingPathComponent("wordlists/global/zh-pinyin.txt").path
+    guard let list = try? WordList.load(path: path, origin: .global) else { return nil }
+    return try? Matcher(lists: [list])
+  }()
+
+  /// The blocking matches of a text.
+  static func blocks(_ text: String) throws -> [Match] {
+    try #require(pinyin).matches(in: text).filter { $0.entry.action == .block }
+  }
+
+  /// Full pinyin joined, spaced, hyphenated, capitalized, with tone marks, spelled out letter by
+  /// letter; and the initials chat uses. Each blocks, in its `pinyin.` category.
+  @Test(arguments: [
+    ("你个shabi", "shabi"),
+    ("ni shi sha bi ma", "sha bi"),
+    ("Sha Bi!", "Sha Bi"),
+    ("shǎ bī", "shǎ bī"),
+    ("SHABI", "SHABI"),
+    ("caonima", "caonima"),
+    ("cao ni ma", "cao ni ma"),
+    ("cao-ni-ma", "cao-ni-ma"),
+    ("c a o n i m a", "c a o n i m a"),
+    ("tamade zhen fan", "tamade"),
+    ("ni zhen niubi", "niubi"),
+    ("cnm", "cnm"),
+    ("tmd, again", "tmd"),
+    ("mlgb", "mlgb"),
+    ("zuo ai", "zuo ai"),
+  ])
+  func pinyinFormsBlock(_ text: String, _ found: String) throws {
+    let matches = try Self.blocks(text)
+    #expect(matches.map(\.text) == [found], "\(text): \(matches.map(\.text))")
+    #expect(matches.allSatisfy { Entry.category($0.entry.category ?? "", isWithin: "pinyin") })
+  }
+
+  /// English words that hold a pinyin form, names, a common English word that is a pinyin
+  /// (`made`, 妈的), pinyin of ordinary Chinese, and numbers: none block. The pinyin of a common
+  /// ordinary word (人气 popularity reads as 人妻, 游记 travelogue as 幼妓) is not an entry at all.
+  @Test(arguments: [
+    "a shabby sabbatical", "Shabbat shalom", "the caon ima", "Nima Arkani-Hamed", "Jinan", "women jintian qu chifan",
+    "zhe ge dianying renqi hen gao", "wo xie le yi pian youji", "ta zhu zai Jinan", "yinse hen hao", "renqi", "youji",
+    "Zhang Wei and Li Na", "made in China", "the cmd tool", "tm d", "price 138 yuan",
+  ])
+  func ordinaryTextPasses(_ text: String) throws {
+    let matches = try Self.blocks(text)
+    #expect(matches.isEmpty, "\(text): \(matches.map(\.text))")
+  }
+
+  /// A pinyin that ordinary Chinese reads as (音色 timbre as yin se, 人 + 要 "people want" as
+  /// 人妖), or that is a rare word of another language (`hundan`), is flagged for review rather
+  /// than blocked.
+  @Test(arguments: ["ren yao", "yin se", "jiba", "hundan"])
+  func ambiguousFormsAreReviewed(_ text: String) throws {
+    let matches = try #require(Self.pinyin).matches(in: text)
+    #expect(!matches.isEmpty && matches.allSatisfy { $0.entry.action == .review }, "\(text): \(matches)")
+  }
+}
