@@ -40,11 +40,13 @@ extension Handlers {
     metrics.result(result)
     // What the sender is shown: the record's `extra` (by default the deciding categories).
     var extra = result.verdict == .blocked ? result.record?.extra ?? "" : nil
-    // The item's push text is moderated with it. The platform's answer cannot carry a rewritten
-    // push text, so a replace word there blocks: the lock screen never shows the word.
-    if extra == nil, result.verdict == .replaced, result.item.pushContent != item.pushContent {
+    // The item's push text and title are moderated with it. The platform's answer cannot carry
+    // a rewritten push text or title, so a replace word there blocks: the lock screen never
+    // shows the word.
+    let inPush = result.matches.filter { $0.field.part != .content && $0.match.entry.action.isReplace }
+    if extra == nil, result.verdict == .replaced, !inPush.isEmpty {
       var categories: [String] = []
-      for found in result.matches where found.field.part == .pushContent && found.match.entry.action.isReplace {
+      for found in inPush {
         let category = found.match.entry.category ?? "blocked"
         if !categories.contains(category) { categories.append(category) }
       }

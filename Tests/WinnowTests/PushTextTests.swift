@@ -48,6 +48,41 @@ struct PushTextTests {
     }
   }
 
+  /// The push title (`title` of `pushExt`, an object or a string holding one) is a field too: a
+  /// block word there blocks, a replace word rewrites it and keeps the other options, and a
+  /// `pushExt` that is not an object is an error naming it. A line with one is read in full.
+  @Test func thePushTitleIsAFieldOfTheMessage() throws {
+    let blocked = try MessageItem(
+      json:
+        #"{"msgUID":"T1","content":{"content":"hi"},"pushExt":"{\"title\":\"f u c k\",\"forceShowPushContent\":0}"}"#)
+    #expect(blocked.pushTitle == "f u c k")
+    let result = try Self.engine.screen(blocked)
+    #expect(result.verdict == .blocked)
+    #expect(result.matches.map(\.field.description) == ["pushExt.title"])
+    #expect(result.matches.first?.field.part == .pushTitle)
+    let replaced = try Self.engine.screen(
+      MessageItem(
+        json: #"{"msgUID":"T2","content":{"content":"hi"},"pushExt":{"title":"秒杀!","forceShowPushContent":1}}"#))
+    #expect(replaced.verdict == .replaced)
+    #expect(replaced.item.pushTitle == "**!")
+    #expect(replaced.item.pushExt?["forceShowPushContent"] == 1)
+    #expect(replaced.json["pushExt"]?["title"] == "**!")
+    let empty = try MessageItem(json: #"{"msgUID":"T3","content":{"content":"hi"},"pushExt":""}"#)
+    #expect(empty.pushExt == nil && empty.pushTitle == nil)
+    #expect(throws: ItemError.self) {
+      try MessageItem(json: #"{"msgUID":"T4","content":{"content":"hi"},"pushExt":"[1]"}"#)
+    }
+    #expect(throws: ItemError.self) {
+      try MessageItem(json: #"{"msgUID":"T5","content":{"content":"hi"},"pushExt":"{no"}"#)
+    }
+    for (line, fast) in [
+      (#"{"msgUID":"T6","content":{"content":"hi"},"pushExt":""}"#, true),
+      (#"{"msgUID":"T7","content":{"content":"hi"},"pushExt":{"title":"new message"}}"#, false),
+    ] {
+      Array(line.utf8).withUnsafeBufferPointer { #expect((Self.engine.cleanLine(ofDumpLine: $0) != nil) == fast) }
+    }
+  }
+
   /// Push text over the content limit is an error naming the field.
   @Test func pushTextOverTheLimitIsAnError() throws {
     let engine = try ModerationEngine(

@@ -72,7 +72,7 @@ extension ModerationEngine {
       let bytes = UnsafeBufferPointer(rebasing: body[value])
       return Self.equals(bytes, #""""#) || Self.equals(bytes, "null")
     }
-    guard isNone(members.pushContent), isNone(members.pushData) else { return nil }
+    guard isNone(members.pushContent), isNone(members.pushData), isNone(members.pushExt) else { return nil }
     let format: DumpFormat
     var sourceType = SourceType.original
     let objectName: String?
@@ -227,6 +227,7 @@ private struct LineMembers {
   // Push texts, of items and callback posts.
   var pushContent: Range<Int>?
   var pushData: Range<Int>?
+  var pushExt: Range<Int>?
 
   /// A line without `classname` with any of these is a callback post (see ``DumpLine``).
   var isCallback: Bool {
@@ -267,6 +268,7 @@ private struct LineMembers {
     case 13 where `is`("sourceContent"): sourceContent = value
     case 11 where `is`("pushContent"): pushContent = value
     case 8 where `is`("pushData"): pushData = value
+    case 7 where `is`("pushExt"): pushExt = value
     default: break
     }
   }

@@ -107,6 +107,7 @@ public struct ContentExtractor: Sendable, Hashable {
     // The push texts, after the content: what a lock screen shows is the message too.
     for (text, part, name) in [
       (item.pushContent, FieldLocation.Part.pushContent, "pushContent"), (item.pushData, .pushData, "pushData"),
+      (item.pushTitle, .pushTitle, "pushExt.title"),
     ] {
       guard let text, !text.isEmpty else { continue }
       guard text.utf8.count <= contentLimit else {

@@ -47,6 +47,24 @@ public struct MessageItem: Sendable, Hashable {
   /// The data carried with the push notification (`pushData`): moderated like
   /// ``pushContent``. Nil where none.
   public var pushData: String? = nil
+  /// The push options (`pushExt`, as the platform's send API takes them: an object, or a string
+  /// holding one), always an object here. Its `title`, the notification's title, is moderated
+  /// like ``pushContent`` (see ``pushTitle``). Nil where none.
+  public var pushExt: JSONValue? = nil
+
+  /// The push notification's title: the `title` string of ``pushExt``; nil where none.
+  public var pushTitle: String? {
+    guard case .string(let title)? = pushExt?["title"], !title.isEmpty else { return nil }
+    return title
+  }
+
+  /// Sets the `title` of ``pushExt``, where it has one, keeping its other members.
+  mutating func setPushTitle(_ title: String) {
+    guard case .object(var members)? = pushExt, let index = members.firstIndex(where: { $0.key == "title" })
+    else { return }
+    members[index].value = .string(title)
+    pushExt = .object(members)
+  }
 
   /// Creates an item.
   public init(
@@ -117,11 +135,19 @@ public struct MessageItem: Sendable, Hashable {
     try readPush(value)
   }
 
-  /// Sets ``pushContent`` and ``pushData`` from an item's or a callback post's members of
-  /// those names; an empty one is none.
+  /// Sets ``pushContent``, ``pushData`` and ``pushExt`` from an item's or a callback post's
+  /// members of those names; an empty one is none. A `pushExt` that is neither an object nor
+  /// a string holding one is an error naming it.
   mutating func readPush(_ value: JSONValue) throws(ItemError) {
     pushContent = try Self.text(value, "pushContent").flatMap { $0.isEmpty ? nil : $0 }
     pushData = try Self.text(value, "pushData").flatMap { $0.isEmpty ? nil : $0 }
+    switch value["pushExt"] {
+    case nil, .null?, .string("")?: pushExt = nil
+    case let ext?:
+      let parsed = try Self.embeddedJSON(ext, field: "pushExt")
+      guard case .object = parsed else { throw ItemError(.invalidField("pushExt", "an object")) }
+      pushExt = parsed
+    }
   }
 
   /// A string field, or a number written where ids usually are strings.
@@ -195,6 +221,7 @@ public struct MessageItem: Sendable, Hashable {
     if let appKey { members.append(JSONMember(key: "appKey", value: .string(appKey))) }
     if let pushContent { members.append(JSONMember(key: "pushContent", value: .string(pushContent))) }
     if let pushData { members.append(JSONMember(key: "pushData", value: .string(pushData))) }
+    if let pushExt { members.append(JSONMember(key: "pushExt", value: pushExt)) }
     return .object(members)
   }
 }

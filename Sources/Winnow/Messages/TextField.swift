@@ -115,6 +115,8 @@ public struct FieldLocation: Sendable, Hashable, CustomStringConvertible {
     case pushContent
     /// ``MessageItem/pushData``, the data carried with the push (``steps`` is empty).
     case pushData
+    /// ``MessageItem/pushTitle``, the push notification's title (``steps`` is empty).
+    case pushTitle
   }
 
   /// The steps from the content's root.

@@ -261,6 +261,7 @@ public final class ModerationEngine: Sendable {
       case .content: delivered.content.replaceText(at: fields[index].location, with: fields[index].text)
       case .pushContent: delivered.pushContent = fields[index].text
       case .pushData: delivered.pushData = fields[index].text
+      case .pushTitle: delivered.setPushTitle(fields[index].text)
       }
     }
     let result = ModerationResult(

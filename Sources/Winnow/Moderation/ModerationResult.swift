@@ -107,6 +107,10 @@ extension ModerationResult {
         writer.key("pushData")
         writer.string(data)
       }
+      if let ext = item.pushExt {
+        writer.key("pushExt")
+        writer.value(ext)
+      }
     }
     writer.key("matches")
     writer.beginArray()
