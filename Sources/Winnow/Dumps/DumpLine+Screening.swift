@@ -73,27 +73,21 @@ extension ModerationEngine {
       return Self.equals(bytes, #""""#) || Self.equals(bytes, "null")
     }
     guard isNone(members.pushContent), isNone(members.pushData), isNone(members.pushExt) else { return nil }
-    let format: DumpFormat
+    // Which format, kind, object name and content: the rules reading a line follows.
+    let lookup = ByteLineMembers(members: members, body: body)
+    let format = DumpLineRules.format(prefixed: prefixed, lookup)
     var sourceType = SourceType.original
-    let objectName: String?
-    var content = members.content
-    if prefixed || members.classname != nil {
-      format = .historyLog
+    switch format {
+    case .historyLog:
       guard screening.areText(members.msgUID, members.fromUserId, members.targetId, members.groupId),
         screening.areText(members.busChannel, members.channelId, members.appId),
         screening.isConversationType(members.targetType),
         screening.hasLogTime(members.timestamp, members.dateTime)
       else { return nil }
-      objectName = screening.objectName(members.classname)
-    } else if members.isCallback {
-      format = .callback
-      // An edit when `originalMsgUID` is there and not null or empty; content is required
-      // (else an extension update of `extraContent`, left to reading).
-      if let original = members.originalMsgUID, !body[original].elementsEqual("null".utf8),
-        !body[original].elementsEqual("\"\"".utf8)
-      {
-        sourceType = .edit
-      }
+    case .callback:
+      // An extension update (`extraContent` alone) is left to reading.
+      guard let kind = DumpLineRules.callbackKind(lookup), kind != .extension else { return nil }
+      sourceType = kind
       guard
         screening.areText(members.messageId, members.msgUID, members.extraContent, members.fromUserId),
         screening.areText(members.targetId, members.toUserId, members.busChannel, members.appKey),
@@ -102,11 +96,7 @@ extension ModerationEngine {
         screening.isConversationType(members.channelType),
         screening.isTime(members.msgTimeStamp ?? members.msgTimestamp)
       else { return nil }
-      // `msgType` unless absent or null, then `objectName`.
-      let msgType = members.msgType.flatMap { body[$0].elementsEqual("null".utf8) ? nil : $0 }
-      objectName = screening.objectName(msgType ?? members.objectName)
-    } else {
-      format = .item
+    case .item:
       guard let kind = screening.sourceType(members.kind),
         screening.areText(members.msgUID, members.fromUserId, members.targetId, members.channelId, members.appKey),
         screening.userIdsAreText(members.toUserIds),
@@ -114,10 +104,9 @@ extension ModerationEngine {
         screening.isTime(members.sentTime)
       else { return nil }
       sourceType = kind
-      // An extension or an edit reads `sourceContent`, else `content`.
-      if kind != .original { content = members.sourceContent ?? members.content }
-      objectName = screening.objectName(members.objectName)
     }
+    let objectName = screening.objectName(lookup.range(DumpLineRules.objectNameKey(format, lookup)))
+    let content = lookup.range(DumpLineRules.contentKey(format, sourceType, lookup))
     guard let objectName, let content else { return nil }
     let rule: ContentRule = sourceType == .extension ? .extension : .fields(objectName)
     switch body[content.lowerBound] {
@@ -229,11 +218,6 @@ private struct LineMembers {
   var pushData: Range<Int>?
   var pushExt: Range<Int>?
 
-  /// A line without `classname` with any of these is a callback post (see ``DumpLine``).
-  var isCallback: Bool {
-    msgType != nil || channelType != nil || msgTimeStamp != nil || msgTimestamp != nil || messageId != nil
-  }
-
   mutating func note(_ key: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
     func `is`(_ name: StaticString) -> Bool {
       name.utf8CodeUnitCount == key.count && (0..<key.count).allSatisfy { name.utf8Start[$0] == key[$0] }
@@ -271,6 +255,43 @@ private struct LineMembers {
     case 7 where `is`("pushExt"): pushExt = value
     default: break
     }
+  }
+}
+
+/// A line's members as byte ranges of its body, for ``DumpLineRules``.
+private struct ByteLineMembers: LineMemberLookup {
+  let members: LineMembers
+  let body: UnsafeBufferPointer<UInt8>
+
+  /// The value's bytes of the member (the last of its name).
+  @inline(__always)
+  func range(_ key: LineKey) -> Range<Int>? {
+    switch key {
+    case .kind: members.kind
+    case .content: members.content
+    case .sourceContent: members.sourceContent
+    case .objectName: members.objectName
+    case .classname: members.classname
+    case .msgType: members.msgType
+    case .channelType: members.channelType
+    case .msgTimeStamp: members.msgTimeStamp
+    case .msgTimestamp: members.msgTimestamp
+    case .messageId: members.messageId
+    case .originalMsgUID: members.originalMsgUID
+    case .extraContent: members.extraContent
+    }
+  }
+
+  func has(_ key: LineKey) -> Bool { range(key) != nil }
+
+  func isNull(_ key: LineKey) -> Bool {
+    guard let range = range(key) else { return false }
+    return body[range].elementsEqual("null".utf8)
+  }
+
+  func isEmptyString(_ key: LineKey) -> Bool {
+    guard let range = range(key) else { return false }
+    return range.count == 2 && body[range.lowerBound] == UInt8(ascii: "\"")
   }
 }
 
@@ -319,11 +340,13 @@ private struct ContentScreening {
   /// without escapes (nil for anything else).
   func sourceType(_ kind: Range<Int>?) -> SourceType? {
     guard let kind else { return .original }
-    let text = bytes[kind]
-    if text.elementsEqual("\"message\"".utf8) { return .original }
-    if text.elementsEqual("\"edit\"".utf8) { return .edit }
-    if text.elementsEqual("\"extension\"".utf8) { return .extension }
-    return nil
+    // The name read as reading reads it (``SourceType/init(kindName:)``); a name written with
+    // escapes is left to reading.
+    var parser = checkedParser(at: kind.lowerBound)
+    guard bytes[kind.lowerBound] == UInt8(ascii: "\""), let text = try? parser.skipString(), !text.isEscaped else {
+      return nil
+    }
+    return SourceType(kindName: String(decoding: UnsafeBufferPointer(rebasing: bytes[text.text]), as: UTF8.self))
   }
 
   /// `toUserIds` absent, null, a string, or an array of strings, numbers and booleans.

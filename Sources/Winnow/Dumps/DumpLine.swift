@@ -42,14 +42,10 @@
       throw ItemError(.invalidJSON(JSONParseError(message: error.message, offset: error.offset + body.lowerBound)))
     }
     guard case .object = value else { throw ItemError(.invalidField("line", "a JSON object")) }
-    if prefixed || value["classname"] != nil {
-      self = try Self.historyLog(value)
-    } else if value["msgType"] != nil || value["channelType"] != nil || value["msgTimeStamp"] != nil
-      || value["msgTimestamp"] != nil || value["messageId"] != nil
-    {
-      self = try Self.callback(value)
-    } else {
-      self.init(format: .item, item: try MessageItem(json: value), platformFlagged: nil)
+    switch DumpLineRules.format(prefixed: prefixed, ParsedLineMembers(value: value)) {
+    case .historyLog: self = try Self.historyLog(value)
+    case .callback: self = try Self.callback(value)
+    case .item: self.init(format: .item, item: try MessageItem(json: value), platformFlagged: nil)
     }
   }
 
@@ -93,6 +89,7 @@
   }
 
   static func historyLog(_ value: JSONValue) throws(ItemError) -> DumpLine {
+    let members = ParsedLineMembers(value: value)
     let type = try MessageItem.conversationType(value["targetType"], field: "targetType")
     var targetId = try MessageItem.text(value, "targetId") ?? ""
     if type == .group || type == .ultraGroup, let group = try MessageItem.text(value, "GroupId"), !group.isEmpty {
@@ -116,7 +113,7 @@
       msgUID: try MessageItem.text(value, "msgUID") ?? "",
       fromUserId: try MessageItem.text(value, "fromUserId") ?? "", targetId: targetId, conversationType: type,
       channelId: try Self.firstText(value, "busChannel", "channelId") ?? "",
-      objectName: try MessageItem.text(value, "classname") ?? "RC:TxtMsg",
+      objectName: try MessageItem.text(value, DumpLineRules.objectNameKey(.historyLog, members).name) ?? "RC:TxtMsg",
       content: try MessageItem.embeddedJSON(content, field: "content"), sentTime: sentTime ?? 0,
       appKey: try MessageItem.text(value, "appId"))
     try item.readPush(value)
@@ -124,23 +121,22 @@
   }
 
   static func callback(_ value: JSONValue) throws(ItemError) -> DumpLine {
+    let members = ParsedLineMembers(value: value)
     let msgUID = try Self.firstText(value, "messageId", "msgUID") ?? ""
+    // Read (and type-checked) before the kind is decided, whatever it is.
     let original = try MessageItem.text(value, "originalMsgUID") ?? ""
-    let rawContent = value["content"]
     let extra = try MessageItem.text(value, "extraContent") ?? ""
-    var kind = SourceType.original
-    var content: JSONValue
-    if !original.isEmpty {
-      kind = .edit
-      guard let rawContent else { throw ItemError(.missingField("content")) }
-      content = try MessageItem.embeddedJSON(rawContent, field: "content")
-    } else if let rawContent, rawContent != .string(""), rawContent != .null {
-      content = try MessageItem.embeddedJSON(rawContent, field: "content")
-    } else if !extra.isEmpty {
-      kind = .extension
+    guard let kind = DumpLineRules.callbackKind(members) else { throw ItemError(.missingField("content")) }
+    let content: JSONValue
+    switch kind {
+    case .extension:
       content = ["mid": .string(msgUID), "put": try MessageItem.embeddedJSON(.string(extra), field: "extraContent")]
-    } else {
-      throw ItemError(.missingField("content"))
+    case .edit:
+      // An edit without content (or with null or "") has nothing to read.
+      guard let rawContent = value["content"] else { throw ItemError(.missingField("content")) }
+      content = try MessageItem.embeddedJSON(rawContent, field: "content")
+    case .original:
+      content = try MessageItem.embeddedJSON(value["content"] ?? .null, field: "content")
     }
     var targetId = try Self.firstText(value, "targetId", "toUserId") ?? ""
     let toUserIds = try MessageItem.userIds(value["toUserIds"])
@@ -150,7 +146,7 @@
       fromUserId: try MessageItem.text(value, "fromUserId") ?? "", targetId: targetId, toUserIds: toUserIds,
       conversationType: try MessageItem.conversationType(value["channelType"], field: "channelType"),
       channelId: try MessageItem.text(value, "busChannel") ?? "",
-      objectName: try Self.firstText(value, "msgType", "objectName") ?? "RC:TxtMsg",
+      objectName: try MessageItem.text(value, DumpLineRules.objectNameKey(.callback, members).name) ?? "RC:TxtMsg",
       content: content,
       sentTime: try MessageItem.time(value["msgTimeStamp"] ?? value["msgTimestamp"], field: "msgTimeStamp") ?? 0,
       appKey: try MessageItem.text(value, "appKey"))

@@ -116,9 +116,9 @@ public struct MessageItem: Sendable, Hashable {
     } else {
       kind = .original
     }
-    let contentKey = kind == .original ? "content" : "sourceContent"
-    guard let rawContent = value[contentKey] ?? (kind == .original ? nil : value["content"]) else {
-      throw ItemError(.missingField(contentKey))
+    let contentKey = DumpLineRules.contentKey(.item, kind, ParsedLineMembers(value: value)).name
+    guard let rawContent = value[contentKey] else {
+      throw ItemError(.missingField(kind == .original ? "content" : "sourceContent"))
     }
     self.init(
       sourceType: kind,
