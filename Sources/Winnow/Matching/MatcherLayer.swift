@@ -72,6 +72,8 @@ final class MatcherLayer: Sendable {
   /// Indices in `regexes` of the `raw:` regexes, which run on the original text of every text
   /// (``collectRaw(in:layer:scratch:into:warnings:)``), not on the normalized one.
   let rawRegexes: [Int32]
+  /// Which of ``rawRegexes`` a text can match, from literals their matches must contain.
+  let rawPrefilter: RawPrefilter
   /// Whether every pattern that starts with an ASCII letter or digit checks its start
   /// (``checksStart``: a whole-word entry, as every Latin entry of the global list is). A walk
   /// then need not look for matches that start inside a word, which would all be rejected
@@ -210,6 +212,9 @@ final class MatcherLayer: Sendable {
     let isRaw = regexes.map { entries[$0.entry].entry.kind == .rawRegex }
     self.unfilteredRegexes = regexes.indices.filter { !regexes[$0].prefiltered && !isRaw[$0] }.map { Int32($0) }
     self.rawRegexes = regexes.indices.filter { isRaw[$0] }.map { Int32($0) }
+    self.rawPrefilter = RawPrefilter(
+      patterns: rawRegexes.map { entries[regexes[Int($0)].entry].entry.text },
+      caseless: normalizer.rules.contains(.caseFolding))
     self.skipsInsideWords = skipsInsideWords
   }
 
@@ -652,7 +657,11 @@ final class MatcherLayer: Sendable {
     in bytes: UnsafeBufferPointer<UInt8>, layer: Int, scratch: inout RegexScratch, into candidates: inout [Candidate],
     warnings: inout [MatchWarning]
   ) {
-    for index in rawRegexes {
+    // A regex whose required literals the text lacks cannot match it.
+    let found = rawPrefilter.isUseful ? rawPrefilter.found(in: bytes) : 0
+    for (position, index) in rawRegexes.enumerated() {
+      let needed = rawPrefilter.needed[position]
+      guard found & needed == needed else { continue }
       let (entryIndex, program, _) = regexes[Int(index)]
       let outcome = program.forEachMatch(in: bytes, scratch: &scratch) { range in
         candidates.append(Candidate(layer: layer, entry: entryIndex, start: range.lowerBound, end: range.upperBound))

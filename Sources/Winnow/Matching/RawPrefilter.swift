@@ -1,0 +1,324 @@
+/// Which `raw:` regexes of a layer can match a text, told in one pass over its bytes.
+///
+/// A raw regex runs on the original text of every message, where the automaton cannot stand in
+/// front of it as it does for `re:` entries. So each raw regex's pattern is read for sets of
+/// literals that every match must contain one of (``requirements(of:)``): `@` for an e-mail
+/// address, one of `.com`, `.net`, … for a domain, one of `qq`, `扣扣`, … for a QQ number.
+/// A text holding no literal of a set cannot match, and the regex is not run on it. A raw
+/// regex with no such set (a phone number is digits in any of several scripts) always runs.
+struct RawPrefilter: Sendable {
+  /// One literal of one set: its bytes (ASCII letters lowercased when caseless) and its set's
+  /// bit.
+  private struct Needle: Sendable {
+    var bytes: [UInt8]
+    var bit: UInt64
+  }
+
+  /// The needles of two bytes or more by their first byte: those of byte `b` are
+  /// `needles[starts[b]..<starts[b + 1]]`.
+  private let starts: [Int32]
+  private let needles: [Needle]
+  /// A bit for each pair of bytes (first byte × 256 + second byte) that begins a needle.
+  private let pairs: [UInt64]
+  /// Per byte, the bits of the sets that have that byte as a one-byte literal.
+  private let singles: [UInt64]
+  /// Per raw regex, the bits of the sets it needs (0: it always runs).
+  let needed: [UInt64]
+  /// Whether ASCII letters are compared without case (the regexes are caseless).
+  private let caseless: Bool
+  /// Whether any raw regex has a set.
+  let isUseful: Bool
+  /// The bits of every set.
+  private let all: UInt64
+
+  /// The prefilter of raw regexes with these patterns, in order.
+  init(patterns: [String], caseless: Bool) {
+    var byByte = [[Needle]](repeating: [], count: 256)
+    var pairs = [UInt64](repeating: 0, count: 1024)
+    var singles = [UInt64](repeating: 0, count: 256)
+    var needed: [UInt64] = []
+    var nextBit = 0
+    for pattern in patterns {
+      var mask: UInt64 = 0
+      // A set with a literal of one common character (`.`, a digit, a letter) would be found
+      // in most texts and only cost the scan time: not used. Caseless, a non-ASCII letter with
+      // case would need Unicode folding to be found: such a set is not used either.
+      let sets = Self.requirements(of: pattern).filter { set in
+        set.allSatisfy(Self.isSelective)
+          && (!caseless
+            || set.allSatisfy { literal in
+              literal.unicodeScalars.allSatisfy {
+                $0.isASCII || $0.properties.lowercaseMapping == $0.properties.uppercaseMapping
+              }
+            })
+      }
+      for set in sets where nextBit < 64 {
+        let bit = UInt64(1) << UInt64(nextBit)
+        nextBit += 1
+        mask |= bit
+        for literal in set {
+          var bytes = Array(literal.utf8)
+          if caseless { bytes = bytes.map { $0 &- 65 < 26 ? $0 | 0x20 : $0 } }
+          if bytes.count == 1 {
+            singles[Int(bytes[0])] |= bit
+          } else {
+            let pair = Int(bytes[0]) << 8 | Int(bytes[1])
+            pairs[pair >> 6] |= UInt64(1) << UInt64(pair & 63)
+            byByte[Int(bytes[0])].append(Needle(bytes: bytes, bit: bit))
+          }
+        }
+      }
+      needed.append(mask)
+    }
+    let all = needed.reduce(0, |)
+    if caseless && all != 0 {
+      // Caseless, `s` and `k` also match the long s (C5 BF) and the Kelvin sign (E2 84 AA): a
+      // text with either runs every regex.
+      for bytes: [UInt8] in [[0xC5, 0xBF], [0xE2, 0x84, 0xAA]] {
+        let pair = Int(bytes[0]) << 8 | Int(bytes[1])
+        pairs[pair >> 6] |= UInt64(1) << UInt64(pair & 63)
+        byByte[Int(bytes[0])].append(Needle(bytes: bytes, bit: all))
+      }
+    }
+    var starts: [Int32] = [0]
+    var needles: [Needle] = []
+    for list in byByte {
+      needles += list
+      starts.append(Int32(needles.count))
+    }
+    self.starts = starts
+    self.needles = needles
+    self.pairs = pairs
+    self.singles = singles
+    self.needed = needed
+    self.caseless = caseless
+    isUseful = all != 0
+    self.all = all
+  }
+
+  /// The bits of the sets that have a literal in `text`. Each byte costs a lookup or two; only
+  /// where a pair of bytes begins a needle is the needle compared.
+  func found(in text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    guard let base = text.baseAddress, !text.isEmpty else { return 0 }
+    let count = text.count
+    let caseless = caseless
+    @inline(__always) func fold(_ byte: UInt8) -> UInt8 { caseless && byte &- 65 < 26 ? byte | 0x20 : byte }
+    var found: UInt64 = 0
+    return pairs.withUnsafeBufferPointer { pairs in
+      singles.withUnsafeBufferPointer { singles in
+        var current = fold(base[0])
+        for index in 0..<count {
+          found |= singles[Int(current)]
+          let next = index &+ 1 < count ? fold(base[index &+ 1]) : 0
+          let pair = Int(current) &<< 8 | Int(next)
+          if pairs[pair &>> 6] & (1 &<< UInt64(pair & 63)) != 0 {
+            found |= matchNeedles(at: index, first: current, in: text)
+            if found == all { return found }
+          }
+          current = next
+        }
+        return found
+      }
+    }
+  }
+
+  /// The bits of the needles of first byte `first` that are in `text` at `index`.
+  private func matchNeedles(at index: Int, first: UInt8, in text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var found: UInt64 = 0
+    for needle in Int(starts[Int(first)])..<Int(starts[Int(first) + 1]) {
+      let bytes = needles[needle].bytes
+      guard index + bytes.count <= text.count else { continue }
+      var matches = true
+      for offset in 1..<bytes.count {
+        var other = text[index + offset]
+        if caseless && other &- 65 < 26 { other |= 0x20 }
+        if other != bytes[offset] {
+          matches = false
+          break
+        }
+      }
+      if matches { found |= needles[needle].bit }
+    }
+    return found
+  }
+
+  /// Whether a literal is rare enough to tell texts apart: two bytes or more, or one ASCII
+  /// character that is not a letter, a digit, white space or common punctuation (`@`, `+`).
+  /// (Leaving out two-letter literals too, `qq` or `me`, made the contact list's regexes run on
+  /// more texts, not fewer: HISTORY, "Contact details".)
+  static func isSelective(_ literal: String) -> Bool {
+    let bytes = Array(literal.utf8)
+    guard bytes.count == 1 else { return bytes.count > 1 }
+    let byte = bytes[0]
+    let isAlphanumeric = byte &- 48 < 10 || (byte | 0x20) &- 97 < 26
+    return !isAlphanumeric && !" \t.,;:!?'\"-_()/".utf8.contains(byte)
+  }
+
+  /// Sets of literals every match of `pattern` contains one of, read as simply as
+  /// ``RegexProgram/requiredLiteral(of:)`` reads a pattern and giving up (no set) on anything
+  /// it does not understand, so that every set is a true requirement.
+  ///
+  /// A run of plain characters is a set of one (a character before `?`, `*` or `{0,…}` left
+  /// out); a group that is not made optional by its quantifier gives the union of what each of
+  /// its alternatives requires, when each requires something (`(?:qq|扣扣)` → {qq, 扣扣};
+  /// `(?:\.|点| ?dot ?)` → {., 点, dot}); lookarounds require nothing (they match no text).
+  /// A top-level `|`, inline options, `\Q` and escapes with arguments give up. Sets whose
+  /// literals are all shorter than another set's are kept too: a text needs one of each.
+  static func requirements(of pattern: String) -> [[String]] {
+    guard !pattern.contains("\\Q") else { return [] }
+    return requirements(Array(pattern.unicodeScalars)[...]) ?? []
+  }
+
+  private static func requirements(_ characters: ArraySlice<Unicode.Scalar>) -> [[String]]? {
+    var sets: [[String]] = []
+    var run: [Unicode.Scalar] = []
+    func endRun() {
+      if !run.isEmpty { sets.append([String(String.UnicodeScalarView(run))]) }
+      run = []
+    }
+    var index = characters.startIndex
+    while index < characters.endIndex {
+      let character = characters[index]
+      var literal: Unicode.Scalar? = nil
+      var group: [[String]]? = nil
+      var next = index + 1
+      switch character {
+      case "|":
+        return nil
+      case "\\":
+        guard next < characters.endIndex else { return nil }
+        let escaped = characters[next]
+        next += 1
+        if escaped.properties.isAlphabetic || ("0"..."9").contains(escaped) {
+          endRun()
+          if ["x", "p", "P", "N", "g", "k", "o", "c", "Q", "E"].contains(escaped) { return nil }
+        } else {
+          literal = escaped
+        }
+      case "[":
+        endRun()
+        guard let close = endOfClass(characters, from: next) else { return nil }
+        next = close + 1
+      case "(":
+        endRun()
+        guard let close = endOfGroup(characters, from: next) else { return nil }
+        var body = characters[next..<close]
+        next = close + 1
+        if body.first == "?" {
+          let rest = body.dropFirst()
+          if rest.starts(with: ["="]) || rest.starts(with: ["!"]) || rest.starts(with: ["<", "="])
+            || rest.starts(with: ["<", "!"])
+          {
+            body = body[body.startIndex..<body.startIndex]  // a lookaround: nothing required
+          } else if rest.first == ":" {
+            body = rest.dropFirst()
+          } else {
+            return nil  // options, named groups, atomic groups …: not read
+          }
+          if body.isEmpty { break }
+        }
+        group = alternatives(of: body)
+      case ".", "^", "$":
+        endRun()
+      case ")", "?", "*", "+", "{":
+        return nil  // not where an atom can start: not what we read
+      default:
+        literal = character
+      }
+      // A quantifier after the atom.
+      var optional = false
+      if next < characters.endIndex, ["?", "*", "+", "{"].contains(characters[next]) {
+        let quantifier = characters[next]
+        if quantifier == "{" {
+          guard let close = characters[next...].firstIndex(of: "}") else { return nil }
+          let minimum = characters[(next + 1)..<close].prefix { $0 != "," }
+          optional = minimum.isEmpty || minimum.allSatisfy { $0 == "0" }
+          next = close + 1
+        } else {
+          optional = quantifier != "+"
+          next += 1
+        }
+        if next < characters.endIndex, characters[next] == "?" || characters[next] == "+" { next += 1 }
+        if !optional, let literal { run.append(literal) }
+        endRun()
+      } else if let literal {
+        run.append(literal)
+      }
+      if let group, !optional { sets += group.isEmpty ? [] : group }
+      index = next
+    }
+    endRun()
+    return sets
+  }
+
+  /// What a group's body requires: one set, the union over its alternatives of one set each
+  /// requires (the one with the longest shortest literal); empty when an alternative requires
+  /// nothing; nil when the body cannot be read.
+  private static func alternatives(of body: ArraySlice<Unicode.Scalar>) -> [[String]]? {
+    var union: [String] = []
+    for alternative in split(body) {
+      guard let sets = requirements(alternative) else { return nil }
+      guard let best = sets.max(by: { shortest($0) < shortest($1) }) else { return [] }
+      union += best
+    }
+    return union.isEmpty ? [] : [union]
+  }
+
+  private static func shortest(_ set: [String]) -> Int { set.map(\.unicodeScalars.count).min() ?? 0 }
+
+  /// The body's top-level alternatives.
+  private static func split(_ body: ArraySlice<Unicode.Scalar>) -> [ArraySlice<Unicode.Scalar>] {
+    var parts: [ArraySlice<Unicode.Scalar>] = []
+    var start = body.startIndex
+    var depth = 0
+    var cursor = body.startIndex
+    while cursor < body.endIndex {
+      switch body[cursor] {
+      case "\\": cursor += 1
+      case "[": cursor = endOfClass(body, from: cursor + 1) ?? body.endIndex
+      case "(": depth += 1
+      case ")": depth -= 1
+      case "|" where depth == 0:
+        parts.append(body[start..<cursor])
+        start = cursor + 1
+      default: break
+      }
+      cursor += 1
+    }
+    parts.append(body[start..<body.endIndex])
+    return parts
+  }
+
+  /// The index of the `]` closing a class whose body starts at `start`, as
+  /// ``RegexProgram`` reads classes; nil when unclosed.
+  private static func endOfClass(_ characters: ArraySlice<Unicode.Scalar>, from start: Int) -> Int? {
+    var cursor = start
+    if cursor < characters.endIndex, characters[cursor] == "^" { cursor += 1 }
+    if cursor < characters.endIndex, characters[cursor] == "]" { cursor += 1 }
+    while cursor < characters.endIndex, characters[cursor] != "]" {
+      cursor += characters[cursor] == "\\" ? 2 : 1
+    }
+    return cursor < characters.endIndex ? cursor : nil
+  }
+
+  /// The index of the `)` closing a group whose body starts at `start`; nil when unclosed.
+  private static func endOfGroup(_ characters: ArraySlice<Unicode.Scalar>, from start: Int) -> Int? {
+    var depth = 1
+    var cursor = start
+    while cursor < characters.endIndex {
+      switch characters[cursor] {
+      case "\\": cursor += 1
+      case "[":
+        guard let close = endOfClass(characters, from: cursor + 1) else { return nil }
+        cursor = close
+      case "(": depth += 1
+      case ")":
+        depth -= 1
+        if depth == 0 { return cursor }
+      default: break
+      }
+      cursor += 1
+    }
+    return nil
+  }
+}
