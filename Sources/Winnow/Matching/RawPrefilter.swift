@@ -197,7 +197,7 @@ struct RawPrefilter: Sendable {
         }
       case "[":
         endRun()
-        guard let close = endOfClass(characters, from: next) else { return nil }
+        guard let close = RegexProgram.endOfClass(characters, from: next) else { return nil }
         next = close + 1
       case "(":
         endRun()
@@ -275,7 +275,7 @@ struct RawPrefilter: Sendable {
     while cursor < body.endIndex {
       switch body[cursor] {
       case "\\": cursor += 1
-      case "[": cursor = endOfClass(body, from: cursor + 1) ?? body.endIndex
+      case "[": cursor = RegexProgram.endOfClass(body, from: cursor + 1) ?? body.endIndex
       case "(": depth += 1
       case ")": depth -= 1
       case "|" where depth == 0:
@@ -289,18 +289,6 @@ struct RawPrefilter: Sendable {
     return parts
   }
 
-  /// The index of the `]` closing a class whose body starts at `start`, as
-  /// ``RegexProgram`` reads classes; nil when unclosed.
-  private static func endOfClass(_ characters: ArraySlice<Unicode.Scalar>, from start: Int) -> Int? {
-    var cursor = start
-    if cursor < characters.endIndex, characters[cursor] == "^" { cursor += 1 }
-    if cursor < characters.endIndex, characters[cursor] == "]" { cursor += 1 }
-    while cursor < characters.endIndex, characters[cursor] != "]" {
-      cursor += characters[cursor] == "\\" ? 2 : 1
-    }
-    return cursor < characters.endIndex ? cursor : nil
-  }
-
   /// The index of the `)` closing a group whose body starts at `start`; nil when unclosed.
   private static func endOfGroup(_ characters: ArraySlice<Unicode.Scalar>, from start: Int) -> Int? {
     var depth = 1
@@ -309,7 +297,7 @@ struct RawPrefilter: Sendable {
       switch characters[cursor] {
       case "\\": cursor += 1
       case "[":
-        guard let close = endOfClass(characters, from: cursor + 1) else { return nil }
+        guard let close = RegexProgram.endOfClass(characters, from: cursor + 1) else { return nil }
         cursor = close
       case "(": depth += 1
       case ")":

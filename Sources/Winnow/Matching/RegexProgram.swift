@@ -351,13 +351,15 @@ extension RegexProgram {
 
   /// The index of the `]` that closes a class whose body starts at `start` (just after `[`):
   /// a `]` first (or after `^`) is a member, `\` escapes one character. Nil when unclosed.
-  private static func endOfClass(_ characters: [Unicode.Scalar], from start: Int) -> Int? {
+  static func endOfClass<Characters: RandomAccessCollection<Unicode.Scalar>>(
+    _ characters: Characters, from start: Int
+  ) -> Int? where Characters.Index == Int {
     var cursor = start
-    if cursor < characters.count, characters[cursor] == "^" { cursor += 1 }
-    if cursor < characters.count, characters[cursor] == "]" { cursor += 1 }
-    while cursor < characters.count, characters[cursor] != "]" {
+    if cursor < characters.endIndex, characters[cursor] == "^" { cursor += 1 }
+    if cursor < characters.endIndex, characters[cursor] == "]" { cursor += 1 }
+    while cursor < characters.endIndex, characters[cursor] != "]" {
       cursor += characters[cursor] == "\\" ? 2 : 1
     }
-    return cursor < characters.count ? cursor : nil
+    return cursor < characters.endIndex ? cursor : nil
   }
 }
