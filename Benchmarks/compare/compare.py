@@ -29,7 +29,10 @@ from pathlib import Path
 def peak_rss_of(command, **kwargs):
     """Runs a command; returns (stdout, stderr, peak RSS MB) using GNU time."""
     result = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, capture_output=True, text=True, **kwargs)
-    lines = result.stderr.strip().splitlines()
+    # GNU time says so when the command exits non-zero (`winnow match` exits 1 when it found
+    # matches, as every winnow command does): not the command's own output.
+    lines = [line for line in result.stderr.strip().splitlines()
+             if not line.startswith("Command exited with non-zero status")]
     rss = int(lines[-1]) / 1024 if lines and lines[-1].isdigit() else float("nan")
     return result, "\n".join(lines[:-1]), rss
 
