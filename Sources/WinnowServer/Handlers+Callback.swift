@@ -43,8 +43,10 @@ extension Handlers {
     // The item's push text and title are moderated with it. The platform's answer cannot carry
     // a rewritten push text or title, so a replace word there blocks: the lock screen never
     // shows the word.
-    let inPush = result.matches.filter { $0.field.part != .content && $0.match.entry.action.isReplace }
-    if extra == nil, result.verdict == .replaced, !inPush.isEmpty {
+    if extra == nil, result.verdict == .replaced,
+      case let inPush = result.matches.filter({ $0.field.part != .content && $0.match.entry.action.isReplace }),
+      !inPush.isEmpty
+    {
       var categories: [String] = []
       for found in inPush {
         let category = found.match.entry.category ?? "blocked"

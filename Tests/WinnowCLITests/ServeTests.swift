@@ -106,15 +106,15 @@ struct ServeTests {
         ])
     }
 
-    /// A message callback of `content` (and push text) signed with `secret`.
+    /// A message callback of `content` (and push text and options) signed with `secret`.
     func callback(
-      _ content: String, push: String = "", app: String = "app1", secret: String = "s3cret",
+      _ content: String, push: String = "", pushExt: String = "", app: String = "app1", secret: String = "s3cret",
       timestamp: String = String(Int(Date().timeIntervalSince1970 * 1000))
     ) async throws -> (status: Int, body: String) {
       let contentJSON = JSONValue.object([JSONMember(key: "content", value: .string(content))]).jsonString
       let fields = [
         ("appKey", app), ("fromUserId", "u1"), ("targetId", "u2"), ("toUserIds", "u2"), ("msgType", "RC:TxtMsg"),
-        ("content", contentJSON), ("pushContent", push), ("channelType", "PERSON"),
+        ("content", contentJSON), ("pushContent", push), ("pushExt", pushExt), ("channelType", "PERSON"),
         ("msgTimeStamp", "1700000000000"), ("messageId", "M1"),
       ]
       var allowed = CharacterSet.alphanumerics
@@ -262,6 +262,10 @@ struct ServeTests {
     // The answer cannot carry a rewritten push text: a replace word there blocks.
     let pushReplaced = Self.json(try await server.callback("hello", push: "秒杀 now").body)
     #expect(pushReplaced["pass"]?.int64Value == 0 && pushReplaced["extra"] == "blocked")
+    // The push title (`title` of `pushExt`) likewise.
+    let titleReplaced = Self.json(try await server.callback("hello", pushExt: #"{"title":"秒杀 now"}"#).body)
+    #expect(titleReplaced["pass"]?.int64Value == 0 && titleReplaced["extra"] == "blocked")
+    #expect(try await server.callback("hello", pushExt: #"{"title":"new message"}"#) == (200, "{\"pass\":1}\n"))
     #expect(try await server.callback("hello", secret: "wrong").status == 401)
     #expect(try await server.callback("hello", app: "nobody").status == 401)
     let stale = String(Int(Date().timeIntervalSince1970 * 1000) - 3_600_000)
