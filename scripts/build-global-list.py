@@ -8,6 +8,8 @@ Usage: scripts/build-global-list.py DATA_DIR [WINNOW]
   jieba==0.42.1; Benchmarks/compare/run makes a venv with both in .build-compare/venv): the
   English vocabulary that tells ordinary English words in other languages' lists, and the
   Chinese word frequencies that tell ordinary Chinese vocabulary (rule 10 of SOURCES.md).
+  Fetches with `apt-get download` (no root): Debian's wamerican (rule 19), wesperanto (rule
+  13's Esperanto vocabulary), lttoolbox and Apertium's language pairs (rule 26).
   DATA_DIR holds wordlists/ldnoobw/<lang>, wordlists/better-profanity/profanity_wordlist.txt and
   wordlists/houbb-sensitive-word/sensitive_word_dict.txt (see wordlists/global/SOURCES.md).
 
@@ -16,6 +18,8 @@ one run of this script. Output is deterministic (sorted, deduplicated).
 """
 import json
 import math
+import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -103,15 +107,28 @@ ORDINARY_SENSE_ZIPF = 4.0
 
 # The languages LanguageEvidence can tell apart (scripts/build-language-table.py), by the
 # code a list's `lang=` names; a scoped entry of another language could never match.
-DETECTED_LANGUAGES = {"bg", "ca", "cs", "da", "de", "el", "en", "es", "fi", "fil", "fr", "hu", "id", "is", "it", "lt",
-                      "lv", "mk", "ms", "no", "nl", "pl", "pt", "ro", "ru", "hr", "sk", "sl", "sv", "tr", "uk", "vi",
-                      "ja", "zh"}
+DETECTED_LANGUAGES = {"bg", "ca", "cs", "da", "de", "el", "en", "eo", "es", "fi", "fil", "fr", "hu", "id", "is", "it",
+                      "lt", "lv", "mk", "ms", "no", "nl", "pl", "pt", "ro", "ru", "hr", "sk", "sl", "sv", "tr", "uk",
+                      "vi", "ja", "zh"}
 # wordfreq's codes for the vocabularies rule 13 reads, and the code a list names each by.
 VOCABULARY_LANGUAGES = {"bg": "bg", "ca": "ca", "cs": "cs", "da": "da", "de": "de", "el": "el", "en": "en",
                         "es": "es", "fi": "fi", "fil": "fil", "fr": "fr", "hu": "hu", "id": "id", "is": "is",
                         "it": "it", "lt": "lt", "lv": "lv", "mk": "mk", "ms": "ms", "nb": "no", "nl": "nl", "pl": "pl",
                         "pt": "pt", "ro": "ro", "ru": "ru", "sh": "hr", "sk": "sk", "sl": "sl", "sv": "sv", "tr": "tr",
                         "uk": "uk", "vi": "vi", "ja": "ja", "zh": "zh"}
+# Rule 13: wordfreq does not count Esperanto. Its vocabulary is every word form of Debian's
+# wesperanto dictionary, each taken as a common word of the least counted frequency.
+ESPERANTO_ZIPF = COMMON_ZIPF
+
+# Rule 26: the Apertium language pairs (Debian packages) that translate a list's words into
+# English, through Spanish or Catalan where no direct pair exists: (package, direction) steps.
+TRANSLATION_CHAINS = {
+    "es": [("apertium-eng-spa", "spa-eng")],
+    "pt": [("apertium-es-pt", "pt-es"), ("apertium-eng-spa", "spa-eng")],
+    "it": [("apertium-cat-ita", "ita-cat"), ("apertium-eng-cat", "cat-eng")],
+    "fr": [("apertium-fr-es", "fr-es"), ("apertium-eng-spa", "spa-eng")],
+    "eo": [("apertium-eo-en", "eo-en")],
+}
 PREFIXES = ("#", "[", "\\", "allow:", "lexicon:", "re:", "sub:", "word:")
 
 
@@ -399,32 +416,47 @@ def common_words(language):
 def collisions(lists, winnow):
     """Rules 13 and 14: for each list language and entry, the common words (language, word) the
     engine matches it on, whole. `lists` maps a list's language to its entries; each vocabulary
-    is checked with `winnow check --lines --json` against every list at once."""
+    is checked with `winnow check --lines --json` against every list at once. The engine reports
+    one entry for a span, so the words that matched are checked again without the entries just
+    reported, until none matches: `homo`, `h0mo`, `hom0` and `h0m0` all match Esperanto `homo`."""
     found = {}
     frequencies = {}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        custom = []
-        for language, entries in lists.items():
-            path = tmp / f"{language}.txt"
-            path.write_text("".join(escape(e) + "\n" for e in entries), encoding="utf-8")
-            custom += ["--custom", str(path)]
-        for source, code in VOCABULARY_LANGUAGES.items():
-            frequencies[code] = common_words(source)
-            words = sorted(frequencies[code])
-            vocabulary = tmp / f"vocabulary-{code}.txt"
+
+        def check(words, left_out):
+            custom = []
+            for language, entries in lists.items():
+                path = tmp / f"{language}.txt"
+                kept = [e for e in entries if (language, e) not in left_out]
+                path.write_text("".join(escape(e) + "\n" for e in kept), encoding="utf-8")
+                custom += ["--custom", str(path)]
+            vocabulary = tmp / "vocabulary.txt"
             vocabulary.write_text("".join(w + "\n" for w in words), encoding="utf-8")
             run = subprocess.run([winnow, "check", "--no-global", *custom, "--json", "--lines", str(vocabulary)],
                                  capture_output=True, text=True)
             if run.returncode not in (0, 1):
                 sys.exit(f"winnow check failed: {run.stderr}")
+            hits = []
             for line in run.stdout.splitlines():
                 result = json.loads(line)
                 word = words[result["line"] - 1]
                 for match in result["matches"]:
                     if match["start"] == 0 and match["end"] == len(word.encode("utf-8")):
-                        language = Path(match["file"]).stem
-                        found.setdefault((language, match["entry"]), set()).add((code, word))
+                        hits.append((word, Path(match["file"]).stem, match["entry"]))
+            return hits
+
+        sources = [(code, lambda source=source: common_words(source)) for source, code in VOCABULARY_LANGUAGES.items()]
+        sources.append(("eo", lambda: dict.fromkeys(esperanto_words(), ESPERANTO_ZIPF)))
+        for code, read in sources:
+            frequencies[code] = read()
+            words, left_out = sorted(frequencies[code]), set()
+            while words:
+                hits = check(words, left_out)
+                for word, language, entry in hits:
+                    found.setdefault((language, entry), set()).add((code, word))
+                left_out |= {(language, entry) for _, language, entry in hits}
+                words = sorted({word for word, _, _ in hits})
     return found, frequencies
 
 
@@ -482,6 +514,107 @@ def sectioned(category, kept, scoped, reviewed, language, names=frozenset()):
     return sections
 
 
+def debian_package(name, tmp):
+    """Extracts the Debian package `name` (fetched with `apt-get download`, no root) into `tmp`."""
+    subprocess.run(["apt-get", "download", "-q", name], cwd=tmp, check=True, capture_output=True)
+    deb = next(Path(tmp).glob(f"{name}_*.deb"))
+    subprocess.run(["dpkg-deb", "-x", str(deb), tmp], check=True)
+    return deb
+
+
+def esperanto_words():
+    """Rule 13: the word forms of Debian's wesperanto dictionary (eo-spell, GPL-2+), lower-cased."""
+    path = Path("/usr/share/dict/esperanto")
+    with tempfile.TemporaryDirectory() as tmp:
+        if not path.exists():
+            debian_package("wesperanto", tmp)
+            path = Path(tmp) / "usr/share/dict/esperanto"
+        return sorted({w.lower() for w in path.read_text(encoding="utf-8").split()})
+
+
+APERTIUM_UNIT = re.compile(r"\^(.*?)\$")
+
+
+def english_translations(language, words, tools):
+    """Rule 26: each word → the English lemmas Apertium gives for every reading of it as a
+    dictionary form (a reading whose lemma is the word itself), or None when it has no such
+    reading or one of them has no translation. A reading is translated step by step along
+    TRANSLATION_CHAINS (a step's output is the next one's input)."""
+    env = dict(os.environ, LD_LIBRARY_PATH=str(tools / "usr/lib/x86_64-linux-gnu"))
+
+    def run(binary, lines, *flags):
+        out = subprocess.run([str(tools / "usr/bin/lt-proc"), *flags, str(binary)], input="".join(l + "\n" for l in lines),
+                             capture_output=True, text=True, env=env, check=True).stdout
+        return out.split("\n")[:len(lines)]
+
+    chain = [tools / "usr/share/apertium" / package / direction for package, direction in TRANSLATION_CHAINS[language]]
+    analysed = run(f"{chain[0]}.automorf.bin", [w.lower() for w in words])
+    result = {}
+    for word, line in zip(words, analysed):
+        units = APERTIUM_UNIT.findall(line)
+        readings = units[0].split("/")[1:] if len(units) == 1 else []
+        # The readings of the word as a dictionary form: `pompino` read as a form of `pompare`
+        # or `cesso` as a form of `cessare` says nothing about the entry's own sense.
+        readings = [r for r in readings if r.split("<")[0].casefold() == word.casefold()]
+        if not readings:
+            result[word] = None
+            continue
+        for step in chain:
+            translated = []
+            for output in run(f"{step}.autobil.bin", [f"^{r}$" for r in readings], "-b"):
+                units = APERTIUM_UNIT.findall(output)
+                options = units[0].split("/")[1:] if len(units) == 1 else []
+                if not options or any(o.startswith("@") for o in options):
+                    translated = None
+                    break
+                translated += options
+            readings = translated
+            if readings is None:
+                break
+        result[word] = None if readings is None else {
+            " ".join(re.sub(r"<[^>]*>", "", r).replace("#", " ").replace("+", " ").split()) for r in readings}
+    return result
+
+
+def ordinary_by_translation(lists, english, winnow):
+    """Rule 26: for each language of TRANSLATION_CHAINS, its single-word entries whose every
+    English translation is a text the English entries (`english`, as the engine matches them)
+    do not match anywhere: `infierno` (hell), `pesce` (fish), `saco` (sack). An entry Apertium
+    does not know (`culo`, `cazzo`: most slang) or that translates to a listed English word
+    (`mierda` → shit, `asno` → ass) is not one."""
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        (tmp / "apt").mkdir()
+        packages = {"lttoolbox"} | {p for chain in TRANSLATION_CHAINS.values() for p, _ in chain}
+        for package in sorted(packages):
+            deb = debian_package(package, tmp / "apt")
+            if package == "lttoolbox":  # its library, whose package name carries the ABI version
+                depends = subprocess.run(["dpkg-deb", "-f", str(deb), "Depends"], capture_output=True, text=True,
+                                         check=True).stdout
+                debian_package(re.search(r"liblttoolbox[0-9a-z.-]*", depends).group(0), tmp / "apt")
+        translations = {}
+        for language in sorted(TRANSLATION_CHAINS):
+            words = [e for e in lists.get(language, ()) if len(e.split()) == 1]
+            for word, english_words in english_translations(language, words, tmp / "apt").items():
+                if english_words:
+                    translations[(language, word)] = sorted(english_words)
+        listed = tmp / "en.txt"
+        listed.write_text("".join(escape(e) + "\n" for e in english), encoding="utf-8")
+        texts = sorted({t for ts in translations.values() for t in ts})
+        lines = tmp / "translations.txt"
+        lines.write_text("".join(t + "\n" for t in texts), encoding="utf-8")
+        run = subprocess.run([winnow, "check", "--no-global", "--custom", str(listed), "--json", "--lines", str(lines)],
+                             capture_output=True, text=True)
+        if run.returncode not in (0, 1):
+            sys.exit(f"winnow check failed: {run.stderr}")
+        offensive = {texts[json.loads(line)["line"] - 1] for line in run.stdout.splitlines() if json.loads(line)["matches"]}
+    for (language, word), english_words in translations.items():
+        if not offensive.intersection(english_words):
+            out.setdefault(language, set()).add(word)
+    return out
+
+
 def proper_names():
     """Rule 19: the words Debian's `wamerican` dictionary (SCOWL, 2020.12.07) writes
     capitalized, lower-cased: `Dick`, `Fanny`, `Johnson`, `Randy` are names as well as words.
@@ -489,9 +622,7 @@ def proper_names():
     path = Path("/usr/share/dict/american-english")
     with tempfile.TemporaryDirectory() as tmp:
         if not path.exists():
-            subprocess.run(["apt-get", "download", "-q", "wamerican"], cwd=tmp, check=True, capture_output=True)
-            deb = next(Path(tmp).glob("wamerican_*.deb"))
-            subprocess.run(["dpkg-deb", "-x", str(deb), tmp], check=True)
+            debian_package("wamerican", tmp)
             path = Path(tmp) / "usr/share/dict/american-english"
         return {w.lower() for w in path.read_text(encoding="utf-8").split() if w[:1].isupper() and w[1:].islower()}
 
@@ -588,6 +719,7 @@ def main():
     )
 
     japanese_zipf = common_words("ja")
+    translated_ordinary = ordinary_by_translation(latin, english, winnow)
     for language, entries in sorted(latin.items()):
         if language == "en":
             continue
@@ -596,6 +728,11 @@ def main():
         if language == "ja":  # rule 16
             reviewed += [e for e in kept if japanese_zipf.get(e, -math.inf) >= ORDINARY_SENSE_ZIPF]
             kept = [e for e in kept if e not in reviewed]
+        ordinary = translated_ordinary.get(language, set())  # rule 26
+        reviewed += [e for e in kept + scoped if e in ordinary]
+        kept, scoped = [e for e in kept if e not in ordinary], [e for e in scoped if e not in ordinary]
+        if ordinary:
+            print(f"rule 26: {language}: {len(ordinary)} flagged for review: {', '.join(sorted(ordinary, key=key))}")
         name = f"{language}.txt"
         counts[name] = write(
             name, f"LDNOOBW ({language}, CC-BY-4.0). English look-alikes are in ../optional/.",

@@ -140,6 +140,17 @@ struct PrecisionTests {
     }
   }
 
+  @Test(arguments: [
+    ("La homo kaj la hundo", false),  // Esperanto: la, kaj, la against no English word
+    ("Ĉu vi estas homo?", false),
+    ("you are a homo", true),  // English: you, are, a
+    ("homo", true),  // no word of any language besides the entry
+  ])
+  func esperantoIsALanguageOfItsOwn(text: String, matches: Bool) throws {
+    let list = try WordList(name: "en.txt", origin: .global, parsing: "[profanity: lang=en]\nhomo\n")
+    #expect(!(try Matcher(lists: [list]).matches(in: text)).isEmpty == matches, "\(text)")
+  }
+
   @Test func wordsWithNoLanguageLeaveAScopedEntryItsMatch() throws {
     let list = try WordList(name: "en.txt", origin: .global, parsing: "[sexual: lang=en]\nporno\n")
     let matcher = try Matcher(lists: [list])

@@ -1,6 +1,7 @@
 /// Which language a text is written in, told by counting its words that are among each
-/// language's 100 most frequent words (wordfreq's, see `LanguageTables+Data.swift`), and its
-/// runs of kana (Japanese) and of Han characters (Chinese, or Japanese when the text has kana).
+/// language's 100 most frequent words (wordfreq's, see `LanguageTables+Data.swift`; for Esperanto,
+/// which wordfreq does not count, its stop words), and its runs of kana (Japanese) and of Han
+/// characters (Chinese, or Japanese when the text has kana).
 ///
 /// An entry with a ``Entry/language`` does not match in a text written in another language: one
 /// where some other language counts more words than the entry's. Ties keep the entry (Spanish
