@@ -47,10 +47,40 @@ struct RawPrefilterTests {
     #expect(prefilter.needed.map(\.nonzeroBitCount) == [1, 0, 0, 1, 1, 1, 1])
   }
 
+  /// The digits a pattern's matches hold, read as few as they can be: a class counts when all
+  /// it matches is a digit; optional atoms, lookarounds and other classes count nothing; a
+  /// group its alternative with the fewest; what is not read makes the count 0.
+  @Test(arguments: [
+    (#"\d{11}"#, 11), (#"[0-9]{3}-[0-9]{4}"#, 7), (#"a(?:\d\d|\d{3})b"#, 2), (#"(?:\d{3}|x)"#, 0),
+    (#"\d+"#, 1), (#"\d*"#, 0), (#"(?<=\d{5})x"#, 0), (#"[\s\d]{4}"#, 0), (#"[^0-9]{4}"#, 0),
+    (#"[1１一①❶➀]\d{2,}"#, 3), (#"(?i)\d{5}"#, 0), (#"(\d)\1"#, 0), ("0755", 4), (#"\d{2}|\d{5}"#, 2),
+    (#"(?:(?:\d{1000}){1000}){1000}"#, 1 << 20),
+  ])
+  func digitsAreRead(_ pattern: String, _ expected: Int) {
+    #expect(RawPrefilter.minimumDigits(of: pattern) == expected, "\(pattern)")
+  }
+
+  /// Every decimal digit of every script (what `\d` matches with Unicode properties) is counted
+  /// as a possible digit; the blocks answered without a property lookup hold none; and the
+  /// first two bytes of every possible digit are among the pairs the scan reads a scalar at.
+  @Test func everyDecimalDigitIsCounted() {
+    for value in UInt32(0)...0x10FFFF {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      if scalar.properties.generalCategory == .decimalNumber {
+        #expect(RawPrefilter.mayBeDigit(value), "U+\(String(value, radix: 16))")
+      }
+      guard RawPrefilter.mayBeDigit(value) else { continue }
+      let bytes = Array(String(Character(scalar)).utf8)
+      #expect(RawPrefilter.mayBeginDigit(bytes[0], bytes.count > 1 ? bytes[1] : 0), "U+\(String(value, radix: 16))")
+    }
+    #expect(!RawPrefilter.mayBeDigit(0x5341) && RawPrefilter.mayBeDigit(0x5E7A))  // 十 is not, 幺 is
+  }
+
   /// Property: for each pattern of the contact list and random texts made of the pieces those
-  /// patterns are built from, a text on which the prefilter would skip a regex is one the regex
-  /// does not match (the regex run by itself is the reference). Case and the two non-ASCII
-  /// letters that match `k` and `s` without case are among the pieces.
+  /// patterns are built from, a text on which the prefilter would skip a regex (for its
+  /// literals or for its digits) is one the regex does not match (the regex run by itself is
+  /// the reference). Case and the two non-ASCII letters that match `k` and `s` without case are
+  /// among the pieces, and so are phone numbers in every script the list reads.
   @Test func neverSkipsAMatch() throws {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("wordlists/contact/contact.txt").path
@@ -61,26 +91,41 @@ struct RawPrefilterTests {
     let pieces = [
       "a", "B", "qq", "QQ", "扣扣", "微信", "wx", "vx:", " ", "-", ".", "。", "点", "@", "＠", "(at)", "[dot]", " dot ",
       "com", "CN", ".ME", "shop", "www.", "http", "://", "1", "38", "0755", "1234", "5678", "一", "三八", "①", "１",
-      "+86 ", "(555) ", "ſ", "\u{212A}", "example", "_", "x9",
+      "+86 ", "(555) ", "ſ", "\u{212A}", "example", "_", "x9", "13812345678", "138 1234 5678",
+      "一三八一二三四五六七八", "①③⑧①②③④⑤⑥⑦⑧", "１３８１２３４５６７８", "+44 20 7946 0958", "(555) 123-4567",
+      "010-12345678", "٠١٢٣٤٥٦٧٨٩", "幺", "十",
     ]
     var generator = SeededGenerator(state: 37)
     var scratch = RegexScratch()
     var skipped = 0
+    var skippedForDigits = 0
+    var phoneMatches = 0
     for _ in 0..<3000 {
       let text = (0..<Int.random(in: 1...14, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
         .joined()
       let bytes = Array(text.utf8)
-      let found = bytes.withUnsafeBufferPointer { prefilter.found(in: $0) }
-      for (index, program) in programs.enumerated() where found & prefilter.needed[index] != prefilter.needed[index] {
-        skipped += 1
+      let (found, digits) = bytes.withUnsafeBufferPointer { prefilter.scan($0) }
+      // The scan counts what a plain count of the scalars counts (it may stop once it has
+      // every set and the most digits any regex needs).
+      let reference = text.unicodeScalars.filter { RawPrefilter.mayBeDigit($0.value) }.count
+      #expect(min(digits, prefilter.mostDigitsNeeded) == min(reference, prefilter.mostDigitsNeeded), "\(text)")
+      for (index, program) in programs.enumerated() {
+        let lacksLiterals = found & prefilter.needed[index] != prefilter.needed[index]
+        let lacksDigits = digits < prefilter.digitsNeeded[index]
         var matched = false
-        bytes.withUnsafeBufferPointer { buffer in
+        _ = bytes.withUnsafeBufferPointer { buffer in
           program.forEachMatch(in: buffer, scratch: &scratch) { _ in matched = true }
         }
+        if matched && prefilter.digitsNeeded[index] > 0 { phoneMatches += 1 }
+        guard lacksLiterals || lacksDigits else { continue }
+        skipped += 1
+        if lacksDigits && !lacksLiterals { skippedForDigits += 1 }
         #expect(!matched, "\(patterns[index]) matches \(text), which the prefilter skips")
       }
     }
-    // The property says something only if texts were skipped.
-    #expect(skipped > 3000)
+    // The property says something only if texts were skipped, for digits too, and if the
+    // patterns that need digits also matched.
+    #expect(skipped > 3000 && skippedForDigits > 500 && phoneMatches > 500)
+    #expect(prefilter.digitsNeeded.filter { $0 > 0 }.count >= 5)
   }
 }

@@ -657,11 +657,12 @@ final class MatcherLayer: Sendable {
     in bytes: UnsafeBufferPointer<UInt8>, layer: Int, scratch: inout RegexScratch, into candidates: inout [Candidate],
     warnings: inout [MatchWarning]
   ) {
-    // A regex whose required literals the text lacks cannot match it.
-    let found = rawPrefilter.isUseful ? rawPrefilter.found(in: bytes) : 0
+    // A regex whose required literals the text lacks, or that needs more digits than the text
+    // has, cannot match it.
+    let (found, digits) = rawPrefilter.isUseful ? rawPrefilter.scan(bytes) : (0, 0)
     for (position, index) in rawRegexes.enumerated() {
       let needed = rawPrefilter.needed[position]
-      guard found & needed == needed else { continue }
+      guard found & needed == needed, digits >= rawPrefilter.digitsNeeded[position] else { continue }
       let (entryIndex, program, _) = regexes[Int(index)]
       let outcome = program.forEachMatch(in: bytes, scratch: &scratch) { range in
         candidates.append(Candidate(layer: layer, entry: entryIndex, start: range.lowerBound, end: range.upperBound))

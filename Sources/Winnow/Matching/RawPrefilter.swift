@@ -5,7 +5,8 @@
 /// literals that every match must contain one of (``requirements(of:)``): `@` for an e-mail
 /// address, one of `.com`, `.net`, … for a domain, one of `qq`, `扣扣`, … for a QQ number.
 /// A text holding no literal of a set cannot match, and the regex is not run on it. A raw
-/// regex with no such set (a phone number is digits in any of several scripts) always runs.
+/// regex with no such set (a phone number is digits in any of several scripts) is skipped on a
+/// text with fewer digits than its matches hold (``digitsNeeded``, `RawPrefilter+Digits.swift`).
 struct RawPrefilter: Sendable {
   /// One literal of one set: its bytes (ASCII letters lowercased when caseless) and its set's
   /// bit.
@@ -18,15 +19,26 @@ struct RawPrefilter: Sendable {
   /// `needles[starts[b]..<starts[b + 1]]`.
   private let starts: [Int32]
   private let needles: [Needle]
-  /// A bit for each pair of bytes (first byte × 256 + second byte) that begins a needle.
-  private let pairs: [UInt64]
-  /// Per byte, the bits of the sets that have that byte as a one-byte literal.
-  private let singles: [UInt64]
-  /// Per raw regex, the bits of the sets it needs (0: it always runs).
+  /// The tables ``scan(_:)`` reads, in one array (one lent buffer, one bounds): from
+  /// ``firstBytes``, a bit per byte that begins something (a needle, a one-byte literal, a
+  /// digit); from ``singlesAt``, per byte, the bits of the sets that have that byte as a
+  /// one-byte literal; from ``pairsAt``, a bit for each pair of bytes (first byte × 256 +
+  /// second byte) that begins a needle; from ``digitPairsAt``, one for each pair that may begin
+  /// a digit (``digitPairs``; zero when no regex needs digits).
+  private let tables: [UInt64]
+  private static let firstBytes = 0
+  private static let singlesAt = 4
+  private static let pairsAt = 260
+  private static let digitPairsAt = 1284
+  /// Per raw regex, the bits of the sets it needs (0: none).
   let needed: [UInt64]
+  /// Per raw regex, the fewest scalars that may be digits its matches hold (0: none needed).
+  let digitsNeeded: [Int]
+  /// The largest of ``digitsNeeded``: how far a text's digits need counting.
+  let mostDigitsNeeded: Int
   /// Whether ASCII letters are compared without case (the regexes are caseless).
   private let caseless: Bool
-  /// Whether any raw regex has a set.
+  /// Whether any raw regex has a set or needs digits: whether ``scan(_:)`` is worth its pass.
   let isUseful: Bool
   /// The bits of every set.
   private let all: UInt64
@@ -52,7 +64,11 @@ struct RawPrefilter: Sendable {
               }
             })
       }
-      for set in sets where nextBit < 64 {
+      // One set a regex is enough to skip it: the one whose literals begin with the fewest
+      // bytes, since every byte that begins a literal costs the scan more than a test
+      // (`(?:点|。|dot)(?:com|net|…)` is found by `点`, `。`, `dot`, not by `com`, `net` …).
+      let best = sets.min { Self.firstByteCount($0, caseless: caseless) < Self.firstByteCount($1, caseless: caseless) }
+      for set in best.map({ [$0] }) ?? [] where nextBit < 64 {
         let bit = UInt64(1) << UInt64(nextBit)
         nextBit += 1
         mask |= bit
@@ -88,38 +104,62 @@ struct RawPrefilter: Sendable {
     }
     self.starts = starts
     self.needles = needles
-    self.pairs = pairs
-    self.singles = singles
     self.needed = needed
+    digitsNeeded = patterns.map(Self.minimumDigits(of:))
+    mostDigitsNeeded = digitsNeeded.max() ?? 0
+    let digitPairs = mostDigitsNeeded > 0 ? Self.digitPairs : [UInt64](repeating: 0, count: 1024)
+    var firstBytes = [UInt64](repeating: 0, count: 4)
+    for byte in 0..<256 {
+      let words = byte * 4..<byte * 4 + 4
+      if singles[byte] != 0 || words.contains(where: { pairs[$0] | digitPairs[$0] != 0 }) {
+        firstBytes[byte >> 6] |= 1 << UInt64(byte & 63)
+      }
+    }
+    tables = firstBytes + singles + pairs + digitPairs
     self.caseless = caseless
-    isUseful = all != 0
+    isUseful = all != 0 || mostDigitsNeeded > 0
     self.all = all
   }
 
-  /// The bits of the sets that have a literal in `text`. Each byte costs a lookup or two; only
-  /// where a pair of bytes begins a needle is the needle compared.
-  func found(in text: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    guard let base = text.baseAddress, !text.isEmpty else { return 0 }
+  /// The bits of the sets that have a literal in `text`, and how many of its scalars may be
+  /// digits (``mayBeDigit(_:)``; counted only when a regex needs digits, and then at least up
+  /// to ``mostDigitsNeeded``). Each byte costs a lookup or two; only where a pair of bytes
+  /// begins a needle is the needle compared, and only where it may begin a digit is the
+  /// scalar read.
+  func scan(_ text: UnsafeBufferPointer<UInt8>) -> (sets: UInt64, digits: Int) {
+    guard let base = text.baseAddress, !text.isEmpty else { return (0, 0) }
     let count = text.count
     let caseless = caseless
+    let mostDigitsNeeded = mostDigitsNeeded
     @inline(__always) func fold(_ byte: UInt8) -> UInt8 { caseless && byte &- 65 < 26 ? byte | 0x20 : byte }
-    var found: UInt64 = 0
-    return pairs.withUnsafeBufferPointer { pairs in
-      singles.withUnsafeBufferPointer { singles in
-        var current = fold(base[0])
-        for index in 0..<count {
-          found |= singles[Int(current)]
-          let next = index &+ 1 < count ? fold(base[index &+ 1]) : 0
-          let pair = Int(current) &<< 8 | Int(next)
-          if pairs[pair &>> 6] & (1 &<< UInt64(pair & 63)) != 0 {
-            found |= matchNeedles(at: index, first: current, in: text)
-            if found == all { return found }
-          }
-          current = next
+    return tables.withUnsafeBufferPointer { tables in
+      var found: UInt64 = 0
+      var digits = 0
+      for index in 0..<count {
+        let byte = fold(base[index])
+        // Most bytes begin nothing: one test each.
+        guard tables[Self.firstBytes &+ Int(byte &>> 6)] & (1 &<< UInt64(byte & 63)) != 0 else { continue }
+        found |= tables[Self.singlesAt &+ Int(byte)]
+        let next = index &+ 1 < count ? fold(base[index &+ 1]) : 0
+        let pair = Int(byte) &<< 8 | Int(next)
+        let bit: UInt64 = 1 &<< UInt64(pair & 63)
+        if tables[Self.pairsAt &+ pair &>> 6] & bit != 0 {
+          found |= matchNeedles(at: index, first: byte, in: text)
+          if found == all && digits >= mostDigitsNeeded { return (found, digits) }
         }
-        return found
+        if tables[Self.digitPairsAt &+ pair &>> 6] & bit != 0 {
+          // Case folding changes no digit, and no byte that leads a multi-byte scalar.
+          if byte < 0x80 || Self.mayBeDigit(UTF8Decoding.decode(text, at: index).value) { digits &+= 1 }
+        }
       }
+      return (found, digits)
     }
+  }
+
+  /// How many different bytes the literals of a set begin with (ASCII letters folded when
+  /// caseless).
+  private static func firstByteCount(_ set: [String], caseless: Bool) -> Int {
+    Set(set.compactMap { $0.utf8.first.map { caseless && $0 &- 65 < 26 ? $0 | 0x20 : $0 } }).count
   }
 
   /// The bits of the needles of first byte `first` that are in `text` at `index`.
@@ -290,7 +330,7 @@ struct RawPrefilter: Sendable {
   }
 
   /// The index of the `)` closing a group whose body starts at `start`; nil when unclosed.
-  private static func endOfGroup(_ characters: ArraySlice<Unicode.Scalar>, from start: Int) -> Int? {
+  static func endOfGroup(_ characters: ArraySlice<Unicode.Scalar>, from start: Int) -> Int? {
     var depth = 1
     var cursor = start
     while cursor < characters.endIndex {

@@ -1,0 +1,198 @@
+/// The second requirement a `raw:` regex's pattern can state: how many digits every match holds.
+///
+/// A phone number has no literal every match must contain (its digits may be ASCII, full-width,
+/// circled or Chinese numerals), but it has many digits: a text with fewer scalars that may be
+/// digits (``mayBeDigit(_:)``) than a pattern needs cannot match it, and the regex is not run
+/// on it. A pattern's count is read conservatively (``minimumDigits(of:)``), so that a skipped
+/// text is one the regex cannot match.
+extension RawPrefilter {
+  /// Whether a scalar is one of the digits phone numbers are written with: ASCII and full-width
+  /// digits, circled digits (①–⑨, ⓪, ❶–❾, ➀–➈) and the Chinese numerals 〇零一二三四五六七八九
+  /// and 幺 (read for 1 in phone numbers).
+  static func isDigitLike(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x30...0x39, 0xFF10...0xFF19, 0x2460...0x2468, 0x24EA, 0x2776...0x277E, 0x2780...0x2788: return true
+    case 0x3007, 0x96F6, 0x4E00, 0x4E8C, 0x4E09, 0x56DB, 0x4E94, 0x516D, 0x4E03, 0x516B, 0x4E5D, 0x5E7A: return true
+    default: return false
+    }
+  }
+
+  /// Whether a scalar may be a digit to a raw regex: digit-like, or a decimal digit of any
+  /// script (`\d` matches those, raw regexes being compiled with Unicode properties). Blocks
+  /// with no decimal digit, where most text is (Latin, Cyrillic, punctuation, CJK, kana, Hangul),
+  /// are answered without a property lookup.
+  static func mayBeDigit(_ value: UInt32) -> Bool {
+    if isDigitLike(value) { return true }
+    switch value {
+    case 0..<0x660, 0x66A..<0x6F0, 0x6FA..<0x7C0, 0x7CA..<0x900, 0x2000..<0x3000, 0x3000..<0xA000, 0xAC00..<0xE000,
+      0xF900..<0xFF10, 0xFF1A..<0x10000:
+      return false
+    case 0x660...0x669, 0x6F0...0x6F9, 0x7C0...0x7C9:
+      return true
+    default:
+      return Unicode.Scalar(value)?.properties.generalCategory == .decimalNumber
+    }
+  }
+
+  /// A bit for each pair of bytes (first × 256 + second) that begins the UTF-8 form of a
+  /// scalar ``mayBeDigit(_:)`` may say yes to: exactly for ASCII, the two-byte range and the
+  /// digit-like scalars; for every scalar of the ranges it asks Unicode's properties about
+  /// (which this leaves to ``scan(_:)``, once the pair is seen).
+  static let digitPairs: [UInt64] = {
+    var bits = [UInt64](repeating: 0, count: 1024)
+    func set(_ first: Int, _ second: Int) {
+      bits[(first << 8 | second) >> 6] |= 1 << UInt64((first << 8 | second) & 63)
+    }
+    func setScalars(_ range: ClosedRange<UInt32>) {
+      var value = range.lowerBound
+      while value <= range.upperBound {
+        guard let scalar = Unicode.Scalar(value) else {
+          value += 1
+          continue
+        }
+        let bytes = Array(String(Character(scalar)).utf8)
+        set(Int(bytes[0]), bytes.count > 1 ? Int(bytes[1]) : 0)
+        // Scalars sharing their first two bytes: a two-byte scalar is its own pair; three
+        // bytes share them 64 at a time, four bytes 4,096 at a time.
+        let step: UInt32 = bytes.count == 3 ? 0x40 - (value & 0x3F) : bytes.count == 4 ? 0x1000 - (value & 0xFFF) : 1
+        value += step
+      }
+    }
+    for digit in 0x30...0x39 {
+      for second in 0..<256 { set(digit, second) }
+    }
+    for range: ClosedRange<UInt32> in [
+      0x660...0x669, 0x6F0...0x6F9, 0x7C0...0x7C9, 0xFF10...0xFF19, 0x2460...0x2468, 0x24EA...0x24EA, 0x2776...0x277E,
+      0x2780...0x2788, 0x900...0x1FFF, 0xA000...0xABFF, 0xE000...0xF8FF, 0x10000...0x10FFFF,
+    ] {
+      setScalars(range)
+    }
+    for numeral: UInt32 in [
+      0x3007, 0x96F6, 0x4E00, 0x4E8C, 0x4E09, 0x56DB, 0x4E94, 0x516D, 0x4E03, 0x516B, 0x4E5D, 0x5E7A,
+    ] {
+      setScalars(numeral...numeral)
+    }
+    return bits
+  }()
+
+  /// Whether the pair of bytes `first`, `second` may begin a digit, by ``digitPairs``.
+  static func mayBeginDigit(_ first: UInt8, _ second: UInt8) -> Bool {
+    let pair = Int(first) << 8 | Int(second)
+    return digitPairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0
+  }
+
+  /// The fewest digit-like scalars a match of `pattern` can hold: a class or character counts
+  /// when everything it matches is digit-like (`\d`, `[0-9]`, `[1１一①]`, `0`), repeated as often
+  /// as its quantifier's minimum; a group counts its alternative with the fewest; lookarounds
+  /// and everything else count nothing. A pattern with a construct it does not read (inline
+  /// options, `\Q`, backreferences, an unclosed group) needs 0, so the count never says more
+  /// than the regex requires.
+  static func minimumDigits(of pattern: String) -> Int {
+    guard !pattern.contains("\\Q") else { return 0 }
+    return minimumDigits(Array(pattern.unicodeScalars)[...]) ?? 0
+  }
+
+  private static func minimumDigits(_ characters: ArraySlice<Unicode.Scalar>) -> Int? {
+    var branches: [Int] = []
+    var total = 0
+    var index = characters.startIndex
+    while index < characters.endIndex {
+      var atom = 0
+      var next = index + 1
+      switch characters[index] {
+      case "|":
+        branches.append(total)
+        total = 0
+        index = next
+        continue
+      case "\\":
+        guard next < characters.endIndex else { return nil }
+        let escaped = characters[next]
+        next += 1
+        if escaped == "d" {
+          atom = 1
+        } else if escaped.properties.isAlphabetic || ("0"..."9").contains(escaped) {
+          // Classes (`\s`, `\w`), anchors (`\b`) and escapes with arguments are not read, but
+          // for those that take one.
+          if ["x", "p", "P", "N", "g", "k", "o", "c", "E"].contains(escaped) || ("1"..."9").contains(escaped) {
+            return nil
+          }
+        }
+      case "[":
+        guard let close = RegexProgram.endOfClass(characters, from: next) else { return nil }
+        atom = isDigitClass(characters[next..<close]) ? 1 : 0
+        next = close + 1
+      case "(":
+        guard let close = endOfGroup(characters, from: next) else { return nil }
+        var body = characters[next..<close]
+        next = close + 1
+        if body.first == "?" {
+          let rest = body.dropFirst()
+          if rest.first == "=" || rest.first == "!" || rest.starts(with: ["<", "="]) || rest.starts(with: ["<", "!"]) {
+            body = body[body.startIndex..<body.startIndex]  // a lookaround holds no text
+          } else if rest.first == ":" || rest.first == ">" {
+            body = rest.dropFirst()
+          } else {
+            return nil  // options, named groups, conditions …: not read
+          }
+        }
+        guard let inside = minimumDigits(body) else { return nil }
+        atom = inside
+      case ")", "?", "*", "+", "{":
+        return nil
+      default:
+        atom = isDigitLike(characters[index].value) ? 1 : 0
+      }
+      // The atom's quantifier: its minimum repetition.
+      var repeats = 1
+      if next < characters.endIndex, ["?", "*", "+", "{"].contains(characters[next]) {
+        let quantifier = characters[next]
+        if quantifier == "{" {
+          guard let close = characters[next...].firstIndex(of: "}") else { return nil }
+          let minimum = String(String.UnicodeScalarView(characters[(next + 1)..<close].prefix { $0 != "," }))
+          guard let value = minimum.isEmpty ? 0 : Int(minimum), value <= 1000 else { return nil }
+          repeats = value
+          next = close + 1
+        } else {
+          repeats = quantifier == "+" ? 1 : 0
+          next += 1
+        }
+        if next < characters.endIndex, characters[next] == "?" || characters[next] == "+" { next += 1 }
+      }
+      // Capped, so that nested counts cannot overflow; a pattern needing this many is rare.
+      total = min(total + min(atom, 1 << 20) * repeats, 1 << 20)
+      index = next
+    }
+    branches.append(total)
+    return branches.min()
+  }
+
+  /// Whether every scalar a class body (between `[` and `]`) matches is digit-like: no
+  /// negation, and each item a digit-like scalar, a range of them, or `\d`.
+  private static func isDigitClass(_ body: ArraySlice<Unicode.Scalar>) -> Bool {
+    guard let first = body.first, first != "^" else { return false }
+    var index = body.startIndex
+    while index < body.endIndex {
+      var low = body[index]
+      if low == "\\" {
+        guard index + 1 < body.endIndex, body[index + 1] == "d" else { return false }
+        index += 2
+        continue
+      }
+      index += 1
+      var high = low
+      if index + 1 < body.endIndex, body[index] == "-" {
+        high = body[index + 1]
+        guard high != "\\", low.value <= high.value else { return false }
+        index += 2
+      }
+      guard high.value - low.value <= 64 else { return false }
+      while low.value <= high.value {
+        guard isDigitLike(low.value) else { return false }
+        guard let following = Unicode.Scalar(low.value + 1) else { break }
+        low = following
+      }
+    }
+    return true
+  }
+}
