@@ -24,9 +24,11 @@ block entries of the Chinese profanity and sexual sections (two to four Han char
 inserted into English dev-part messages in pinyin, joined, spaced, with tone marks and title
 case, caught when a reported block match overlaps them.
 
-The opt-in contact list (`--contact`, unless --no-contact) is measured in a second scan: the
-ordinary messages it flags, and made-up contact details of each kind inserted into dev-part
-messages (a quarter of --per-kind a kind), found when a contact match overlaps them.
+The contact list (on by default in winnow; left out of the first scan with `--no-contact`, so
+that its tables are the global list's alone) is measured in a second scan, unless --no-contact
+is given here: the ordinary messages it flags, and made-up contact details of each kind
+inserted into dev-part messages (a quarter of --per-kind a kind), found when a contact match
+overlaps them.
 WINNOW is the winnow executable; its `scan --all` does the moderation.
 """
 import argparse
@@ -215,7 +217,7 @@ def contact(kind, rng):
 
 
 def contact_figures(winnow, global_dir, scan_options, ordinary, carriers, per_kind, rng):
-    """The opt-in contact list (`--contact`): the ordinary messages it flags, by language,
+    """The contact list (`--contact`, on by default): the ordinary messages it flags, by language,
     source and part, and the injected contacts it finds, by kind (a contact match overlapping
     the injected span)."""
     items, meta = [], []
@@ -401,7 +403,8 @@ def main():
         with dump.open("w", encoding="utf-8") as out:
             for n, text in enumerate(items):
                 out.write(json.dumps({"msgUID": str(n), "content": {"content": text}}, ensure_ascii=False) + "\n")
-        command = [args.winnow, "scan", "--all", "--no-progress", "--global", args.global_dir, *args.scan_option,
+        command = [args.winnow, "scan", "--all", "--no-progress", "--no-contact", "--global", args.global_dir,
+                   *args.scan_option,
                    str(dump)]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode not in (0, 1):
@@ -443,7 +446,8 @@ def main():
                 misses[(lang, kind)].append((info[1], items[n].encode("utf-8")[start:end].decode("utf-8") + "  in  " + items[n][:120]))
 
     figures = {"ordinary": {}, "caught": {}}
-    print("Ordinary messages, blocked (and flagged for review), on the dev part and the set-aside part:")
+    print("Ordinary messages, blocked (and flagged for review) by the global list, on the dev part and the")
+    print("set-aside part:")
     print()
     print("| language | source | dev messages | dev blocked | dev flagged | set-aside messages | set-aside blocked | set-aside flagged |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
@@ -478,8 +482,8 @@ def main():
         totals_c, flagged_c, injected_c, caught_c = contact_figures(
             args.winnow, args.global_dir, args.scan_option, ordinary, carriers, args.per_kind // 4,
             random.Random(args.seed + 1))
-        print("The opt-in contact list (`--contact`): ordinary messages with a contact match (flagged for")
-        print("review), on the dev part and the set-aside part:")
+        print("The contact list (on by default, `--no-contact` leaves it out): ordinary messages with a contact")
+        print("match (flagged for review), on the dev part and the set-aside part:")
         print()
         print("| language | source | dev messages | dev with a contact | set-aside messages | set-aside with a contact |")
         print("|---|---|---:|---:|---:|---:|")

@@ -21,7 +21,7 @@ enum GlobalListLocator {
     return nil
   }
 
-  /// The opt-in contact list (`--contact`): `contact` beside the built-in global directory
+  /// The contact list (on unless `--no-contact`): `contact` beside the built-in global directory
   /// (`wordlists/contact`, or `<prefix>/share/winnow/contact`).
   static func contactDirectory() -> String? {
     guard let global = builtInDirectory() else { return nil }

@@ -39,10 +39,11 @@ struct ListOptions: ParsableArguments {
   }
 
   @Flag(
+    inversion: .prefixedNo,
     help: ArgumentHelp(
-      "Also find contact details and links (category contact, flagged for review).",
-      discussion: "Opt-in: its raw: regexes add about a quarter to the work a scan does per line."))
-  var contact = false
+      "Find contact details and links with the global list (category contact, flagged for review).",
+      discussion: "On by default, beside the global list; --no-contact leaves it out."))
+  var contact = true
 
   @Flag(name: .customLong("no-global"), help: "Use no global list, only custom lists.")
   var noGlobal = false
@@ -63,8 +64,8 @@ struct ListOptions: ParsableArguments {
   var customAllowsGlobal = false
 
   func validate() throws {
-    if noGlobal && (!globalDirectories.isEmpty || contact) {
-      throw ValidationError("--global and --contact cannot be used with --no-global")
+    if noGlobal && !globalDirectories.isEmpty {
+      throw ValidationError("--global cannot be used with --no-global")
     }
     if noGlobal && customFiles.isEmpty && appsDirectory == nil {
       throw ValidationError("--no-global needs at least one --custom list")
@@ -171,7 +172,8 @@ struct ListOptions: ParsableArguments {
         directories: try resolvedGlobalDirectories(), excludedCategories: excludedCategories, useCache: !noCache))
   }
 
-  /// The `--global` directories, or the built-in one; and the contact list with `--contact`.
+  /// The `--global` directories, or the built-in one; and the contact list unless
+  /// `--no-contact` (once, when a `--global` directory is not already it).
   func resolvedGlobalDirectories() throws -> [String] {
     var directories = globalDirectories
     if directories.isEmpty {
@@ -183,9 +185,14 @@ struct ListOptions: ParsableArguments {
     }
     if contact {
       guard let contactList = GlobalListLocator.contactDirectory() else {
-        throw CLIError("cannot find the contact list (wordlists/contact beside the built-in global list)")
+        throw CLIError(
+          "cannot find the contact list (wordlists/contact beside the built-in global list); pass --no-contact to go without it"
+        )
       }
-      directories.append(contactList)
+      let standardized = { (path: String) in
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+      }
+      if !directories.map(standardized).contains(standardized(contactList)) { directories.append(contactList) }
     }
     return directories
   }

@@ -118,6 +118,12 @@ struct ScanSummary: Codable, Equatable, Sendable {
     }
   }
 
+  /// An entry as the text summary shows it: a long one (a regex) cut to its first 24
+  /// characters and `…`; its file and line say which it is, and the JSON summary has it whole.
+  static func shortened(_ entry: String) -> String {
+    entry.count > 25 ? String(entry.prefix(24)) + "…" : entry
+  }
+
   private struct EntryKey: Hashable {
     var entry: String
     var place: String
@@ -173,7 +179,8 @@ struct ScanSummary: Codable, Equatable, Sendable {
     if !entries.isEmpty {
       lines.append(
         "  top entries: "
-          + entries.prefix(10).map { "\(jsonString($0.entry)) \($0.place) ×\($0.count)" }.joined(separator: ", "))
+          + entries.prefix(10).map { "\(jsonString(Self.shortened($0.entry))) \($0.place) ×\($0.count)" }
+          .joined(separator: ", "))
     }
     if let reviewer {
       lines.append(

@@ -401,9 +401,6 @@ struct ScanTests {
     #expect(some.stdout.contains(#""masked":"反动 ** 政府""#))
   }
 
-  /// `--contact` adds the opt-in contact list beside the built-in one: a WeChat id is flagged
-  /// with its kind, and `--exclude-category contact.wechat` leaves that kind out. Run against
-  /// the release binary too.
   /// The pinyin entries are part of the built-in list, and `--exclude-category pinyin`
   /// switches them off.
   @Test func pinyinIsOnByDefault() async throws {
@@ -415,17 +412,29 @@ struct ScanTests {
     #expect(off.status == 0)
   }
 
-  @Test func contactListIsOptIn() async throws {
+  /// The contact list is on beside the built-in list: a WeChat id is flagged with its kind;
+  /// `--exclude-category contact.wechat` leaves that kind out and `--no-contact` the whole list;
+  /// naming its directory with `--global` too does not load it twice; `--no-global` loads
+  /// neither. Run against the release binary too.
+  @Test func contactListIsOnByDefault() async throws {
     let text = "加微信 abc123"
-    let without = try await Self.run(["check", "--json", text])
-    #expect(without.status == 0)
-    let with = try await Self.run(["check", "--json", "--contact", text])
-    #expect(with.status == 1)
-    #expect(with.stdout.contains(#""category":"contact.wechat""#))
-    #expect(with.stdout.contains(#""action":"review""#))
-    let excluded = try await Self.run(["check", "--contact", "--exclude-category", "contact.wechat", text])
+    let on = try await Self.run(["check", "--json", text])
+    #expect(on.status == 1)
+    #expect(on.stdout.contains(#""category":"contact.wechat""#))
+    #expect(on.stdout.contains(#""action":"review""#))
+    let off = try await Self.run(["check", "--no-contact", text])
+    #expect(off.status == 0)
+    let excluded = try await Self.run(["check", "--exclude-category", "contact.wechat", text])
     #expect(excluded.status == 0)
-    let refused = try await Self.run(["check", "--contact", "--no-global", "--custom", "/dev/null", text])
-    #expect(refused.status == 64)
+    let wordlists = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("wordlists")
+    let named = try await Self.run([
+      "check", "--json", "--contact", "--global", wordlists.appendingPathComponent("global").path, "--global",
+      wordlists.appendingPathComponent("contact").path, text,
+    ])
+    #expect(named.status == 1)
+    #expect(named.stdout.components(separatedBy: #""category":"contact.wechat""#).count == 2)
+    let customOnly = try await Self.run(["check", "--no-global", "--custom", "/dev/null", text])
+    #expect(customOnly.status == 0)
   }
 }

@@ -10,7 +10,9 @@ import Testing
 enum ReadmeExample {
   static func run(line: String) async throws {
     // README example begins
-    let global = try WordList.load(directory: "wordlists/global", origin: .global)
+    let global =
+      try WordList.load(directory: "wordlists/global", origin: .global)
+      + WordList.load(directory: "wordlists/contact", origin: .global)  // contact details, as the CLI
     let matcher = try Matcher(lists: global)  // build once, share across threads
     let app = try Matcher(
       lists: [WordList(name: "app-42", origin: .custom, parsing: "秒杀 => **")],
