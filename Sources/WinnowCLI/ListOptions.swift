@@ -183,8 +183,11 @@ struct ListOptions: ParsableArguments {
       }
       directories = [builtIn]
     }
+    // The contact list beside the built-in one; with `--global` directories named, only when
+    // it is there (they may be all the lists a deployment has).
     if contact {
       guard let contactList = GlobalListLocator.contactDirectory() else {
+        guard globalDirectories.isEmpty else { return directories }
         throw CLIError(
           "cannot find the contact list (wordlists/contact beside the built-in global list); pass --no-contact to go without it"
         )

@@ -169,7 +169,7 @@ extension ModerationEngine {
     return configuration.extractor.withPathTrie(for: objectName) { known, trie in
       guard known else { return skipsUnknown || screening.isCleanEverywhere(at: content.lowerBound) }
       guard let trie else { return true }
-      return screening.isClean(at: content.lowerBound, trie: trie, node: 0)
+      return screening.isClean(at: content.lowerBound, trie: trie)
     }
   }
 }
@@ -421,93 +421,42 @@ private struct ContentScreening {
     return String(decoding: UnsafeBufferPointer(rebasing: bytes[text.text]), as: UTF8.self)
   }
 
-  /// Whether every string the field paths lead to from the value at `position` has nothing
-  /// for the matcher, as ``ContentExtractor/fields(of:)`` finds them (every member of a name,
-  /// every element of an array): the paths from `node` of `trie` (see ``FieldPath/trie(_:)``),
-  /// all in one walk.
-  func isClean(at position: Int, trie: UnsafeBufferPointer<UInt8>, node: Int) -> Bool {
-    @inline(__always) func word(_ offset: Int) -> Int {
-      Int(UInt32(littleEndian: UnsafeRawPointer(trie.baseAddress! + offset).loadUnaligned(as: UInt32.self)))
-    }
-    var parser = checkedParser(at: position)
-    do {
-      switch bytes[position] {
-      case UInt8(ascii: "\""):
-        // Not text where no path ends.
-        guard trie[node] & 1 != 0 else { break }
-        return isClean(try parser.skipString())
-      case UInt8(ascii: "{"):
-        let keys = word(node + 1)
-        guard keys > 0 else { break }
-        // A string on a path is checked from the skip's own reading of it: read again from its
-        // position (as other values are), the text was scanned twice.
-        try parser.skipObject(depth: 1) { key, value, string throws(JSONParseError) in
-          guard !key.isEscaped else { throw .unsure }
-          var child = node + 9
-          for _ in 0..<keys {
-            let length = word(child)
-            if length == key.text.count
-              && UnsafeBufferPointer(rebasing: bytes[key.text]).elementsEqual(
-                UnsafeBufferPointer(rebasing: trie[child + 4..<child + 4 + length]))
-            {
-              let next = word(child + 4 + length)
-              if let string {
-                // Not text where no path ends, as for a string at `position`.
-                guard trie[next] & 1 == 0 || isClean(string) else { throw .unsure }
-              } else {
-                guard isClean(at: value.lowerBound, trie: trie, node: next) else { throw .unsure }
-              }
-              return
-            }
-            child += 8 + length
-          }
-        }
-      case UInt8(ascii: "["):
-        let element = word(node + 5)
-        guard element != 0 else { break }
-        try parser.skipArray(depth: 1) { item throws(JSONParseError) in
-          guard isClean(at: item.lowerBound, trie: trie, node: element) else { throw .unsure }
-        }
-      default:
-        break
-      }
-    } catch { return false }
+  /// Whether every string the field paths of `trie` lead to from the value at `position` has
+  /// nothing for the matcher, as ``ContentExtractor/fields(of:)`` finds them: the one walk of
+  /// ``PathTrie``, over the line's bytes.
+  func isClean(at position: Int, trie: UnsafeBufferPointer<UInt8>) -> Bool {
+    var nothing: Void = ()
+    do { try PathTrie(bytes: trie).walk(.at(position), from: 0, with: self, into: &nothing) } catch { return false }
     return true
   }
 
   /// Moves `parser` past the object at its position, checked as skipping a value at `depth`
-  /// checks it, and says whether ``isClean(at:trie:node:)`` holds for it with `trie` from its
-  /// root: the two in one walk.
+  /// checks it, and says whether ``isClean(at:trie:)`` holds for it: the two in one walk
+  /// (the object's members are the walk's first step).
   func skipObject(
     _ parser: inout JSONParser, depth: Int, checkingPathsOf trie: UnsafeBufferPointer<UInt8>
   ) throws(JSONParseError) -> Bool {
-    @inline(__always) func word(_ offset: Int) -> Int {
-      Int(UInt32(littleEndian: UnsafeRawPointer(trie.baseAddress! + offset).loadUnaligned(as: UInt32.self)))
-    }
-    let keys = word(1)
+    let paths = PathTrie(bytes: trie)
+    let hasKeys = paths.hasKeys(0)
     var clean = true
+    var nothing: Void = ()
     try parser.skipObject(depth: depth + 1) { key, value, string throws(JSONParseError) in
-      guard clean, keys > 0 else { return }
+      guard clean, hasKeys else { return }
       guard !key.isEscaped else {
         clean = false
         return
       }
-      var child = 9
-      for _ in 0..<keys {
-        let length = word(child)
-        if length == key.text.count
-          && UnsafeBufferPointer(rebasing: bytes[key.text]).elementsEqual(
-            UnsafeBufferPointer(rebasing: trie[child + 4..<child + 4 + length]))
-        {
-          let next = word(child + 4 + length)
-          if let string {
-            if trie[next] & 1 != 0 && !isClean(string) { clean = false }
-          } else if !isClean(at: value.lowerBound, trie: trie, node: next) {
-            clean = false
-          }
-          return
-        }
-        child += 8 + length
+      guard let next = paths.child(of: 0, key: UnsafeBufferPointer(rebasing: bytes[key.text])) else { return }
+      // A string at a leaf (a text message's `content`): the walk's only step there, taken
+      // here without entering it.
+      if let string, !paths.hasKeys(next), paths.element(of: next) == nil {
+        if paths.isEnd(next) && !isClean(string) { clean = false }
+        return
+      }
+      do {
+        try paths.walk(string.map { .string($0) } ?? .at(value.lowerBound), from: next, with: self, into: &nothing)
+      } catch {
+        clean = false
       }
     }
     return clean
@@ -570,5 +519,50 @@ private struct ContentScreening {
   private func findsNothing(in text: UnsafeBufferPointer<UInt8>) -> Bool {
     // SAFETY: as for `matcher`, the engine holds the matcher for the whole screening.
     Unmanaged.passUnretained(matcher)._withUnsafeGuaranteedRef { $0.findsNothing(inUTF8: text) }
+  }
+}
+
+/// The in-place reading of content on ``PathTrie/walk(_:from:with:into:)``: a value is a
+/// position in the line, or a string a skip has already read; a string where a path ends must
+/// have nothing for the matcher, and an escaped key makes the walk unsure.
+extension ContentScreening: PathWalker {
+  enum Value {
+    case at(Int)
+    case string((text: Range<Int>, isEscaped: Bool))
+  }
+
+  @inline(__always)
+  func visitEnd(_ value: Value, node: Int, into output: inout Void) throws(JSONParseError) {
+    switch value {
+    case .string(let string):
+      guard isClean(string) else { throw .unsure }
+    case .at(let position):
+      guard bytes[position] == UInt8(ascii: "\"") else { return }
+      var parser = checkedParser(at: position)
+      guard isClean(try parser.skipString()) else { throw .unsure }
+    }
+  }
+
+  @inline(__always)
+  func forEachMember(
+    of value: Value, on child: (UnsafeBufferPointer<UInt8>) -> Int?,
+    _ body: (Int, Value) throws(JSONParseError) -> Void
+  ) throws(JSONParseError) {
+    guard case .at(let position) = value, bytes[position] == UInt8(ascii: "{") else { return }
+    var parser = checkedParser(at: position)
+    // A string on a path is checked from the skip's own reading of it: read again from its
+    // position (as other values are), the text was scanned twice.
+    try parser.skipObject(depth: 1) { key, value, string throws(JSONParseError) in
+      guard !key.isEscaped else { throw .unsure }
+      guard let next = child(UnsafeBufferPointer(rebasing: bytes[key.text])) else { return }
+      try body(next, string.map { .string($0) } ?? .at(value.lowerBound))
+    }
+  }
+
+  @inline(__always)
+  func forEachElement(of value: Value, _ body: (Value) throws(JSONParseError) -> Void) throws(JSONParseError) {
+    guard case .at(let position) = value, bytes[position] == UInt8(ascii: "[") else { return }
+    var parser = checkedParser(at: position)
+    try parser.skipArray(depth: 1) { item throws(JSONParseError) in try body(.at(item.lowerBound)) }
   }
 }

@@ -37,7 +37,8 @@ public struct ContentExtractor: Sendable, Hashable {
   /// Rules by object name: the built-in ones plus registered custom types.
   public private(set) var rules: [String: Rule]
   /// The paths of each rule of fields as a trie (``FieldPath/trie(_:)``), made with the rule:
-  /// what screening dump lines in place walks.
+  /// what ``PathTrie``'s one walk reads, for ``fields(of:)`` and for the in-place check of
+  /// dump lines.
   private var pathTries: [String: [UInt8]]
   /// The policy for unknown object names.
   public var unknownTypes: UnknownTypePolicy
@@ -95,9 +96,21 @@ public struct ContentExtractor: Sendable, Hashable {
     case .original, .edit:
       switch rule(for: item.objectName) {
       case .fields(let paths)?:
-        for path in paths {
-          item.content.collect(path.steps[...], steps: [], description: "", into: &fields)
+        // The one walk of the rule's paths (``PathTrie``), as the in-place check of a dump
+        // line makes it over bytes; fields in the rule's order of paths, each path's in the
+        // content's order.
+        let found = withPathTrie(for: item.objectName) { _, trie -> [(order: Int, field: TextField)] in
+          guard let trie else { return [] }
+          let pathTrie = PathTrie(bytes: trie)
+          let walker = ParsedContentWalker(ends: paths.map { pathTrie.end(of: $0) ?? -1 })
+          let root = ParsedContentWalker.Value(json: item.content, parentSteps: [], parentDescription: "", last: nil)
+          var found: [(order: Int, field: TextField)] = []
+          // The parsed walker throws nothing: it is never unsure of a parsed value.
+          try? pathTrie.walk(root, from: 0, with: walker, into: &found)
+          return found
         }
+        fields += found.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }
+          .map(\.element.field)
       case .none?:
         break
       case nil:

@@ -34,7 +34,7 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension FieldPath {
-  /// Paths as one trie in bytes, what screening dump lines in place walks: a content is
+  /// Paths as one trie in bytes, what ``PathTrie`` walks for both readings of content: a content is
   /// walked once for all its rule's paths (a text message's four paths walked it four times),
   /// and read through one buffer pointer it costs no reference counting (each path's array of
   /// steps and each key string were retained and released for every line, seven times a line
@@ -156,38 +156,6 @@ extension JSONValue {
         member.value.collectStrings(steps: steps + [.member(index)], path: child, into: &fields)
       }
     default: break
-    }
-  }
-
-  /// The string values a path leads to.
-  func collect(
-    _ path: ArraySlice<FieldPath.Step>, steps: [FieldLocation.Step], description: String,
-    into fields: inout [TextField]
-  ) {
-    guard let step = path.first else {
-      if case .string(let text) = self {
-        fields.append(
-          TextField(location: FieldLocation(steps: steps, isKey: false, description: description), text: text))
-      }
-      return
-    }
-    // Not `switch (step, self)`: the tuple copied the value, and enumerating copied every
-    // member, named or not (a retain of its key and value each).
-    switch step {
-    case .key(let key):
-      guard case .object(let members) = self else { return }
-      for index in members.indices where members[index].isNamed(key) {
-        let child = description.isEmpty ? key : "\(description).\(key)"
-        members[index].value.collect(
-          path.dropFirst(), steps: steps + [.member(index)], description: child, into: &fields)
-      }
-    case .eachElement:
-      guard case .array(let elements) = self else { return }
-      for index in elements.indices {
-        elements[index].collect(
-          path.dropFirst(), steps: steps + [.element(index)], description: "\(description)[\(index)]",
-          into: &fields)
-      }
     }
   }
 
