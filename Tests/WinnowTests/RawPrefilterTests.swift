@@ -73,6 +73,14 @@ struct RawPrefilterTests {
       let bytes = Array(String(Character(scalar)).utf8)
       #expect(RawPrefilter.mayBeginDigit(bytes[0], bytes.count > 1 ? bytes[1] : 0), "U+\(String(value, radix: 16))")
     }
+    // The blocks of three-byte scalars say exactly what `mayBeDigit` says, but for those that
+    // defer to it.
+    for value in UInt32(0x800)...0xFFFF where !(0xD800...0xDFFF).contains(value) {
+      let mask = RawPrefilter.digitBlocks[Int(value >> 6)]
+      guard mask != .max else { continue }
+      #expect(
+        (mask >> UInt64(value & 63)) & 1 == (RawPrefilter.mayBeDigit(value) ? 1 : 0), "U+\(String(value, radix: 16))")
+    }
     #expect(!RawPrefilter.mayBeDigit(0x5341) && RawPrefilter.mayBeDigit(0x5E7A))  // 十 is not, 幺 is
   }
 

@@ -75,6 +75,25 @@ extension RawPrefilter {
     return bits
   }()
 
+  /// Per block of 64 scalars of three UTF-8 bytes (the lead byte's low 4 bits × 64 + the second
+  /// byte's low 6 bits), a bit for each scalar ``mayBeDigit(_:)`` says yes to, by the third
+  /// byte's low 6 bits; all bits set (no block holds 64 digits) for the blocks where it asks
+  /// Unicode's properties, which ``scan(_:)`` then asks too.
+  static let digitBlocks: [UInt64] = {
+    var blocks = [UInt64](repeating: 0, count: 1024)
+    for range: ClosedRange<UInt32> in [0x900...0x1FFF, 0xA000...0xABFF, 0xE000...0xF8FF] {
+      for block in Int(range.lowerBound >> 6)...Int(range.upperBound >> 6) { blocks[block] = .max }
+    }
+    for range: ClosedRange<UInt32> in [
+      0xFF10...0xFF19, 0x2460...0x2468, 0x24EA...0x24EA, 0x2776...0x277E, 0x2780...0x2788, 0x3007...0x3007,
+      0x96F6...0x96F6, 0x4E00...0x4E00, 0x4E8C...0x4E8C, 0x4E09...0x4E09, 0x56DB...0x56DB, 0x4E94...0x4E94,
+      0x516D...0x516D, 0x4E03...0x4E03, 0x516B...0x516B, 0x4E5D...0x4E5D, 0x5E7A...0x5E7A,
+    ] {
+      for value in range { blocks[Int(value >> 6)] |= 1 << UInt64(value & 63) }
+    }
+    return blocks
+  }()
+
   /// Whether the pair of bytes `first`, `second` may begin a digit, by ``digitPairs``.
   static func mayBeginDigit(_ first: UInt8, _ second: UInt8) -> Bool {
     let pair = Int(first) << 8 | Int(second)

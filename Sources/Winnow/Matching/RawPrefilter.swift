@@ -24,12 +24,15 @@ struct RawPrefilter: Sendable {
   /// digit); from ``singlesAt``, per byte, the bits of the sets that have that byte as a
   /// one-byte literal; from ``pairsAt``, a bit for each pair of bytes (first byte × 256 +
   /// second byte) that begins a needle; from ``digitPairsAt``, one for each pair that may begin
-  /// a digit (``digitPairs``; zero when no regex needs digits).
+  /// a digit (``digitPairs``; zero when no regex needs digits); from ``digitBlocksAt``,
+  /// ``digitBlocks``.
   private let tables: [UInt64]
   private static let firstBytes = 0
   private static let singlesAt = 4
   private static let pairsAt = 260
   private static let digitPairsAt = 1284
+  /// From here, ``digitBlocks``: per block of 64 three-byte scalars, which may be digits.
+  private static let digitBlocksAt = 2308
   /// Per raw regex, the bits of the sets it needs (0: none).
   let needed: [UInt64]
   /// Per raw regex, the fewest scalars that may be digits its matches hold (0: none needed).
@@ -115,7 +118,7 @@ struct RawPrefilter: Sendable {
         firstBytes[byte >> 6] |= 1 << UInt64(byte & 63)
       }
     }
-    tables = firstBytes + singles + pairs + digitPairs
+    tables = firstBytes + singles + pairs + digitPairs + Self.digitBlocks
     self.caseless = caseless
     isUseful = all != 0 || mostDigitsNeeded > 0
     self.all = all
@@ -148,8 +151,20 @@ struct RawPrefilter: Sendable {
           if found == all && digits >= mostDigitsNeeded { return (found, digits) }
         }
         if tables[Self.digitPairsAt &+ pair &>> 6] & bit != 0 {
-          // Case folding changes no digit, and no byte that leads a multi-byte scalar.
-          if byte < 0x80 || Self.mayBeDigit(UTF8Decoding.decode(text, at: index).value) { digits &+= 1 }
+          // Case folding changes no digit, and no byte of a multi-byte scalar.
+          if byte < 0x80 {
+            digits &+= 1
+          } else if byte & 0xF0 == 0xE0, index &+ 2 < count, next & 0xC0 == 0x80, base[index &+ 2] & 0xC0 == 0x80 {
+            // Three bytes: the block's mask answers, but for blocks Unicode's properties must.
+            let mask = tables[Self.digitBlocksAt &+ Int(byte & 0x0F) &<< 6 &+ Int(next & 0x3F)]
+            if mask != .max {
+              digits &+= Int(truncatingIfNeeded: mask &>> UInt64(base[index &+ 2] & 0x3F) & 1)
+            } else if Self.mayBeDigit(UTF8Decoding.decode(text, at: index).value) {
+              digits &+= 1
+            }
+          } else if Self.mayBeDigit(UTF8Decoding.decode(text, at: index).value) {
+            digits &+= 1
+          }
         }
       }
       return (found, digits)
