@@ -18,80 +18,61 @@ extension RawPrefilter {
   }
 
   /// Whether a scalar may be a digit to a raw regex: digit-like, or a decimal digit of any
-  /// script (`\d` matches those, raw regexes being compiled with Unicode properties). Blocks
-  /// with no decimal digit, where most text is (Latin, Cyrillic, punctuation, CJK, kana, Hangul),
-  /// are answered without a property lookup.
+  /// script (`\d` matches those, raw regexes being compiled with Unicode properties). Only in
+  /// the ranges of ``asksProperties(_:)`` is Unicode asked; the rest of the text (Latin,
+  /// Cyrillic, punctuation, CJK, kana, Hangul) holds no decimal digit but the two-byte ones.
   static func mayBeDigit(_ value: UInt32) -> Bool {
     if isDigitLike(value) { return true }
     switch value {
-    case 0..<0x660, 0x66A..<0x6F0, 0x6FA..<0x7C0, 0x7CA..<0x900, 0x2000..<0x3000, 0x3000..<0xA000, 0xAC00..<0xE000,
-      0xF900..<0xFF10, 0xFF1A..<0x10000:
-      return false
-    case 0x660...0x669, 0x6F0...0x6F9, 0x7C0...0x7C9:
-      return true
-    default:
-      return Unicode.Scalar(value)?.properties.generalCategory == .decimalNumber
+    case 0x660...0x669, 0x6F0...0x6F9, 0x7C0...0x7C9: return true  // Arabic-Indic, Persian, N'Ko
+    default: return asksProperties(value) && Unicode.Scalar(value)?.properties.generalCategory == .decimalNumber
     }
   }
 
-  /// A bit for each pair of bytes (first × 256 + second) that begins the UTF-8 form of a
-  /// scalar ``mayBeDigit(_:)`` may say yes to: exactly for ASCII, the two-byte range and the
-  /// digit-like scalars; for every scalar of the ranges it asks Unicode's properties about
-  /// (which this leaves to ``scan(_:)``, once the pair is seen).
-  static let digitPairs: [UInt64] = {
-    var bits = [UInt64](repeating: 0, count: 1024)
-    func set(_ first: Int, _ second: Int) {
-      bits[(first << 8 | second) >> 6] |= 1 << UInt64((first << 8 | second) & 63)
+  /// The ranges where ``mayBeDigit(_:)`` asks Unicode's properties: the scripts of South and
+  /// South-East Asia and others (U+0900–U+1FFF), of U+A000–U+ABFF, private use, and everything
+  /// past the BMP. Each begins and ends on a block of 64 scalars (see ``digitBlocks``).
+  static func asksProperties(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x900...0x1FFF, 0xA000...0xABFF, 0xE000...0xF8FF, 0x10000...: true
+    default: false
     }
-    func setScalars(_ range: ClosedRange<UInt32>) {
-      var value = range.lowerBound
-      while value <= range.upperBound {
-        guard let scalar = Unicode.Scalar(value) else {
-          value += 1
-          continue
-        }
-        let bytes = Array(String(Character(scalar)).utf8)
-        set(Int(bytes[0]), bytes.count > 1 ? Int(bytes[1]) : 0)
-        // Scalars sharing their first two bytes: a two-byte scalar is its own pair; three
-        // bytes share them 64 at a time, four bytes 4,096 at a time.
-        let step: UInt32 = bytes.count == 3 ? 0x40 - (value & 0x3F) : bytes.count == 4 ? 0x1000 - (value & 0xFFF) : 1
-        value += step
-      }
-    }
-    for digit in 0x30...0x39 {
-      for second in 0..<256 { set(digit, second) }
-    }
-    for range: ClosedRange<UInt32> in [
-      0x660...0x669, 0x6F0...0x6F9, 0x7C0...0x7C9, 0xFF10...0xFF19, 0x2460...0x2468, 0x24EA...0x24EA, 0x2776...0x277E,
-      0x2780...0x2788, 0x900...0x1FFF, 0xA000...0xABFF, 0xE000...0xF8FF, 0x10000...0x10FFFF,
-    ] {
-      setScalars(range)
-    }
-    for numeral: UInt32 in [
-      0x3007, 0x96F6, 0x4E00, 0x4E8C, 0x4E09, 0x56DB, 0x4E94, 0x516D, 0x4E03, 0x516B, 0x4E5D, 0x5E7A,
-    ] {
-      setScalars(numeral...numeral)
-    }
-    return bits
-  }()
+  }
 
   /// Per block of 64 scalars of three UTF-8 bytes (the lead byte's low 4 bits × 64 + the second
   /// byte's low 6 bits), a bit for each scalar ``mayBeDigit(_:)`` says yes to, by the third
   /// byte's low 6 bits; all bits set (no block holds 64 digits) for the blocks where it asks
   /// Unicode's properties, which ``scan(_:)`` then asks too.
-  static let digitBlocks: [UInt64] = {
-    var blocks = [UInt64](repeating: 0, count: 1024)
-    for range: ClosedRange<UInt32> in [0x900...0x1FFF, 0xA000...0xABFF, 0xE000...0xF8FF] {
-      for block in Int(range.lowerBound >> 6)...Int(range.upperBound >> 6) { blocks[block] = .max }
+  static let digitBlocks: [UInt64] = (0..<1024).map { block in
+    let first = UInt32(block) << 6
+    guard first >= 0x800 else { return 0 }  // not three bytes
+    guard !asksProperties(first) else { return .max }
+    var mask: UInt64 = 0
+    for offset in UInt32(0)..<64 where isDigitLike(first | offset) { mask |= 1 << UInt64(offset) }
+    return mask
+  }
+
+  /// A bit for each pair of bytes (first × 256 + second) that begins the UTF-8 form of a
+  /// scalar ``mayBeDigit(_:)`` may say yes to: exactly for one and two bytes; for three, each
+  /// block of ``digitBlocks`` that is not empty; for four (all asked about), every pair.
+  static let digitPairs: [UInt64] = {
+    var bits = [UInt64](repeating: 0, count: 1024)
+    func set(_ first: Int, _ second: Int) {
+      bits[(first << 8 | second) >> 6] |= 1 << UInt64((first << 8 | second) & 63)
     }
-    for range: ClosedRange<UInt32> in [
-      0xFF10...0xFF19, 0x2460...0x2468, 0x24EA...0x24EA, 0x2776...0x277E, 0x2780...0x2788, 0x3007...0x3007,
-      0x96F6...0x96F6, 0x4E00...0x4E00, 0x4E8C...0x4E8C, 0x4E09...0x4E09, 0x56DB...0x56DB, 0x4E94...0x4E94,
-      0x516D...0x516D, 0x4E03...0x4E03, 0x516B...0x516B, 0x4E5D...0x4E5D, 0x5E7A...0x5E7A,
-    ] {
-      for value in range { blocks[Int(value >> 6)] |= 1 << UInt64(value & 63) }
+    for digit in 0x30...0x39 {
+      for second in 0..<256 { set(digit, second) }
     }
-    return blocks
+    for value in UInt32(0x80)..<0x800 where mayBeDigit(value) {
+      set(0xC0 | Int(value >> 6), 0x80 | Int(value & 0x3F))
+    }
+    for (block, mask) in digitBlocks.enumerated() where mask != 0 {
+      set(0xE0 | block >> 6, 0x80 | block & 0x3F)
+    }
+    for first in 0xF0...0xF4 {
+      for second in 0x80...0xBF { set(first, second) }
+    }
+    return bits
   }()
 
   /// Whether the pair of bytes `first`, `second` may begin a digit, by ``digitPairs``.
