@@ -447,12 +447,6 @@ private struct ContentScreening {
         return
       }
       guard let next = paths.child(of: 0, key: UnsafeBufferPointer(rebasing: bytes[key.text])) else { return }
-      // A string at a leaf (a text message's `content`): the walk's only step there, taken
-      // here without entering it.
-      if let string, !paths.hasKeys(next), paths.element(of: next) == nil {
-        if paths.isEnd(next) && !isClean(string) { clean = false }
-        return
-      }
       do {
         try paths.walk(string.map { .string($0) } ?? .at(value.lowerBound), from: next, with: self, into: &nothing)
       } catch {
