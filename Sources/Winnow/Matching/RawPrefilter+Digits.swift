@@ -145,19 +145,10 @@ extension RawPrefilter {
       }
       // The atom's quantifier: its minimum repetition.
       var repeats = 1
-      if next < characters.endIndex, ["?", "*", "+", "{"].contains(characters[next]) {
-        let quantifier = characters[next]
-        if quantifier == "{" {
-          guard let close = characters[next...].firstIndex(of: "}") else { return nil }
-          let minimum = String(String.UnicodeScalarView(characters[(next + 1)..<close].prefix { $0 != "," }))
-          guard let value = minimum.isEmpty ? 0 : Int(minimum), value <= 1000 else { return nil }
-          repeats = value
-          next = close + 1
-        } else {
-          repeats = quantifier == "+" ? 1 : 0
-          next += 1
-        }
-        if next < characters.endIndex, characters[next] == "?" || characters[next] == "+" { next += 1 }
+      if let quantifier = RegexProgram.quantifier(characters, at: next) {
+        guard let minimum = quantifier.minimum, let end = quantifier.end else { return nil }
+        repeats = minimum
+        next = end
       }
       // Capped, so that nested counts cannot overflow; a pattern needing this many is rare.
       total = min(total + min(atom, 1 << 20) * repeats, 1 << 20)

@@ -282,18 +282,11 @@ struct RawPrefilter: Sendable {
       }
       // A quantifier after the atom.
       var optional = false
-      if next < characters.endIndex, ["?", "*", "+", "{"].contains(characters[next]) {
-        let quantifier = characters[next]
-        if quantifier == "{" {
-          guard let close = characters[next...].firstIndex(of: "}") else { return nil }
-          let minimum = characters[(next + 1)..<close].prefix { $0 != "," }
-          optional = minimum.isEmpty || minimum.allSatisfy { $0 == "0" }
-          next = close + 1
-        } else {
-          optional = quantifier != "+"
-          next += 1
-        }
-        if next < characters.endIndex, characters[next] == "?" || characters[next] == "+" { next += 1 }
+      if let quantifier = RegexProgram.quantifier(characters, at: next) {
+        guard let end = quantifier.end else { return nil }
+        // A minimum it cannot read (`{x}`, which PCRE2 reads as text) is not taken as 0.
+        optional = quantifier.minimum == 0
+        next = end
         if !optional, let literal { run.append(literal) }
         endRun()
       } else if let literal {

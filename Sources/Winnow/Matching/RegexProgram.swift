@@ -276,16 +276,11 @@ extension RegexProgram {
         literal = character
       }
       // A quantifier after the atom.
-      if next < characters.count, ["?", "*", "+", "{"].contains(characters[next]) {
-        let quantifier = characters[next]
-        if quantifier == "{" {
-          guard let close = characters[next...].firstIndex(of: "}") else { return nil }
-          next = close + 1
-        } else {
-          next += 1
-        }
-        if next < characters.count, characters[next] == "?" || characters[next] == "+" { next += 1 }
-        if quantifier == "+", let literal { run.append(literal) }
+      if let quantifier = Self.quantifier(characters, at: next) {
+        let isPlus = characters[next] == "+"
+        guard let end = quantifier.end else { return nil }
+        next = end
+        if isPlus, let literal { run.append(literal) }
         endRun()
       } else if let literal {
         run.append(literal)
@@ -347,6 +342,29 @@ extension RegexProgram {
       index += 1
     }
     return (backreference ? ["a backreference"] : []) + (nested ? ["a repeated group that holds a repeat"] : [])
+  }
+
+  /// The quantifier at `start`, just after an atom, when there is one (`?`, `*`, `+`, `{…}`,
+  /// with a lazy `?` or possessive `+` after it): its least number of repetitions (nil for a
+  /// `{…}` whose minimum is not digits of at most 1,000, which a reader treats as it must) and
+  /// the index after it. Nil when there is none; `end` is nil when a `{` is unclosed.
+  static func quantifier<Characters: RandomAccessCollection<Unicode.Scalar>>(
+    _ characters: Characters, at start: Int
+  ) -> (minimum: Int?, end: Int?)? where Characters.Index == Int {
+    guard start < characters.endIndex, ["?", "*", "+", "{"].contains(characters[start]) else { return nil }
+    var minimum: Int?
+    var end: Int
+    if characters[start] == "{" {
+      guard let close = characters[start...].firstIndex(of: "}") else { return (nil, nil) }
+      let digits = String(String.UnicodeScalarView(characters[(start + 1)..<close].prefix { $0 != "," }))
+      minimum = digits.isEmpty ? 0 : Int(digits).flatMap { $0 <= 1000 ? $0 : nil }
+      end = close + 1
+    } else {
+      minimum = characters[start] == "+" ? 1 : 0
+      end = start + 1
+    }
+    if end < characters.endIndex, characters[end] == "?" || characters[end] == "+" { end += 1 }
+    return (minimum, end)
   }
 
   /// The index of the `]` that closes a class whose body starts at `start` (just after `[`):
