@@ -449,9 +449,11 @@ def collisions(lists, winnow):
 
         sources = [(code, lambda source=source: common_words(source)) for source, code in VOCABULARY_LANGUAGES.items()]
         sources.append(("eo", lambda: dict.fromkeys(esperanto_words(), ESPERANTO_ZIPF)))
+        sources.append(("zh", pinyin_words))
         for code, read in sources:
-            frequencies[code] = read()
-            words, left_out = sorted(frequencies[code]), set()
+            vocabulary = read()
+            frequencies.setdefault(code, {}).update(vocabulary)
+            words, left_out = sorted(vocabulary), set()
             while words:
                 hits = check(words, left_out)
                 for word, language, entry in hits:
@@ -459,6 +461,28 @@ def collisions(lists, winnow):
                 left_out |= {(language, entry) for _, language, entry in hits}
                 words = sorted({word for word, _, _ in hits})
     return found, frequencies
+
+
+def pinyin_words():
+    """Rule 13: Chinese written in pinyin, a vocabulary of its own language, Chinese: the
+    toneless pinyin of jieba 0.42.1's words of Han characters, syllables joined (`piru` 譬如,
+    `geci` 歌词), each with the Zipf frequency of all the words that read so, at COMMON_ZIPF or
+    more. LanguageEvidence counts the most frequent of them as Chinese."""
+    import logging
+
+    import jieba
+    from pypinyin import Style, lazy_pinyin
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    counts = {}
+    for word, count in jieba.dt.FREQ.items():
+        if count > 0 and all("\u4e00" <= c <= "\u9fff" for c in word):
+            reading = "".join(lazy_pinyin(word, style=Style.NORMAL, v_to_u=False))
+            if reading.isascii() and reading.isalpha():
+                counts[reading] = counts.get(reading, 0) + count
+    total = jieba.dt.total
+    return {w: z for w, c in counts.items() if (z := math.log10(c / total * 1e9)) >= COMMON_ZIPF}
 
 
 def alphanumerics(entry):

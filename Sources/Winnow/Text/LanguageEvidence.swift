@@ -1,7 +1,10 @@
 /// Which language a text is written in, told by counting its words that are among each
 /// language's 100 most frequent words (wordfreq's, see `LanguageTables+Data.swift`; for Esperanto,
 /// which wordfreq does not count, its stop words), and its runs of kana (Japanese) and of Han
-/// characters (Chinese, or Japanese when the text has kana).
+/// characters (Chinese, or Japanese when the text has kana). Chinese written in pinyin counts for
+/// Chinese too: the table's `zh` words are the toneless pinyin of jieba's most frequent words
+/// (`wo`, `shi`, `women`), so a word of another language's list that is also a pinyin
+/// (`gai` 该, `piru` 譬如) and is scoped to its language does not match in pinyin text.
 ///
 /// An entry with a ``Entry/language`` does not match in a text written in another language: one
 /// where some other language counts more words than the entry's. Ties keep the entry (Spanish
@@ -17,8 +20,8 @@ struct LanguageEvidence {
   /// The counts, by index in ``codes``.
   private(set) var counts: [Int]
 
-  /// The language codes: those of ``frequentWords``, then `ja` and `zh`.
-  static let codes: [String] = frequentWords.map(\.key) + ["ja", "zh"]
+  /// The language codes: those of ``frequentWords`` but `zh`, then `ja` and `zh`.
+  static let codes: [String] = frequentWords.map(\.key).filter { $0 != "zh" } + ["ja", "zh"]
   private static let japanese = codes.count - 2
   private static let chinese = codes.count - 1
 
@@ -26,7 +29,8 @@ struct LanguageEvidence {
   private static let languagesOfWord: [String: UInt64] = {
     precondition(codes.count <= 64, "a language is a bit of a UInt64")
     var table: [String: UInt64] = [:]
-    for (index, pair) in frequentWords.enumerated() {
+    for pair in frequentWords {
+      guard let index = codes.firstIndex(of: pair.key) else { continue }
       for word in pair.value.split(separator: " ") { table[String(word), default: 0] |= 1 << UInt64(index) }
     }
     return table
@@ -106,12 +110,15 @@ struct LanguageEvidence {
     if kanaRuns > 0 {
       counts[Self.japanese] = kanaRuns + hanRuns
     } else {
-      counts[Self.chinese] = hanRuns
+      counts[Self.chinese] += hanRuns
     }
   }
 
-  /// Whether a lower-case word is among the most frequent words of a language of the table.
-  static func isFrequentWord(_ word: String) -> Bool { languagesOfWord[word] != nil }
+  /// Whether a lower-case word is among the most frequent words of a language of the table, a
+  /// pinyin not counted (pinyin syllables are also the parts of Chinese names: `Li`, `Wang`).
+  static func isFrequentWord(_ word: String) -> Bool {
+    (languagesOfWord[word] ?? 0) & ~(1 << UInt64(chinese)) != 0
+  }
 
   /// Whether the bytes are one word as ``init(utf8:excluding:)`` reads words: letters, and
   /// apostrophes after the first letter.
