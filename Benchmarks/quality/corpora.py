@@ -9,7 +9,7 @@ Writes OUT_DIR/<language>.<source>.txt, one ordinary message a line, from packag
 | source | packages | text |
 |---|---|---|
 | fortunes | fortunes, fortunes-min, fortunes-{zh,de,es,it,pl,ru,cs,br,eo,bg,ga} | quotations, proverbs, jokes, poetry |
-| manpages | manpages-{de,es,fr,it,pl,ru,ja,zh} | technical documentation, sentence by sentence |
+| manpages | manpages-{de,es,fr,it,pl,ru,ja,zh,cs,da,el,fi,hu,id,mk,nb,nl,pt-br,ro,sr,sv,tr,uk,vi} | technical documentation, sentence by sentence |
 
 A message is one sentence or short passage of 5 to 200 characters, as chat messages are.
 Sources are capped at MAX_PER_SOURCE messages, picked by a fixed hash so that the choice does
@@ -37,6 +37,12 @@ MANPAGE_PACKAGES = {
     "manpages-de": ("de", "de"), "manpages-es": ("es", "es"), "manpages-fr": ("fr", "fr"),
     "manpages-it": ("it", "it"), "manpages-pl": ("pl", "pl"), "manpages-ru": ("ru", "ru"),
     "manpages-ja": ("ja", "ja"), "manpages-zh": ("zh", "zh_CN"),
+    "manpages-cs": ("cs", "cs"), "manpages-da": ("da", "da"), "manpages-el": ("el", "el"),
+    "manpages-fi": ("fi", "fi"), "manpages-hu": ("hu", "hu"), "manpages-id": ("id", "id"),
+    "manpages-mk": ("mk", "mk"), "manpages-nb": ("no", "nb"), "manpages-nl": ("nl", "nl"),
+    "manpages-pt-br": ("pt", "pt_BR"), "manpages-ro": ("ro", "ro"), "manpages-sr": ("sr", "sr"),
+    "manpages-sv": ("sv", "sv"), "manpages-tr": ("tr", "tr"), "manpages-uk": ("uk", "uk"),
+    "manpages-vi": ("vi", "vi"),
 }
 # Fortune files of the English and Chinese packages that are sentences (not ASCII art).
 ENGLISH_SKIP = {"ascii-art", "art"}
