@@ -578,9 +578,11 @@ def english_translations(language, words, tools):
     for word, line in zip(words, analysed):
         units = APERTIUM_UNIT.findall(line)
         readings = units[0].split("/")[1:] if len(units) == 1 else []
-        # The readings of the word as a dictionary form: `pompino` read as a form of `pompare`
-        # or `cesso` as a form of `cessare` says nothing about the entry's own sense.
-        readings = [r for r in readings if r.split("<")[0].casefold() == word.casefold()]
+        # The readings of the word as a dictionary form, or as the plural of a noun (`drogas`,
+        # drugs): `pompino` read as a form of `pompare` or `cesso` as a form of `cessare` says
+        # nothing about the entry's own sense.
+        readings = [r for r in readings
+                    if r.split("<")[0].casefold() == word.casefold() or ("<n>" in r and "<pl>" in r)]
         if not readings:
             result[word] = None
             continue
