@@ -21,7 +21,7 @@ Rules (stated in wordlists/global/SOURCES.md, rules 21-24):
 23. A pinyin that is a word of another language: not written when its joined form is a common
     word (Zipf 3.0, rule 13's cut) of any of wordfreq's languages but Chinese (`made`, 妈的);
     flagged for review, not blocked, when it reaches Zipf 2.0 (once per 100 million words)
-    there (`hun dan`, 混蛋).
+    there (`si bi`, 死逼: Polish `sibi`).
 24. Initials, for profanity entries of three or four syllables (chat abbreviates its insults and
     curses; a sexual phrase's initials are as often a product's or a site's name): written only when Chinese text is the
     main user of the string, that is when it is itself a token of wordfreq's Chinese vocabulary
