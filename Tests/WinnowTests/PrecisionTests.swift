@@ -189,6 +189,15 @@ struct PrecisionTests {
     ("Dick!", "block"),
     ("My Dick Is", "block"),  // `my` and `is` are frequent words
     ("Fuck Cheney", "block"),  // `fuck` is not a name's word
+    ("the book about Dick and Jane", "review"),  // names joined by a conjunction
+    ("every Tom, Dick and Harry", "review"),
+    ("Jane & Dick", "review"),
+    ("Jane or Dick?", "review"),
+    ("you and Dick", "block"),  // `you` is not a name
+    ("Dick and you", "block"),
+    ("Dick and and Jane", "block"),  // one conjunction, then the name
+    ("Dick and", "block"),
+    ("and Dick", "block"),
   ])
   func aNameWordInANameIsReviewed(text: String, action: String) throws {
     let list = try WordList(name: "en.txt", origin: .global, parsing: "[sexual: name]\ndick\n[profanity]\nfuck\n")
