@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+@testable import Winnow
+
+/// The built-in Chinese list (`wordlists/global/zh.txt` with its lexicon) under rule 26 of
+/// SOURCES.md: a word none of whose English senses the English list blocks is flagged, while
+/// a word with an offensive sense, and every phrase, keeps blocking.
+@Suite("The built-in Chinese list")
+struct ChineseListTests {
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  static let chinese: Matcher? = {
+    let directory = repository.appendingPathComponent("wordlists/global")
+    let lists = ["zh.txt", "zh-lexicon.txt"].compactMap {
+      try? WordList.load(path: directory.appendingPathComponent($0).path, origin: .global)
+    }
+    guard lists.count == 2 else { return nil }
+    return try? Matcher(lists: lists)
+  }()
+
+  @Test(arguments: [
+    ("禁毒委员会部署打击毒品犯罪", "review"),  // 毒品: drugs, narcotics
+    ("患乳腺癌的危险", "review"),  // 乳腺: mammary gland
+    ("你真是个白痴", "review"),  // idiot, as `idiot` in English
+    ("你真是個白癡", "review"),  // the same word in traditional characters
+    ("qq出售冰毒", "block"),  // a phrase the dictionary does not know
+    ("鸡巴", "block"),  // "dick (vulgar)"
+    ("草泥马", "block"),  // refers to 肏你妈
+    ("色情片", "block"),  // "pornographic film": `pornography` by its stem
+  ])
+  func aWordWhoseSensesAreOrdinaryIsFlagged(text: String, action: String) throws {
+    let matches = try #require(Self.chinese).matches(in: text)
+    #expect(!matches.isEmpty, "\(text)")
+    let blocks = matches.contains { $0.entry.action == .block }
+    #expect((blocks ? "block" : "review") == action, "\(text): \(matches.map(\.entry.text))")
+  }
+}
