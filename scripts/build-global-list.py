@@ -464,24 +464,15 @@ def collisions(lists, winnow):
 
 
 def pinyin_words():
-    """Rule 13: Chinese written in pinyin, a vocabulary of its own language, Chinese: the
-    toneless pinyin of jieba 0.42.1's words of Han characters, syllables joined (`piru` 譬如,
-    `geci` 歌词), each with the Zipf frequency of all the words that read so, at COMMON_ZIPF or
-    more. LanguageEvidence counts the most frequent of them as Chinese."""
-    import logging
+    """Rule 13: Chinese written in pinyin, a vocabulary of its own language, Chinese
+    (scripts/pinyin_vocabulary.py): each reading with the Zipf frequency of all the words that
+    read so, at COMMON_ZIPF or more (`piru` 譬如, `geci` 歌词)."""
+    from pinyin_vocabulary import pinyin_of_words
 
-    import jieba
-    from pypinyin import Style, lazy_pinyin
-
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
+    words, total = pinyin_of_words()
     counts = {}
-    for word, count in jieba.dt.FREQ.items():
-        if count > 0 and all("\u4e00" <= c <= "\u9fff" for c in word):
-            reading = "".join(lazy_pinyin(word, style=Style.NORMAL, v_to_u=False))
-            if reading.isascii() and reading.isalpha():
-                counts[reading] = counts.get(reading, 0) + count
-    total = jieba.dt.total
+    for count, reading in words:
+        counts[reading] = counts.get(reading, 0) + count
     return {w: z for w, c in counts.items() if (z := math.log10(c / total * 1e9)) >= COMMON_ZIPF}
 
 
@@ -703,16 +694,16 @@ def ordinary_chinese_by_translation(entries, english, winnow):
     entries match or the dictionary marks offensive (vulgar, derogatory, pejorative, …):
     `毒品` (drugs; narcotics; poison), `情趣` (delight; fun), `乳腺` (mammary gland). An entry the
     dictionary does not know (most slang and every phrase) keeps its action, and so does one
-    with an offensive sense (`白粉`: face powder, heroin; `鸡巴`: dick (vulgar))."""
+    with an offensive sense (`鸡巴`: dick (vulgar); `色情片`: pornographic film)."""
     definitions = chinese_definitions()
     # Read in simplified characters first, as the engine matches (白癡 is 白痴, idiot).
     senses = {e: chinese_senses(category_key(e), definitions) or chinese_senses(e, definitions) for e in entries}
     senses = {e: s for e, s in senses.items() if s}
-    definitions = sorted({d for s in senses.values() for d in s})
-    offensive = offensive_texts(definitions, english, winnow)
+    texts = sorted({d for s in senses.values() for d in s})
+    offensive = offensive_texts(texts, english, winnow)
     # A word derived from an English entry counts as the entry (`pornographic`, `pornography`).
     stems = {english_stem(e.lower()) for e in english if e.isascii() and e.isalpha()}
-    offensive |= {d for d in definitions if any(english_stem(w) in stems for w in re.findall(r"[a-z]+", d.lower()))}
+    offensive |= {t for t in texts if any(english_stem(w) in stems for w in re.findall(r"[a-z]+", t.lower()))}
     return {e for e, s in senses.items() if not any(d in offensive or CEDICT_OFFENSIVE.search(d) for d in s)}
 
 

@@ -13,8 +13,9 @@ wordfreq does not count Esperanto, which has a list and is written with the Lati
 its words are the stop words of stopwords-iso 0.7.1 (MIT, LICENSES/stopwords-iso-MIT.txt),
 its articles, pronouns, correlatives, prepositions, conjunctions and numerals (173 words).
 Chinese is told by its Han characters, and when written in pinyin by the toneless pinyin of
-jieba 0.42.1's most frequent words (MIT, LICENSES/jieba-MIT.txt; readings by pypinyin 0.55.0,
-MIT, LICENSES/pypinyin-MIT.txt), each word's syllables joined (`women`), 100 distinct ones.
+jieba 0.42.1's most frequent words (scripts/pinyin_vocabulary.py; jieba and pypinyin 0.55.0, MIT,
+LICENSES/jieba-MIT.txt, LICENSES/pypinyin-MIT.txt), each word's syllables joined (`women`), 100
+distinct ones.
 """
 import unicodedata
 from pathlib import Path
@@ -38,25 +39,11 @@ def is_word(token):
 
 
 def pinyin_words():
-    """The toneless pinyin of jieba's most frequent words of Han characters, syllables joined,
-    the first TOP distinct ones (a reading shared by several words counts once)."""
-    import logging
+    """The readings of jieba's most frequent words (scripts/pinyin_vocabulary.py), the first TOP
+    distinct ones (a reading shared by several words counts once)."""
+    from pinyin_vocabulary import pinyin_of_words
 
-    import jieba
-    from pypinyin import Style, lazy_pinyin
-
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
-    words = sorted(((count, word) for word, count in jieba.dt.FREQ.items()
-                    if count > 0 and all("\u4e00" <= c <= "\u9fff" for c in word)), reverse=True)
-    out = []
-    for _, word in words:
-        reading = "".join(lazy_pinyin(word, style=Style.NORMAL, v_to_u=False))
-        if reading.isascii() and reading.isalpha() and reading not in out:
-            out.append(reading)
-            if len(out) == TOP:
-                break
-    return out
+    return list(dict.fromkeys(reading for _, reading in pinyin_of_words()[0]))[:TOP]
 
 
 def main():
