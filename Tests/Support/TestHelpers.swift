@@ -1,4 +1,10 @@
 import Dispatch
+import Foundation
+
+/// The repository's root directory (this file is `Tests/Support/TestHelpers.swift`), for tests
+/// that read the built-in lists and the samples.
+public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent()
 
 /// SplitMix64: a random number generator with a fixed seed, so that a property test draws the
 /// same cases on every run and a failure can be replayed.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WinnowTestSupport
 
 @testable import Winnow
 
@@ -8,8 +9,7 @@ import Testing
 /// a word with an offensive sense, and every phrase, keeps blocking.
 @Suite("The built-in Chinese list")
 struct ChineseListTests {
-  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let repository = repositoryRoot
 
   static let chinese: Matcher? = {
     let directory = repository.appendingPathComponent("wordlists/global")

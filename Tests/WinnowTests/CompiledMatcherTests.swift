@@ -8,8 +8,7 @@ import WinnowTestSupport
 /// finds, and a damaged or foreign file must be an error, never a wrong matcher.
 @Suite("compiled matchers")
 struct CompiledMatcherTests {
-  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let repository = repositoryRoot
   static let identity = Array("lists v1".utf8)
 
   /// Every kind of entry: literals with each boundary, a replacement, an allow span, lexicon

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WinnowTestSupport
 
 @testable import Winnow
 
@@ -7,8 +8,7 @@ import Testing
 /// of contact and link it must find, and the near misses it must let through.
 @Suite("Raw regexes and contact details")
 struct ContactTests {
-  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let repository = repositoryRoot
 
   static let contactList: WordList = {
     let path = repository.appendingPathComponent("wordlists/contact/contact.txt").path

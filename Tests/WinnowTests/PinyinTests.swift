@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WinnowTestSupport
 
 @testable import Winnow
 
@@ -8,8 +9,7 @@ import Testing
 /// letters, and the ordinary English and pinyin text they must let through.
 @Suite("Pinyin entries")
 struct PinyinTests {
-  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let repository = repositoryRoot
 
   static let pinyin: Matcher? = {
     let path = repository.appendingPathComponent("wordlists/global/zh-pinyin.txt").path
