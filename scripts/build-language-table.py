@@ -6,7 +6,7 @@ counts to tell which language a message is written in.
 Usage: scripts/build-language-table.py
   (needs python3 -m pip install wordfreq==3.1.1 stopwordsiso==0.7.1 jieba==0.42.1 pypinyin==0.55.0)
 
-The words are wordfreq's `top_n_list(language, 100)` (data CC BY-SA 4.0, see
+The words are wordfreq's `top_n_list(language, 300)` (data CC BY-SA 4.0, see
 LICENSES/wordfreq-CC-BY-SA-4.0.txt), lower case, tokens of letters and apostrophes only.
 Norwegian Bokmål (`nb`) is written `no`, as LDNOOBW names its list; Serbo-Croatian `sh` as `hr`.
 wordfreq does not count Esperanto, which has a list and is written with the Latin alphabet:
@@ -25,6 +25,9 @@ from wordfreq import top_n_list
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "Sources" / "Winnow" / "Text" / "LanguageTables+Data.swift"
+# The most frequent words of each wordfreq language (300: a short message holds one more often
+# than with 100; Benchmarks/HISTORY.md, 2026-11-27), and the pinyin readings for Chinese.
+WORDS = 300
 TOP = 100
 LANGUAGES = ["bg", "ca", "cs", "da", "de", "el", "en", "es", "fi", "fil", "fr", "hu", "id", "is", "it", "lt", "lv",
              "mk", "ms", "nb", "nl", "pl", "pt", "ro", "ru", "sh", "sk", "sl", "sv", "tr", "uk", "vi"]
@@ -49,14 +52,14 @@ def pinyin_words():
 def main():
     rows = []
     for language in LANGUAGES:
-        words = [w for w in top_n_list(language, TOP * 2) if is_word(w)][:TOP]
+        words = [w for w in top_n_list(language, WORDS * 2) if is_word(w)][:WORDS]
         rows.append(f'    "{CODES.get(language, language)}": "{" ".join(words)}",')
     for language in STOP_WORD_LANGUAGES:
         words = sorted(w for w in stopwords(language) if is_word(w))
         rows.append(f'    "{language}": "{" ".join(words)}",')
     rows.append(f'    "zh": "{" ".join(pinyin_words())}",')
     OUT.write_text(
-        "// The 100 most frequent words of each language, from wordfreq 3.1.1 (data CC BY-SA 4.0, see\n"
+        "// The 300 most frequent words of each language, from wordfreq 3.1.1 (data CC BY-SA 4.0, see\n"
         "// LICENSES/wordfreq-CC-BY-SA-4.0.txt), and Esperanto's stop words from stopwords-iso 0.7.1\n"
         "// (MIT, LICENSES/stopwords-iso-MIT.txt), and Chinese pinyin from jieba 0.42.1 and pypinyin 0.55.0\n"
         "// (MIT, LICENSES/jieba-MIT.txt, LICENSES/pypinyin-MIT.txt), separated by spaces.\n"

@@ -1,5 +1,5 @@
 /// Which language a text is written in, told by counting its words that are among each
-/// language's 100 most frequent words (wordfreq's, see `LanguageTables+Data.swift`; for Esperanto,
+/// language's 300 most frequent words (wordfreq's, see `LanguageTables+Data.swift`; for Esperanto,
 /// which wordfreq does not count, its stop words), and its runs of kana (Japanese) and of Han
 /// characters (Chinese, or Japanese when the text has kana). Chinese written in pinyin counts for
 /// Chinese too: the table's `zh` words are the toneless pinyin of jieba's most frequent words
