@@ -653,7 +653,6 @@ def freedict_senses(root, code):
     """Rule 26: FreeDict's `code`-English dictionary extracted under `root`: each headword,
     lower-cased, → the lines of its entries but the first (the headword, its pronunciation and
     part of speech), cross-references to other headwords left out."""
-
     base = root / "usr/share/dictd" / f"freedict-{code}-eng"
     data = gzip.decompress(Path(f"{base}.dict.dz").read_bytes())
     out = {}
@@ -669,9 +668,10 @@ def freedict_senses(root, code):
 def ordinary_by_dictionary(lists, english, winnow):
     """Rule 26 for the languages of FREEDICT: their single-word entries that the dictionary knows,
     none of whose lines the English entries match (or an English word derived from one) or the
-    dictionary marks offensive: German `nackt` (naked, nude, bare), Polish `jajko` (egg), Dutch
-    `beurt` (turn). An entry the dictionary does not know keeps its action, and so does one with
-    a listed or offensive sense (German `Fotze`: cunt [vulg.]; Polish `dupek`: asshole)."""
+    dictionary marks offensive: German `Fratze` (grimace), Polish `jajko` (egg), Dutch `beurt`
+    (turn). An entry the dictionary does not know keeps its action, and so does one with a listed
+    or offensive sense (German `Fotze`: cunt [vulg.]; Polish `dupek`: asshole, pejoratywnie;
+    German `nackt`: naked, nude, as `nudes` is listed)."""
     senses = {}
     with tempfile.TemporaryDirectory() as tmp:
         for language, code in sorted(FREEDICT.items()):
