@@ -10,14 +10,17 @@ Writes OUT_DIR/<language>.<source>.txt, one ordinary message a line, from packag
 |---|---|---|
 | fortunes | fortunes, fortunes-min, fortunes-{zh,de,es,it,pl,ru,cs,br,eo,bg,ga} | quotations, proverbs, jokes, poetry |
 | manpages | manpages-{de,es,fr,it,pl,ru,ja,zh,cs,da,el,fi,hu,id,mk,nb,nl,pt-br,ro,sr,sv,tr,uk,vi} | technical documentation, sentence by sentence |
+| ui | coreutils, libglib2.0-data, libgtk-3-common, libgtk2.0-common, util-linux-locales | the translations of their messages (gettext catalogs), every language with 200 or more |
 
 A message is one sentence or short passage of 5 to 200 characters, as chat messages are.
 Sources are capped at MAX_PER_SOURCE messages, picked by a fixed hash so that the choice does
-not change from run to run. The language is the package's, not a guess.
+not change from run to run. The language is the package's (for `ui`, the catalog's locale:
+`pt_BR` is `pt`, `nb` is `no`, `tl` is `fil`), not a guess.
 """
 import gzip
 import hashlib
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -44,6 +47,11 @@ MANPAGE_PACKAGES = {
     "manpages-sv": ("sv", "sv"), "manpages-tr": ("tr", "tr"), "manpages-uk": ("uk", "uk"),
     "manpages-vi": ("vi", "vi"),
 }
+# Packages whose gettext catalogs (usr/share/locale/*/LC_MESSAGES/*.mo) cover many languages.
+UI_PACKAGES = ["coreutils", "libglib2.0-data", "libgtk-3-common", "libgtk2.0-common", "util-linux-locales"]
+# A locale's language, where it is not the part before `_` or `@`: as the lists name them.
+UI_LANGUAGES = {"nb": "no", "tl": "fil"}
+UI_MINIMUM = 200
 # Fortune files of the English and Chinese packages that are sentences (not ASCII art).
 ENGLISH_SKIP = {"ascii-art", "art"}
 
@@ -116,6 +124,33 @@ def manpage_messages(root, subdir):
     return messages
 
 
+def catalog_strings(data):
+    """The translations in a gettext .mo catalog (each plural form; the header and strings left
+    as the original are not)."""
+    order = "<" if struct.unpack("<I", data[:4])[0] == 0x950412DE else ">"
+    _, count, originals, translations = struct.unpack(order + "4I", data[4:20])
+    for index in range(count):
+        original_length, original_offset = struct.unpack(order + "2I", data[originals + 8 * index:][:8])
+        length, offset = struct.unpack(order + "2I", data[translations + 8 * index:][:8])
+        if original_length == 0:
+            continue
+        original = data[original_offset:original_offset + original_length].split(b"\0")[0]
+        for text in data[offset:offset + length].split(b"\0"):
+            if text and text != original:
+                yield text.decode("utf-8", errors="replace")
+
+
+def ui_messages(root):
+    """(language, message) of every catalog under `root`, keyboard accelerators (`_Open`) left out."""
+    out = []
+    for catalog in sorted((root / "usr/share/locale").glob("*/LC_MESSAGES/*.mo")):
+        locale = catalog.parts[-3]
+        language = UI_LANGUAGES.get(locale, re.split(r"[_@]", locale)[0])
+        for text in catalog_strings(catalog.read_bytes()):
+            out += [(language, m) for m in pieces(re.sub(r"_(?=\w)", "", text))]
+    return out
+
+
 def capped(messages):
     unique = sorted(set(messages))
     if len(unique) <= MAX_PER_SOURCE:
@@ -128,7 +163,7 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        packages = list(FORTUNE_PACKAGES) + list(MANPAGE_PACKAGES)
+        packages = list(FORTUNE_PACKAGES) + list(MANPAGE_PACKAGES) + UI_PACKAGES
         fetched = subprocess.run(["apt-get", "download", "-q", *packages], cwd=tmp, capture_output=True, text=True)
         if fetched.returncode != 0:
             print(f"note: apt-get download failed; corpora from the packages that came:\n{fetched.stderr}",
@@ -144,6 +179,17 @@ def main():
                 corpora.setdefault((lang, "fortunes"), []).extend(fortune_messages(root, subdir))
             else:
                 corpora.setdefault((lang, "manpages"), []).extend(manpage_messages(root, subdir))
+        ui = {}
+        for package in UI_PACKAGES:
+            debs = sorted(tmp.glob(f"{package}_*.deb"))
+            if debs:
+                root = tmp / package
+                subprocess.run(["dpkg-deb", "-x", str(debs[0]), str(root)], check=True)
+                for lang, message in ui_messages(root):
+                    ui.setdefault(lang, set()).add(message)
+        for lang, messages in ui.items():
+            if len(messages) >= UI_MINIMUM:
+                corpora[(lang, "ui")] = list(messages)
         for (lang, source), messages in sorted(corpora.items()):
             chosen = capped(messages)
             (out / f"{lang}.{source}.txt").write_text("".join(m + "\n" for m in chosen), encoding="utf-8")
