@@ -26,9 +26,10 @@ from wordfreq import top_n_list
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "Sources" / "Winnow" / "Text" / "LanguageTables+Data.swift"
 # The most frequent words of each wordfreq language (300: a short message holds one more often
-# than with 100; Benchmarks/HISTORY.md, 2026-11-27), and the pinyin readings for Chinese.
+# than with 100; Benchmarks/HISTORY.md, 2026-11-27).
 WORDS = 300
-TOP = 100
+# The pinyin readings of jieba's most frequent words, for Chinese.
+PINYIN_READINGS = 100
 LANGUAGES = ["bg", "ca", "cs", "da", "de", "el", "en", "es", "fi", "fil", "fr", "hu", "id", "is", "it", "lt", "lv",
              "mk", "ms", "nb", "nl", "pl", "pt", "ro", "ru", "sh", "sk", "sl", "sv", "tr", "uk", "vi"]
 CODES = {"nb": "no", "sh": "hr"}
@@ -42,11 +43,11 @@ def is_word(token):
 
 
 def pinyin_words():
-    """The readings of jieba's most frequent words (scripts/pinyin_vocabulary.py), the first TOP
-    distinct ones (a reading shared by several words counts once)."""
+    """The readings of jieba's most frequent words (scripts/pinyin_vocabulary.py), the first
+    PINYIN_READINGS distinct ones (a reading shared by several words counts once)."""
     from pinyin_vocabulary import pinyin_of_words
 
-    return list(dict.fromkeys(reading for _, reading in pinyin_of_words()[0]))[:TOP]
+    return list(dict.fromkeys(reading for _, reading in pinyin_of_words()[0]))[:PINYIN_READINGS]
 
 
 def main():

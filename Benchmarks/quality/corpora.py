@@ -151,6 +151,16 @@ def ui_messages(root):
     return out
 
 
+def extracted(tmp, package):
+    """The directory the downloaded `package` is unpacked into, or None when it did not come."""
+    debs = sorted(tmp.glob(f"{package}_*.deb"))
+    if not debs:
+        return None
+    root = tmp / package
+    subprocess.run(["dpkg-deb", "-x", str(debs[0]), str(root)], check=True)
+    return root
+
+
 def capped(messages):
     unique = sorted(set(messages))
     if len(unique) <= MAX_PER_SOURCE:
@@ -170,23 +180,18 @@ def main():
                   file=sys.stderr)
         corpora = {}
         for package, (lang, subdir) in {**FORTUNE_PACKAGES, **MANPAGE_PACKAGES}.items():
-            debs = sorted(tmp.glob(f"{package}_*.deb"))
-            if not debs:
+            root = extracted(tmp, package)
+            if root is None:
                 continue
-            root = tmp / package
-            subprocess.run(["dpkg-deb", "-x", str(debs[0]), str(root)], check=True)
             if package in FORTUNE_PACKAGES:
                 corpora.setdefault((lang, "fortunes"), []).extend(fortune_messages(root, subdir))
             else:
                 corpora.setdefault((lang, "manpages"), []).extend(manpage_messages(root, subdir))
         ui = {}
         for package in UI_PACKAGES:
-            debs = sorted(tmp.glob(f"{package}_*.deb"))
-            if debs:
-                root = tmp / package
-                subprocess.run(["dpkg-deb", "-x", str(debs[0]), str(root)], check=True)
-                for lang, message in ui_messages(root):
-                    ui.setdefault(lang, set()).add(message)
+            root = extracted(tmp, package)
+            for lang, message in ui_messages(root) if root else ():
+                ui.setdefault(lang, set()).add(message)
         for lang, messages in ui.items():
             if len(messages) >= UI_MINIMUM:
                 corpora[(lang, "ui")] = list(messages)
