@@ -1,6 +1,4 @@
-import Foundation
 import Testing
-import WinnowTestSupport
 
 @testable import Winnow
 
@@ -9,16 +7,7 @@ import WinnowTestSupport
 /// a word with an offensive sense, and every phrase, keeps blocking.
 @Suite("The built-in Chinese list")
 struct ChineseListTests {
-  static let repository = repositoryRoot
-
-  static let chinese: Matcher? = {
-    let directory = repository.appendingPathComponent("wordlists/global")
-    let lists = ["zh.txt", "zh-lexicon.txt"].compactMap {
-      try? WordList.load(path: directory.appendingPathComponent($0).path, origin: .global)
-    }
-    guard lists.count == 2 else { return nil }
-    return try? Matcher(lists: lists)
-  }()
+  static let chinese = builtInMatcher(["zh.txt", "zh-lexicon.txt"])
 
   @Test(arguments: [
     ("禁毒委员会部署打击毒品犯罪", "review"),  // 毒品: drugs, narcotics

@@ -1,6 +1,4 @@
-import Foundation
 import Testing
-import WinnowTestSupport
 
 @testable import Winnow
 
@@ -9,13 +7,7 @@ import WinnowTestSupport
 /// letters, and the ordinary English and pinyin text they must let through.
 @Suite("Pinyin entries")
 struct PinyinTests {
-  static let repository = repositoryRoot
-
-  static let pinyin: Matcher? = {
-    let path = repository.appendingPathComponent("wordlists/global/zh-pinyin.txt").path
-    guard let list = try? WordList.load(path: path, origin: .global) else { return nil }
-    return try? Matcher(lists: [list])
-  }()
+  static let pinyin = builtInMatcher(["zh-pinyin.txt"])
 
   /// The blocking matches of a text.
   static func blocks(_ text: String) throws -> [Match] {

@@ -1,6 +1,4 @@
-import Foundation
 import Testing
-import WinnowTestSupport
 
 @testable import Winnow
 
@@ -11,15 +9,7 @@ import WinnowTestSupport
 /// to its own language.
 @Suite("The built-in lists read through a dictionary")
 struct TranslatedListTests {
-  static let lists: Matcher? = {
-    let directory = repositoryRoot.appendingPathComponent("wordlists/global")
-    let names = ["de", "es", "fi", "hu", "nl", "pl"].map { "\($0).txt" }
-    let lists = names.compactMap {
-      try? WordList.load(path: directory.appendingPathComponent($0).path, origin: .global)
-    }
-    guard lists.count == names.count else { return nil }
-    return try? Matcher(lists: lists)
-  }()
+  static let lists = builtInMatcher(["de", "es", "fi", "hu", "nl", "pl"].map { "\($0).txt" })
 
   @Test(arguments: [
     ("Ich habe eine Fratze gezogen", "review"),  // German: grimace
