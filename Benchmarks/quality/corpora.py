@@ -11,14 +11,17 @@ Writes OUT_DIR/<language>.<source>.txt, one ordinary message a line, from packag
 | fortunes | fortunes, fortunes-min, fortunes-{zh,de,es,it,pl,ru,cs,br,eo,bg,ga} | quotations, proverbs, jokes, poetry |
 | manpages | manpages-{de,es,fr,it,pl,ru,ja,zh,cs,da,el,fi,hu,id,mk,nb,nl,pt-br,ro,sr,sv,tr,uk,vi} | technical documentation, sentence by sentence |
 | ui | coreutils, libglib2.0-data, libgtk-3-common, libgtk2.0-common, util-linux-locales | the translations of their messages (gettext catalogs), every language with 200 or more |
+| book | debian-handbook | The Debian Administrator's Handbook: its English text and each translation's translated paragraphs (those not word for word the English), every language with 200 or more sentences |
 
 A message is one sentence or short passage of 5 to 200 characters, as chat messages are.
 Sources are capped at MAX_PER_SOURCE messages, picked by a fixed hash so that the choice does
 not change from run to run. The language is the package's (for `ui`, the catalog's locale:
-`pt_BR` is `pt`, `nb` is `no`, `tl` is `fil`), not a guess.
+`pt_BR` is `pt`, `nb` is `no`, `tl` is `fil`; for `book`, the translation's: `ar-MA` is `ar`),
+not a guess.
 """
 import gzip
 import hashlib
+import html
 import re
 import struct
 import subprocess
@@ -51,7 +54,10 @@ MANPAGE_PACKAGES = {
 UI_PACKAGES = ["coreutils", "libglib2.0-data", "libgtk-3-common", "libgtk2.0-common", "util-linux-locales"]
 # A locale's language, where it is not the part before `_` or `@`: as the lists name them.
 UI_LANGUAGES = {"nb": "no", "tl": "fil"}
-UI_MINIMUM = 200
+MINIMUM_MESSAGES = 200
+BOOK_PACKAGE = "debian-handbook"
+BOOK_PARAGRAPH = re.compile(r'<div class="para">(.*?)</div>', re.S)
+BOOK_WORD = re.compile(r"[^\W\d_]{2,}")
 # Fortune files of the English and Chinese packages that are sentences (not ASCII art).
 ENGLISH_SKIP = {"ascii-art", "art"}
 
@@ -151,6 +157,41 @@ def ui_messages(root):
     return out
 
 
+def book_paragraphs(directory):
+    """The paragraphs of one language's HTML of the handbook, tags and entities resolved."""
+    out = []
+    for page in sorted(directory.glob("*.html")):
+        for paragraph in BOOK_PARAGRAPH.findall(page.read_text(encoding="utf-8", errors="replace")):
+            text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", paragraph)).split())
+            if text:
+                out.append(text)
+    return out
+
+
+def book_messages(root):
+    """(language, message) of the handbook: every English paragraph, and each translation's
+    translated paragraphs. A translation keeps some paragraphs in English, from this or an
+    older edition: a paragraph at least 90% of whose words are words of the English text is
+    one of those, and left out (measured: translated paragraphs fall mostly below 50%, the
+    English ones above 90%)."""
+    base = root / "usr/share/doc/debian-handbook/html"
+    english = book_paragraphs(base / "en-US")
+    out = [("en", m) for paragraph in english for m in pieces(paragraph)]
+    vocabulary = {w for paragraph in english for w in BOOK_WORD.findall(paragraph.lower())}
+
+    def translated(paragraph):
+        words = BOOK_WORD.findall(paragraph.lower())
+        return sum(w in vocabulary for w in words) < 0.9 * len(words)
+
+    for directory in sorted(base.iterdir()):
+        if not directory.is_dir() or directory.name in ("en-US", "Common_Content"):
+            continue
+        language = UI_LANGUAGES.get(directory.name.split("-")[0], directory.name.split("-")[0])
+        out += [(language, m) for paragraph in book_paragraphs(directory) if translated(paragraph)
+                for m in pieces(paragraph)]
+    return out
+
+
 def extracted(tmp, package):
     """The directory the downloaded `package` is unpacked into, or None when it did not come."""
     debs = sorted(tmp.glob(f"{package}_*.deb"))
@@ -173,7 +214,7 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        packages = list(FORTUNE_PACKAGES) + list(MANPAGE_PACKAGES) + UI_PACKAGES
+        packages = list(FORTUNE_PACKAGES) + list(MANPAGE_PACKAGES) + UI_PACKAGES + [BOOK_PACKAGE]
         fetched = subprocess.run(["apt-get", "download", "-q", *packages], cwd=tmp, capture_output=True, text=True)
         if fetched.returncode != 0:
             print(f"note: apt-get download failed; corpora from the packages that came:\n{fetched.stderr}",
@@ -193,8 +234,15 @@ def main():
             for lang, message in ui_messages(root) if root else ():
                 ui.setdefault(lang, set()).add(message)
         for lang, messages in ui.items():
-            if len(messages) >= UI_MINIMUM:
+            if len(messages) >= MINIMUM_MESSAGES:
                 corpora[(lang, "ui")] = list(messages)
+        root = extracted(tmp, BOOK_PACKAGE)
+        book = {}
+        for lang, message in book_messages(root) if root else ():
+            book.setdefault(lang, set()).add(message)
+        for lang, messages in book.items():
+            if len(messages) >= MINIMUM_MESSAGES:
+                corpora[(lang, "book")] = list(messages)
         for (lang, source), messages in sorted(corpora.items()):
             chosen = capped(messages)
             (out / f"{lang}.{source}.txt").write_text("".join(m + "\n" for m in chosen), encoding="utf-8")
