@@ -25,6 +25,17 @@ OUT = ROOT / "Sources" / "Winnow" / "Text"
 DECORATIVE_MARKS = [(0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0xFE20, 0xFE2F)]
 # Alphabets whose accented letters fold to the bare letter (é -> e, й -> и, ά -> α).
 STRIPPED_SCRIPTS = [(0x00C0, 0x024F), (0x0370, 0x03FF), (0x0400, 0x04FF), (0x1E00, 0x1EFF), (0x1F00, 0x1FFF)]
+# Arabic script: the marks written over and under letters (vowel signs, shadda, sukun, the
+# hamza and madda signs, Quranic annotations: every nonspacing mark of the Arabic blocks) are
+# optional in ordinary writing, and the tatweel only stretches a word: all dropped (كَس and
+# كـس read as كس). Alef with hamza or madda and alef wasla are written for the bare alef as
+# often as not: they fold to it (إغتصاب reads as اغتصاب). As in Lucene's Arabic normalizer;
+# Persian and Arabic kaf and yeh stay apart, since unifying them makes Persian words Arabic
+# ones (Persian منی, semen, would read as Arabic مني, from me).
+ARABIC_BLOCKS = [(0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF)]
+TATWEEL = 0x0640
+ALEF = "\u0627"
+ALEF_VARIANTS = {0x0622, 0x0623, 0x0625, 0x0671}
 # Characters that render as nothing or as blank space inside a word although they are
 # letters or marks by category (Hangul fillers, the combining grapheme joiner, braille blank),
 # and emoji skin-tone modifiers, so that 🖕🏻 matches an entry 🖕.
@@ -42,6 +53,10 @@ def strip_accents(text):
         cp = ord(ch)
         if in_ranges(cp, DECORATIVE_MARKS):
             continue
+        if in_ranges(cp, ARABIC_BLOCKS) and (cp == TATWEEL or unicodedata.category(ch) == "Mn"):
+            continue
+        if cp in ALEF_VARIANTS:
+            ch = ALEF
         if in_ranges(cp, STRIPPED_SCRIPTS):
             decomposed = unicodedata.normalize("NFKD", ch)
             ch = "".join(c for c in decomposed if not unicodedata.combining(c))
@@ -130,7 +145,7 @@ def main():
         OUT / "FoldingTables+Data.swift",
         f"Unicode {unicodedata.unidata_version} folding data, computed with Python's unicodedata.",
         [
-            ("compatibilityRows", "NFKC, with accents stripped from Latin, Greek and Cyrillic letters", compatibility_table()),
+            ("compatibilityRows", "NFKC, with accents stripped from Latin, Greek and Cyrillic letters and Arabic marks dropped", compatibility_table()),
             ("caseFoldingRows", "Full Unicode case folding", case_table()),
             ("invisibleRows", "Format characters, variation selectors and blank fillers", invisible_table()),
         ],

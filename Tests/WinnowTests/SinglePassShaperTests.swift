@@ -13,7 +13,7 @@ struct SinglePassShaperTests {
     "hello", "world", "HeLLo", "I", "a", "don't", "it’s", "'", "’", "''", "rock'n'roll", " ", " ", "  ", ", ", ".",
     "...", "-", "傻", "逼", "傻逼", "腦殘", "试试试", "好", "，", "。", "ｆｕｃｋ", "ß", "㎏", "\u{200B}", "🍆", "é", "е",
     "한국", "42", "7", "x", "ll", "\n", "a_b", "x[y", "`", "^", "ab\\\\cd", "sh1t", "f.u.c.k", "@", "$", "!", "反v动",
-    "a b", "k", "ﷺ",
+    "a b", "k", "ﷺ", "طيززز", "كَـس", "ل", "لل",
   ]
   static let textGen = Gen.int(in: 0...(pieces.count - 1)).map { pieces[$0] }.array(of: 0...10).map { $0.joined() }
 

@@ -55,6 +55,10 @@ final class MatcherLayer: Sendable {
   /// segmentation of its context (see ``Segmentation``): whole-word entries of two or more
   /// Han characters.
   private static let checksSegmentation: UInt8 = 8
+  /// The candidate's first (last) scalar is an Arabic-script letter of a whole-word entry: the
+  /// letters before (after) it in its word must be a clitic (see ``ArabicWordEdges``).
+  private static let checksArabicStart: UInt8 = 16
+  private static let checksArabicEnd: UInt8 = 32
   /// The lexicon words of the layer's lists and of the lists compiled with or under it, as
   /// written (`入住 3.9`: the word, and its Zipf frequency when the line gives one; see
   /// ``Entry/Action/lexicon``).
@@ -409,6 +413,12 @@ final class MatcherLayer: Sendable {
         // Between two letters spelled one by one (`g b i t c h`) any position may be a boundary.
         if normalized.firstClass.isWordCharacter { patternChecks[pattern] |= checksStart }
         if normalized.lastClass.isWordCharacter { patternChecks[pattern] |= checksEnd }
+        if let first = normalized.scalars.first, ArabicWordEdges.isLetter(first) {
+          patternChecks[pattern] |= checksArabicStart
+        }
+        if let last = normalized.scalars.last, ArabicWordEdges.isLetter(last) {
+          patternChecks[pattern] |= checksArabicEnd
+        }
       }
       if compiled.entry.boundary == .dictionaryWord && compiled.entry.action != .allow {
         patternChecks[pattern] |= checksLexicon
@@ -544,9 +554,11 @@ final class MatcherLayer: Sendable {
     case none
     /// A `word:` entry cut from two neighbouring words of the lexicon (`日入` in `18日入住`).
     case crossesLexiconWord
-    /// A whole-word entry preceded by a word character (`ass` in `class`).
+    /// A whole-word entry preceded by a word character (`ass` in `class`), or by Arabic
+    /// letters that are not a proclitic (`لعق` in `العقل`).
     case startInsideWord
-    /// A whole-word entry followed by a word character (`ass` in `assess`).
+    /// A whole-word entry followed by a word character (`ass` in `assess`), or by Arabic
+    /// letters that are not an enclitic (`مص` in `مصر`).
     case endInsideWord
     /// Fewer repeated letters than the entry writes (`xx` against a single `x`).
     case tooFewRepeats
@@ -580,6 +592,20 @@ final class MatcherLayer: Sendable {
       return .endInsideWord
     }
     let runs = patternRuns[pattern]
+    if checks & (Self.checksArabicStart | Self.checksArabicEnd) != 0 {
+      // Copies of an edge letter beyond the entry's own may belong to the clitic (`اللعق`).
+      func extra(_ offset: Int) -> Int {
+        max(0, Int(text[unit(start + offset)].run) - Int(runs.isEmpty ? 1 : runs[offset]))
+      }
+      if checks & Self.checksArabicStart != 0, !ArabicWordEdges.beginsWord(at: start, in: scalars, extra: extra(0)) {
+        return .startInsideWord
+      }
+      if checks & Self.checksArabicEnd != 0,
+        !ArabicWordEdges.endsWord(at: end, in: scalars, extra: extra(end - start - 1))
+      {
+        return .endInsideWord
+      }
+    }
     for offset in runs.indices where text[unit(start + offset)].run < runs[offset] { return .tooFewRepeats }
     return .none
   }

@@ -19,7 +19,8 @@ public struct Normalization: OptionSet, Sendable, Hashable {
 
   /// Compatibility folding (NFKC): full-width `ｆ` → `f`, circled `①` → `1`, `ⓕ` → `f`,
   /// math-styled `𝐟` → `f`; accents are stripped from Latin, Greek and Cyrillic letters
-  /// (`fück` → `fuck`) and stacked decorative marks are dropped.
+  /// (`fück` → `fuck`) and stacked decorative marks are dropped; Arabic-script vowel marks and
+  /// the tatweel are dropped and alef with hamza or madda reads as alef (`كَـس` → `كس`).
   public static let compatibility = Normalization(rawValue: 1 << 0)
   /// Unicode case folding (`FUCK` → `fuck`, `ß` → `ss`).
   public static let caseFolding = Normalization(rawValue: 1 << 1)
@@ -34,8 +35,8 @@ public struct Normalization: OptionSet, Sendable, Hashable {
   /// A single Latin letter or digit between two CJK characters is optional, as on the reference
   /// platform: `反v动` and `反3动` match `反动`, while `售k粉` still matches `k粉`.
   public static let interleavedLetters = Normalization(rawValue: 1 << 5)
-  /// Repeated letters and CJK characters match a single one (`fuuuck` matches `fuck`, `考试试试机构`
-  /// matches `考试机构`), while a doubled one in an entry still needs at least two in the text
+  /// Repeated letters (Latin, Greek, Cyrillic, Arabic script …) and CJK characters match a single
+  /// one (`fuuuck` matches `fuck`, `考试试试机构` matches `考试机构`, `طيززز` matches `طيز`), while a doubled one in an entry still needs at least two in the text
   /// (`ass` does not match `as`, `妈妈的` does not match `妈的`).
   public static let repeatedLetters = Normalization(rawValue: 1 << 6)
   /// Look-alikes: Cyrillic and Greek letters that imitate Latin ones (`а` → `a`), and digits or

@@ -21,6 +21,14 @@ enum ScalarClass: UInt8 {
   /// Whether entries bordering on this class need a word boundary.
   var isWordCharacter: Bool { self == .letter || self == .digit }
 
+  /// Whether a run of `scalar`, of this class, merges into one counted unit under
+  /// ``Normalization/repeatedLetters``: letters of the spaced alphabets, CJK characters and
+  /// Arabic-script letters (`fuuuck`, `考试试试`, `طيززز`).
+  @inline(__always)
+  func mergesRepeats(_ scalar: UInt32) -> Bool {
+    self == .letter || self == .unspaced || (self == .other && ArabicWordEdges.isLetter(scalar))
+  }
+
   /// The class of a scalar. BMP scalars come from a table built once; others are computed.
   static func of(_ scalar: UInt32) -> ScalarClass {
     if scalar < 0x10000 {

@@ -306,9 +306,7 @@ struct SinglePassShaper {
       }
       pendingStart = -1
     }
-    if merges && (scalarClass == .letter || scalarClass == .unspaced) && lastScalar == scalar
-      && lastClass == scalarClass.rawValue
-    {
+    if merges && scalarClass.mergesRepeats(scalar) && lastScalar == scalar && lastClass == scalarClass.rawValue {
       countRepeat(endingAt: end)
       return
     }

@@ -3,7 +3,8 @@
 /// The raw rows live in generated files (`*+Data.swift`, see `scripts/generate-unicode-tables.py`)
 /// as hex text, which compiles quickly and reads at startup in a few milliseconds.
 enum UnicodeTables {
-  /// Scalar → compatibility form (NFKC, accents stripped from Latin, Greek and Cyrillic letters).
+  /// Scalar → compatibility form (NFKC, accents stripped from Latin, Greek and Cyrillic letters,
+  /// Arabic marks and tatweel dropped, alef variants read as alef).
   static let compatibility = parseRows(compatibilityRows)
   /// Scalar → full case folding.
   static let caseFolding = parseRows(caseFoldingRows)

@@ -255,7 +255,7 @@ private struct ShapingPass {
   /// Writes the final units to `scalars` and `infos` (room for one per loaded unit) and says how
   /// many it wrote, whether any is optional and whether any is spelled: separator runs collapse
   /// to one space (dropped at the ends and next to CJK or optional units), and repeated letters
-  /// and CJK characters merge into one counted unit (`fuuuck`, `考试试试机构`).
+  /// and CJK characters merge into one counted unit (`fuuuck`, `考试试试机构`, `طيززز`).
   func emit(
     scalars: UnsafeMutablePointer<UInt32>, infos: UnsafeMutablePointer<NormalizedText.UnitInfo>
   ) -> (count: Int, hasOptionalUnits: Bool, hasSpelledUnits: Bool) {
@@ -293,7 +293,7 @@ private struct ShapingPass {
         }
       }
       pendingSeparators = nil
-      if merges, scalarClass == .letter || scalarClass == .unspaced, !unit.isOptional, lastScalar == unit.scalar,
+      if merges, scalarClass.mergesRepeats(unit.scalar), !unit.isOptional, lastScalar == unit.scalar,
         lastClass == scalarClass, !lastOptional
       {
         // One more repeated character: the last unit now ends here and counts it.

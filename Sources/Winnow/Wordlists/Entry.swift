@@ -45,8 +45,12 @@ public struct Entry: Sendable, Hashable {
   /// Where a literal entry may match.
   public enum Boundary: String, Sendable, Hashable {
     /// An edge of the entry that is a Latin, Greek or Cyrillic letter or a digit must meet a word
-    /// boundary in the text (`av` does not match inside `Java`, `123` not inside `123467`);
-    /// edges in other scripts match anywhere. The default for block and replace entries.
+    /// boundary in the text (`av` does not match inside `Java`, `123` not inside `123467`). An
+    /// edge that is an Arabic-script letter meets its word or a clitic joined to it: only an
+    /// article, conjunction or preposition (`ال`, `و`, `ب`, `لل`, …) may come before it in
+    /// the word, only a pronoun or plural ending (`ها`, `ك`, `ی`, `م`, …) after it (`طيز`
+    /// matches in `الطيز` and `طيزها`, `لعق` not inside `العقل`). Edges in other scripts match
+    /// anywhere. The default for block and replace entries.
     case word
     /// Anywhere, even inside a longer word. The default for allow entries.
     case substring

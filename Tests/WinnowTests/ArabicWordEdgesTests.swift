@@ -1,0 +1,86 @@
+import PropertyBased
+import Testing
+
+@testable import Winnow
+
+/// Arabic-script entries meet their word across a clitic at most, and Arabic marks and the
+/// tatweel do not hide them.
+@Suite("Arabic-script word edges")
+struct ArabicWordEdgesTests {
+  static let list = """
+    [profanity]
+    طيز
+    لعق
+    اغتصاب
+    جماع
+    کیر
+    sub:مص
+    [profanity: review]
+    كس
+    لش
+    """
+
+  static func matched(_ text: String) throws -> [String] {
+    try Matcher(lists: [WordList(name: "ar.txt", origin: .global, parsing: list)]).matches(in: text).map(\.text)
+  }
+
+  @Test(arguments: [
+    ("كس", ["كس"]),
+    ("الطيز", ["طيز"]),  // article
+    ("وبالطيز", ["طيز"]),  // and + with + the
+    ("طيزها", ["طيز"]),  // her
+    ("للطيز كبير", ["طيز"]),
+    ("کیرم", ["کیر"]),  // Persian: my
+    ("کیرهای", ["کیر"]),  // Persian plural + of
+    ("كَـس", ["كَـس"]),  // a vowel mark and a tatweel inside
+    ("إغتصاب", ["إغتصاب"]),  // alef with hamza below reads as alef
+    ("الاغتصاب", ["اغتصاب"]),
+    ("طي\u{200C}ز", ["طي\u{200C}ز"]),  // a zero-width non-joiner inside
+    ("واللعق", ["للعق"]),  // the article's `ل` merges with the entry's: the match takes both
+    ("طيززز", ["طيززز"]),  // a stretched letter
+    ("العقل", []),  // the mind: `لعق` inside
+    ("عكس", []),  // reverse: `كس` after a letter that is no proclitic
+    ("للشبكة", []),  // for the network: `لش` runs on into the word
+    ("بكسل", []),  // pixel
+    ("جماعة", []),  // group: the feminine ending makes another word
+    ("شکست", []),  // Persian defeat
+    ("مصر", ["مص"]),  // `sub:` keeps matching anywhere
+  ])
+  func entriesMeetTheirWord(text: String, expected: [String]) throws {
+    #expect(try Self.matched(text) == expected)
+  }
+
+  /// A word of letters that include the clitics' own, against the rule stated as a regular
+  /// expression: the word is a prefix (or nothing), the entry with each letter written at
+  /// least as often as in the entry (repeats merge), and a suffix (or nothing).
+  static let letters: [Character] = ["ا", "ل", "و", "ب", "ك", "ه", "م", "ي", "ن", "ع", "ف", "ت"]
+  static let letterGen = Gen.int(in: 0...(letters.count - 1)).map { letters[$0] }
+
+  static func reference(entry: String, word: String) throws -> Bool {
+    var runs: [(letter: Character, count: Int)] = []
+    for letter in entry {
+      if runs.last?.letter == letter { runs[runs.count - 1].count += 1 } else { runs.append((letter, 1)) }
+    }
+    let stretched = runs.map { "\($0.letter){\($0.count),}" }.joined()
+    let prefixes = ArabicWordEdges.prefixes.joined(separator: "|")
+    let suffixes = ArabicWordEdges.suffixes.joined(separator: "|")
+    return try Regex("(?:\(prefixes))?\(stretched)(?:\(suffixes))?").wholeMatch(in: word) != nil
+  }
+
+  @Test func referenceReadsRepeats() throws {
+    #expect(try Self.reference(entry: "لعق", word: "اللعق"))
+    #expect(try Self.reference(entry: "لل", word: "واللل"))
+    #expect(try !Self.reference(entry: "لل", word: "والل"))
+    #expect(try !Self.reference(entry: "لل", word: "ول"))
+    #expect(try !Self.reference(entry: "لعق", word: "العق"))
+  }
+
+  @Test func wordsMatchExactlyWhenTheRestIsACliticProperty() async {
+    await propertyCheck(count: 500, input: Self.letterGen.string(of: 2...3), Self.letterGen.string(of: 0...7)) {
+      entry, word in
+      let matcher = try Matcher(lists: [WordList(name: "ar.txt", origin: .global, parsing: entry)])
+      let expected = try Self.reference(entry: entry, word: word)
+      #expect(!matcher.matches(in: "1. " + word + ".").isEmpty == expected, "\(entry) in \(word)")
+    }
+  }
+}
