@@ -19,6 +19,9 @@ part, and the set-aside part says whether they generalize).
 
 Injected messages: an ordinary dev-part message of English or Chinese with a block entry of the
 list inserted, written with one evasion kind; caught when a reported block match overlaps it.
+The Arabic-script column does the same with the entries of ar.txt and fa.txt, each inserted into
+a dev-part sentence of its language's `book`, with three kinds of its own: clitics joined to the
+word (`الطيز`, `کیرم`), vowel marks over its letters, tatweels between them.
 
 Pinyin (when pypinyin and jieba import; `run` installs them in a venv): every Chinese ordinary
 message is also written in pinyin, a word of jieba's segmentation a token (`women jintian qu
@@ -53,7 +56,16 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 LEET = {"a": "@", "e": "3", "i": "1", "o": "0", "s": "$", "t": "7", "l": "1", "b": "8"}
 CYRILLIC = {"a": "а", "e": "е", "o": "о", "c": "с", "p": "р", "x": "х", "y": "у", "i": "і"}
 KINDS = ["plain", "separators", "spaces", "full-width", "case", "look-alikes", "repeats", "traditional",
-         "letter-between-cjk", "zero-width", "mixed"]
+         "letter-between-cjk", "zero-width", "mixed", "clitics", "vowel-marks", "tatweel"]
+# The languages of the evasion table: English, Chinese, and the Arabic script (Arabic and
+# Persian entries, each inserted into its own language's text).
+EVASION_LANGUAGES = ("en", "zh", "arabic")
+ARABIC_KINDS = ("clitics", "vowel-marks", "tatweel")
+ARABIC_WORD = re.compile(r"[\u0620-\u064a\u066e-\u06d3]+")
+# Clitics a writer joins to a word (a few of each grammar's, for the `clitics` kind): the
+# article and prepositions before it, pronouns (and the Persian plural) after it.
+ARABIC_CLITICS = {"ar": (["ال", "و", "ب", "ل", "وال", "بال"], ["ها", "ه", "ك", "ي"]),
+                  "fa": (["ب"], ["ها", "م", "ت", "ش", "ی"])}
 
 
 def language(text):
@@ -61,10 +73,10 @@ def language(text):
 
 
 def list_entries(global_dir):
-    """Entries of the default lists that block, by language: en.txt and zh.txt, whole literal
-    words (review entries, and entries of `[category: review]` sections, are left out: the
-    catch rates are those of what blocks)."""
-    entries = {"en": [], "zh": []}
+    """Entries of the default lists that block, by language: en.txt, zh.txt, ar.txt and fa.txt,
+    whole literal words (review entries, and entries of `[category: review]` sections, are left
+    out: the catch rates are those of what blocks)."""
+    entries = {"en": [], "zh": [], "ar": [], "fa": []}
     for lang in entries:
         reviewing = False
         for line in (Path(global_dir) / f"{lang}.txt").read_text("utf-8").splitlines():
@@ -84,6 +96,8 @@ def list_entries(global_dir):
                 continue
             if lang == "zh" and not CJK.search(text):
                 continue
+            if lang in ("ar", "fa") and not ARABIC_WORD.fullmatch(text):
+                continue
             entries[lang].append(text)
     return entries
 
@@ -101,16 +115,31 @@ def traditional_table():
 
 
 def evade(word, kind, lang, rng, trad):
-    """The word written with one evasion; None when the kind does not apply to it."""
+    """The word written with one evasion; None when the kind does not apply to it. `lang` is
+    en, zh, or ar or fa for the Arabic script."""
     if kind == "plain":
         return word
+    if kind in ARABIC_KINDS:
+        if lang not in ARABIC_CLITICS:
+            return None
+        if kind == "clitics":
+            prefixes, suffixes = ARABIC_CLITICS[lang]
+            before, after = rng.choice([(True, False), (False, True), (True, True)])
+            return (rng.choice(prefixes) if before else "") + word + (rng.choice(suffixes) if after else "")
+        chars = list(word)
+        for i in sorted(rng.sample(range(1, len(chars) + (kind == "vowel-marks")),
+                                   min(2, len(chars) - (kind == "tatweel"))), reverse=True):
+            chars.insert(i, chr(rng.randrange(0x064B, 0x0653)) if kind == "vowel-marks" else "\u0640")
+        return "".join(chars)
     if kind == "separators":
-        return rng.choice([".", "-", "_", "*", "|"]).join(word) if lang == "en" else rng.choice(["_", "*", ".", "…", "·"]).join(word)
+        return rng.choice([".", "-", "_", "*", "|"]).join(word) if lang != "zh" else rng.choice(["_", "*", ".", "…", "·"]).join(word)
     if kind == "spaces":
         return " ".join(word)
     if kind == "full-width":
         if lang == "en":
             return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else "\u3000" if c == " " else c for c in word)
+        if lang != "zh":
+            return None
         return "\u3000".join(word)  # ideographic spaces between the characters
     if kind == "case":
         if not re.search(r"[a-z]", word):
@@ -154,10 +183,11 @@ def evade(word, kind, lang, rng, trad):
 
 def insert(message, word, lang, rng):
     """The message with the word inserted where a writer would put a separate word; the word's
-    UTF-8 byte range. English: between two words, neither of them a single letter (`I`, `a`
-    would join a spelled-out word). Chinese: between two characters, neither of them an ASCII
-    letter or digit (a Latin-edged entry glued into `Dm-crypt` is not a word there)."""
-    if lang == "en":
+    UTF-8 byte range. English (and the Arabic script): between two words, neither of them a
+    single letter (`I`, `a` would join a spelled-out word). Chinese: between two characters,
+    neither of them an ASCII letter or digit (a Latin-edged entry glued into `Dm-crypt` is not
+    a word there)."""
+    if lang != "zh":
         words = message.split(" ")
         choices = [i for i in range(len(words) + 1)
                    if (i == 0 or len(words[i - 1]) > 1) and (i == len(words) or len(words[i]) > 1)]
@@ -379,7 +409,8 @@ def main():
     carriers = defaultdict(list)
     ordinary = [o if len(o) == 4 else (*o, split_of(o[2])) for o in ordinary]
     for lang, source, message, part in ordinary:
-        if lang in ("en", "zh") and source in ("chat", "fortunes") and part == "dev":
+        if (lang in ("en", "zh") and source in ("chat", "fortunes") or lang in ("ar", "fa") and source == "book") \
+                and part == "dev":
             carriers[lang].append(message)
     entries = list_entries(args.global_dir)
     trad = traditional_table()
@@ -396,18 +427,23 @@ def main():
                 text, span = insert(rng.choice(carriers["en"]), pinyin_form(word, kind, tools), "en", rng)
                 items.append(text)
                 meta.append(("injected", "en", kind, (span, word)))
-    for lang in ("en", "zh"):
+    for column in EVASION_LANGUAGES:
+        # The Arabic-script column draws an Arabic or a Persian entry, into its own language's text.
+        languages = [lang for lang in (("ar", "fa") if column == "arabic" else (column,)) if carriers[lang]]
         for kind in KINDS:
+            if kind in ARABIC_KINDS and column != "arabic":
+                continue  # drawing no entry for them keeps the other columns' draws as they were
             made, attempts = 0, 0
-            while made < args.per_kind and attempts < args.per_kind * 50:
+            while languages and made < args.per_kind and attempts < args.per_kind * 50:
                 attempts += 1
+                lang = rng.choice(languages) if len(languages) > 1 else languages[0]
                 word = rng.choice(entries[lang])
                 evaded = evade(word, kind, lang, rng, trad)
                 if not evaded:
                     continue
                 text, span = insert(rng.choice(carriers[lang]), evaded, lang, rng)
                 items.append(text)
-                meta.append(("injected", lang, kind, (span, word)))
+                meta.append(("injected", column, kind, (span, word)))
                 made += 1
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -476,11 +512,11 @@ def main():
             figures["ordinary"][f"{lang}/{source}/{part}"] = {
                 "messages": totals[key], "blocked": blocked[key], "flagged": flagged[key]}
     print()
-    print("| evasion | en caught | zh caught |")
-    print("|---|---:|---:|")
+    print("| evasion | en caught | zh caught | ar and fa caught |")
+    print("|---|---:|---:|---:|")
     for kind in KINDS + (PINYIN_KINDS if tools is not None else []):
         cells = []
-        for lang in ("en", "zh"):
+        for lang in EVASION_LANGUAGES:
             total = injected[(lang, kind)]
             if total == 0:
                 cells.append("n/a")
@@ -488,7 +524,7 @@ def main():
             share = 100 * caught[(lang, kind)] / total
             figures["caught"][f"{lang}/{kind}"] = {"injected": total, "caught": caught[(lang, kind)]}
             cells.append(f"{share:.1f}% of {total}")
-        print(f"| {kind} | {cells[0]} | {cells[1]} |")
+        print(f"| {kind} | {' | '.join(cells)} |")
     print()
     if not args.no_contact:
         totals_c, flagged_c, injected_c, caught_c = contact_figures(
