@@ -109,11 +109,11 @@ ORDINARY_SENSE_ZIPF = 4.0
 
 # The languages LanguageEvidence can tell apart (scripts/build-language-table.py), by the
 # code a list's `lang=` names; a scoped entry of another language could never match.
-DETECTED_LANGUAGES = {"bg", "ca", "cs", "da", "de", "el", "en", "eo", "es", "fi", "fil", "fr", "hu", "id", "is", "it",
+DETECTED_LANGUAGES = {"ar", "fa", "ur", "bg", "ca", "cs", "da", "de", "el", "en", "eo", "es", "fi", "fil", "fr", "hu", "id", "is", "it",
                       "lt", "lv", "mk", "ms", "no", "nl", "pl", "pt", "ro", "ru", "hr", "sk", "sl", "sv", "tr", "uk",
                       "vi", "ja", "zh"}
 # wordfreq's codes for the vocabularies rule 13 reads, and the code a list names each by.
-VOCABULARY_LANGUAGES = {"bg": "bg", "ca": "ca", "cs": "cs", "da": "da", "de": "de", "el": "el", "en": "en",
+VOCABULARY_LANGUAGES = {"ar": "ar", "fa": "fa", "ur": "ur", "bg": "bg", "ca": "ca", "cs": "cs", "da": "da", "de": "de", "el": "el", "en": "en",
                         "es": "es", "fi": "fi", "fil": "fil", "fr": "fr", "hu": "hu", "id": "id", "is": "is",
                         "it": "it", "lt": "lt", "lv": "lv", "mk": "mk", "ms": "ms", "nb": "no", "nl": "nl", "pl": "pl",
                         "pt": "pt", "ro": "ro", "ru": "ru", "sh": "hr", "sk": "sk", "sl": "sl", "sv": "sv", "tr": "tr",
@@ -141,8 +141,18 @@ def read_lines(path):
             yield line
 
 
+# The engine's Arabic-script folding (scripts/generate-unicode-tables.py): marks and the
+# tatweel dropped, alef with hamza or madda and alef wasla read as alef. `إغتصاب` is
+# `اغتصاب` spelled another way, not another word that folding makes (rule 14).
+ARABIC_FOLDING = {cp: None for low, high in ((0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF))
+                  for cp in range(low, high + 1) if cp == 0x0640 or unicodedata.category(chr(cp)) == "Mn"}
+ARABIC_FOLDING.update({cp: "\u0627" for cp in (0x0622, 0x0623, 0x0625, 0x0671)})
+
+
 def key(entry):
-    return unicodedata.normalize("NFKC", entry).casefold()
+    """An entry as the engine reads it, near enough to compare and sort: NFKC, case folded,
+    Arabic-script marks and alef variants folded."""
+    return unicodedata.normalize("NFKC", entry).casefold().translate(ARABIC_FOLDING)
 
 
 def simplified_table():

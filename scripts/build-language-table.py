@@ -30,8 +30,8 @@ OUT = ROOT / "Sources" / "Winnow" / "Text" / "LanguageTables+Data.swift"
 WORDS = 300
 # The pinyin readings of jieba's most frequent words, for Chinese.
 PINYIN_READINGS = 100
-LANGUAGES = ["bg", "ca", "cs", "da", "de", "el", "en", "es", "fi", "fil", "fr", "hu", "id", "is", "it", "lt", "lv",
-             "mk", "ms", "nb", "nl", "pl", "pt", "ro", "ru", "sh", "sk", "sl", "sv", "tr", "uk", "vi"]
+LANGUAGES = ["ar", "bg", "ca", "cs", "da", "de", "el", "en", "es", "fa", "fi", "fil", "fr", "hu", "id", "is", "it", "lt", "lv",
+             "mk", "ms", "nb", "nl", "pl", "pt", "ro", "ru", "sh", "sk", "sl", "sv", "tr", "uk", "ur", "vi"]
 CODES = {"nb": "no", "sh": "hr"}
 # Languages with a list that wordfreq does not count: their stop words stand for their most
 # frequent words.

@@ -83,4 +83,19 @@ struct ArabicWordEdgesTests {
       #expect(!matcher.matches(in: "1. " + word + ".").isEmpty == expected, "\(entry) in \(word)")
     }
   }
+
+  /// Rule 13 of SOURCES.md over Arabic, Persian and Urdu: a Persian entry that is a common
+  /// Arabic or Urdu word is scoped to Persian, and the language detector tells the three apart.
+  static let builtIn = builtInMatcher(["ar.txt", "fa.txt"])
+
+  @Test(arguments: [
+    ("لا يجب أن تجاوز الحد في هذه الحالة", false),  // Arabic: to exceed
+    ("آپ کون ہیں اور کہاں سے آئے ہیں", false),  // Urdu: who
+    ("او به من تجاوز کرد", true),  // Persian: he raped me
+    ("کون تو", true),  // too short to tell a language: the entry keeps matching
+  ])
+  func aPersianEntryThatIsAnArabicOrUrduWordIsScoped(text: String, matches: Bool) throws {
+    let found = try #require(Self.builtIn).matches(in: text)
+    #expect(!found.isEmpty == matches, "\(text): \(found.map(\.entry.text))")
+  }
 }
