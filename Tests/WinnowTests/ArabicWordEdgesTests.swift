@@ -45,6 +45,10 @@ struct ArabicWordEdgesTests {
     ("جماعة", []),  // group: the feminine ending makes another word
     ("شکست", []),  // Persian defeat
     ("مصر", ["مص"]),  // `sub:` keeps matching anywhere
+    ("ك س", ["ك س"]),  // spelled out
+    ("ط.ي.ز.ه.ا", ["ط.ي.ز"]),  // spelled out, a pronoun joined
+    ("و ك س", ["ك س"]),  // spelled out after a conjunction
+    ("ا ل ع ق ل", []),  // the mind spelled out: `لعق` still inside a word
   ])
   func entriesMeetTheirWord(text: String, expected: [String]) throws {
     #expect(try Self.matched(text) == expected)

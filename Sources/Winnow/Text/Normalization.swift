@@ -29,7 +29,7 @@ public struct Normalization: OptionSet, Sendable, Hashable {
   /// Removal of zero-width and other invisible characters (U+200B, U+FEFF, soft hyphen, …).
   public static let invisibleCharacters = Normalization(rawValue: 1 << 3)
   /// Separators inserted inside a word are skipped: letters spelled one by one (`f.u.c.k`,
-  /// `f u c k`, `1 2 3`), any separators between CJK characters (`傻 逼`, `傻*逼`), and
+  /// `f u c k`, `ك س`, `1 2 3`), any separators between CJK characters (`傻 逼`, `傻*逼`), and
   /// apostrophes inside a word (`don't` → `dont`). Other separator runs become one space.
   public static let separators = Normalization(rawValue: 1 << 4)
   /// A single Latin letter or digit between two CJK characters is optional, as on the reference

@@ -244,7 +244,8 @@ struct SinglePassShaper {
   /// A unit that is not dropped: the token rules, then what `WordShaper`'s `emit` does with it.
   @inline(__always)
   private mutating func place(_ scalar: UInt32, _ scalarClass: ScalarClass, _ start: Int32, _ end: Int32) {
-    let isWord = scalarClass == .letter || scalarClass == .digit
+    let isWord =
+      scalarClass == .letter || scalarClass == .digit || (scalarClass == .other && ArabicWordEdges.isLetter(scalar))
     if isWord {
       if !inToken {
         // The unit after a lone character that followed CJK: a letter or digit, not CJK.
@@ -256,7 +257,8 @@ struct SinglePassShaper {
         classBeforeToken = lastSolidClass
       }
       tokenLength += 1
-      if scalarClass == .letter { tokenHasLetter = true } else { tokenHasDigit = true }
+      // An Arabic-script letter does not make digits letters (`sh1t` is Latin): neither flag.
+      if scalarClass == .letter { tokenHasLetter = true } else if scalarClass == .digit { tokenHasDigit = true }
       if tokenHasLetter && tokenHasDigit { gaveUp = true }
     } else {
       if inToken { endToken() }

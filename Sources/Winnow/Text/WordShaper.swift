@@ -26,9 +26,11 @@ struct WordShaper: Sendable {
 
     @inline(__always) var isDropped: Bool { flags & Self.dropped != 0 }
     @inline(__always) var isOptional: Bool { flags & Self.optional != 0 }
-    /// A letter, digit or symbol not dropped: part of a word token.
+    /// A letter (an Arabic-script one too), digit or symbol not dropped: part of a word token.
     @inline(__always) var isWordUnit: Bool {
-      flags & Self.dropped == 0 && (scalarClass == .letter || scalarClass == .digit || scalarClass == .symbol)
+      flags & Self.dropped == 0
+        && (scalarClass == .letter || scalarClass == .digit || scalarClass == .symbol
+          || (scalarClass == .other && ArabicWordEdges.isLetter(scalar)))
     }
   }
 
@@ -107,7 +109,9 @@ struct WordShaper: Sendable {
     NormalizedText.grow(&infos, to: count, with: .blank)
     NormalizedText.grow(&tokens, to: count, with: Token(start: 0, end: 0, length: 0))
     let (count, apostrophes, symbols) = (self.count, saw(.apostrophe), saw(.symbol))
-    let (words, digits, unspaced) = (saw(.letter) || saw(.digit) || symbols, saw(.digit), saw(.unspaced))
+    // Arabic-script letters are of class `other`: a text with one may have tokens to join.
+    let words = saw(.letter) || saw(.digit) || symbols || saw(.other)
+    let (digits, unspaced) = (saw(.digit), saw(.unspaced))
     // Swapped out (no copy, no reference counting) so that the passes hold the units and the
     // tokens at the same time.
     var tokenStorage: [Token] = []
