@@ -79,7 +79,10 @@ def list_entries(global_dir):
     entries = {"en": [], "zh": [], "ar": [], "fa": []}
     for lang in entries:
         reviewing = False
-        for line in (Path(global_dir) / f"{lang}.txt").read_text("utf-8").splitlines():
+        path = Path(global_dir) / f"{lang}.txt"
+        if lang in ("ar", "fa") and not path.exists():
+            continue  # a --global directory without them: the Arabic-script column is n/a
+        for line in path.read_text("utf-8").splitlines():
             line = line.strip()
             if line.startswith("["):
                 options = line[1:-1].split(":", 1)[1] if ":" in line else ""
@@ -429,7 +432,8 @@ def main():
                 meta.append(("injected", "en", kind, (span, word)))
     for column in EVASION_LANGUAGES:
         # The Arabic-script column draws an Arabic or a Persian entry, into its own language's text.
-        languages = [lang for lang in (("ar", "fa") if column == "arabic" else (column,)) if carriers[lang]]
+        languages = [lang for lang in (("ar", "fa") if column == "arabic" else (column,))
+                     if carriers[lang] and entries[lang]]
         for kind in KINDS:
             if kind in ARABIC_KINDS and column != "arabic":
                 continue  # drawing no entry for them keeps the other columns' draws as they were

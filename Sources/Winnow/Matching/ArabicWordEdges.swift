@@ -23,7 +23,8 @@ enum ArabicWordEdges {
   ]
 
   /// Pronoun enclitics (Arabic, and Persian with its own `ی`), the Arabic accusative `ا`, the
-  /// Persian copula `ه` and `و`, each optionally after the Persian plural `ها` / `های`.
+  /// colloquial Persian endings `ه` (is, the) and `و` (the object), each optionally after the
+  /// Persian plural `ها` / `های`.
   static let suffixes: [String] = {
     let pronouns = [
       "", "ه", "ها", "هم", "هما", "هن", "ك", "كم", "كن", "كما", "ي", "ني", "نا", "ا",
@@ -62,7 +63,7 @@ enum ArabicWordEdges {
     }
     if first == start { return true }
     let before = key(scalars[first..<start])
-    return (0...min(extra, longestPrefix)).contains { copies in
+    return (0...min(extra, longestPrefix - (start - first))).contains { copies in
       prefixKeys.contains(appending(scalars[start], times: copies, to: before))
     }
   }
@@ -87,7 +88,8 @@ enum ArabicWordEdges {
     (0..<times).reduce(key) { key, _ in key << 10 | UInt64(letter &- 0x05FF) & 0x3FF }
   }
 
-  /// Up to six letters as one number, 10 bits each (offsets from U+05FF, below 1024).
+  /// Up to six letters as one number, 10 bits each (offsets from U+05FF, below 1024): no
+  /// prefix or suffix is longer, and the callers never build a longer key.
   private static func key<Letters: Sequence<UInt32>>(_ letters: Letters) -> UInt64 {
     letters.reduce(0) { $0 << 10 | UInt64($1 &- 0x05FF) & 0x3FF }
   }

@@ -36,8 +36,9 @@ public struct Normalization: OptionSet, Sendable, Hashable {
   /// platform: `反v动` and `反3动` match `反动`, while `售k粉` still matches `k粉`.
   public static let interleavedLetters = Normalization(rawValue: 1 << 5)
   /// Repeated letters (Latin, Greek, Cyrillic, Arabic script …) and CJK characters match a single
-  /// one (`fuuuck` matches `fuck`, `考试试试机构` matches `考试机构`, `طيززز` matches `طيز`), while a doubled one in an entry still needs at least two in the text
-  /// (`ass` does not match `as`, `妈妈的` does not match `妈的`).
+  /// one (`fuuuck` matches `fuck`, `考试试试机构` matches `考试机构`, `طيززز` matches `طيز`),
+  /// while a doubled one in an entry still needs at least two in the text (`ass` does not match
+  /// `as`, `妈妈的` does not match `妈的`).
   public static let repeatedLetters = Normalization(rawValue: 1 << 6)
   /// Look-alikes: Cyrillic and Greek letters that imitate Latin ones (`а` → `a`), and digits or
   /// symbols inside a word that holds letters (`sh1t`, `$hit`, `@ss`, `h3ll0`).
