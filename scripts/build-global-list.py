@@ -142,11 +142,13 @@ def read_lines(path):
 
 
 # The engine's Arabic-script folding (scripts/generate-unicode-tables.py): marks and the
-# tatweel dropped, alef with hamza or madda and alef wasla read as alef. `إغتصاب` is
+# tatweel dropped, alef with hamza or madda and alef wasla read as alef, Persian kaf and yeh
+# and alef maksura as kaf and yeh. `إغتصاب` is
 # `اغتصاب` spelled another way, not another word that folding makes (rule 14).
 ARABIC_FOLDING = {cp: None for low, high in ((0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF))
                   for cp in range(low, high + 1) if cp == 0x0640 or unicodedata.category(chr(cp)) == "Mn"}
 ARABIC_FOLDING.update({cp: "\u0627" for cp in (0x0622, 0x0623, 0x0625, 0x0671)})
+ARABIC_FOLDING.update({0x06A9: "\u0643", 0x06CC: "\u064a", 0x0649: "\u064a"})
 
 
 def key(entry):

@@ -29,13 +29,17 @@ STRIPPED_SCRIPTS = [(0x00C0, 0x024F), (0x0370, 0x03FF), (0x0400, 0x04FF), (0x1E0
 # hamza and madda signs, Quranic annotations: every nonspacing mark of the Arabic blocks) are
 # optional in ordinary writing, and the tatweel only stretches a word: all dropped (كَس and
 # كـس read as كس). Alef with hamza or madda and alef wasla are written for the bare alef as
-# often as not: they fold to it (إغتصاب reads as اغتصاب). As in Lucene's Arabic normalizer;
-# Persian and Arabic kaf and yeh stay apart, since unifying them makes Persian words Arabic
-# ones (Persian منی, semen, would read as Arabic مني, from me).
+# often as not: they fold to it (إغتصاب reads as اغتصاب). Persian kaf and yeh are the Arabic
+# letters in other forms, which an Arabic keyboard types for them, and alef maksura is written
+# for yeh: they fold to kaf and yeh (کیر and كير read alike). As in Lucene's Arabic and Persian
+# normalizers; teh marbuta stays, since as heh it would make words end in a pronoun (جماعة,
+# group, would read as جماع, intercourse, + ه, his). A Persian word that folding makes an
+# Arabic one (منی, semen, and مني, from me) is rule 13's to scope (wordlists/global/SOURCES.md).
 ARABIC_BLOCKS = [(0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF)]
 TATWEEL = 0x0640
 ALEF = "\u0627"
 ALEF_VARIANTS = {0x0622, 0x0623, 0x0625, 0x0671}
+ARABIC_LETTER_FOLDS = {0x06A9: "\u0643", 0x06CC: "\u064a", 0x0649: "\u064a"}
 # Characters that render as nothing or as blank space inside a word although they are
 # letters or marks by category (Hangul fillers, the combining grapheme joiner, braille blank),
 # and emoji skin-tone modifiers, so that 🖕🏻 matches an entry 🖕.
@@ -57,6 +61,7 @@ def strip_accents(text):
             continue
         if cp in ALEF_VARIANTS:
             ch = ALEF
+        ch = ARABIC_LETTER_FOLDS.get(cp, ch)
         if in_ranges(cp, STRIPPED_SCRIPTS):
             decomposed = unicodedata.normalize("NFKD", ch)
             ch = "".join(c for c in decomposed if not unicodedata.combining(c))
@@ -145,7 +150,7 @@ def main():
         OUT / "FoldingTables+Data.swift",
         f"Unicode {unicodedata.unidata_version} folding data, computed with Python's unicodedata.",
         [
-            ("compatibilityRows", "NFKC, with accents stripped from Latin, Greek and Cyrillic letters and Arabic marks dropped", compatibility_table()),
+            ("compatibilityRows", "NFKC, with accents stripped from Latin, Greek and Cyrillic letters and Arabic marks dropped and letters folded", compatibility_table()),
             ("caseFoldingRows", "Full Unicode case folding", case_table()),
             ("invisibleRows", "Format characters, variation selectors and blank fillers", invisible_table()),
         ],

@@ -32,6 +32,7 @@ struct ArabicWordEdgesTests {
     ("للطيز كبير", ["طيز"]),
     ("کیرم", ["کیر"]),  // Persian: my
     ("کیرهای", ["کیر"]),  // Persian plural + of
+    ("كير", ["كير"]),  // Persian typed with the Arabic kaf and yeh
     ("كَـس", ["كَـس"]),  // a vowel mark and a tatweel inside
     ("إغتصاب", ["إغتصاب"]),  // alef with hamza below reads as alef
     ("الاغتصاب", ["اغتصاب"]),
@@ -96,6 +97,7 @@ struct ArabicWordEdgesTests {
     ("لا يجب أن تجاوز الحد في هذه الحالة", false),  // Arabic: to exceed
     ("آپ کون ہیں اور کہاں سے آئے ہیں", false),  // Urdu: who
     ("او به من تجاوز کرد", true),  // Persian: he raped me
+    ("هذه الهدية مني إليك", false),  // Arabic: from me, which Persian semen (منی) folds to
     ("کون تو", true),  // too short to tell a language: the entry keeps matching
   ])
   func aPersianEntryThatIsAnArabicOrUrduWordIsScoped(text: String, matches: Bool) throws {

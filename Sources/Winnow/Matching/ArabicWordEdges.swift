@@ -22,15 +22,15 @@ enum ArabicWordEdges {
     "وك", "فك", "وبال", "فبال", "وكال", "فكال",
   ]
 
-  /// Pronoun enclitics (Arabic, and Persian with its own `ی`), the Arabic accusative `ا`, the
-  /// colloquial Persian endings `ه` (is, the) and `و` (the object), each optionally after the
-  /// Persian plural `ها` / `های`.
+  /// Pronoun enclitics (Arabic and Persian), the Arabic accusative `ا`, the colloquial Persian
+  /// endings `ه` (is, the) and `و` (the object), each optionally after the Persian plural `ها` /
+  /// `هاي`. Folded: Persian `ی` is written `ي`, as normalization folds it.
   static let suffixes: [String] = {
     let pronouns = [
       "", "ه", "ها", "هم", "هما", "هن", "ك", "كم", "كن", "كما", "ي", "ني", "نا", "ا",
-      "ی", "م", "ت", "ش", "مان", "تان", "شان", "مون", "تون", "شون", "ام", "ات", "اش", "ای", "یی", "و",
+      "م", "ت", "ش", "مان", "تان", "شان", "مون", "تون", "شون", "ام", "ات", "اش", "اي", "يي", "و",
     ]
-    return ["", "ها", "های"].flatMap { plural in pronouns.map { plural + $0 } }.filter { !$0.isEmpty }
+    return ["", "ها", "هاي"].flatMap { plural in pronouns.map { plural + $0 } }.filter { !$0.isEmpty }
   }()
 
   private static let prefixKeys = Set(prefixes.map(key))

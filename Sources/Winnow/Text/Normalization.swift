@@ -20,7 +20,8 @@ public struct Normalization: OptionSet, Sendable, Hashable {
   /// Compatibility folding (NFKC): full-width `ｆ` → `f`, circled `①` → `1`, `ⓕ` → `f`,
   /// math-styled `𝐟` → `f`; accents are stripped from Latin, Greek and Cyrillic letters
   /// (`fück` → `fuck`) and stacked decorative marks are dropped; Arabic-script vowel marks and
-  /// the tatweel are dropped and alef with hamza or madda reads as alef (`كَـس` → `كس`).
+  /// the tatweel are dropped, alef with hamza or madda reads as alef, and Persian kaf and yeh
+  /// as the Arabic letters (`كَـس` → `كس`, `کیر` → `كير`).
   public static let compatibility = Normalization(rawValue: 1 << 0)
   /// Unicode case folding (`FUCK` → `fuck`, `ß` → `ss`).
   public static let caseFolding = Normalization(rawValue: 1 << 1)

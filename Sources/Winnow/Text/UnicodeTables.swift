@@ -4,7 +4,8 @@
 /// as hex text, which compiles quickly and reads at startup in a few milliseconds.
 enum UnicodeTables {
   /// Scalar → compatibility form (NFKC, accents stripped from Latin, Greek and Cyrillic letters,
-  /// Arabic marks and tatweel dropped, alef variants read as alef).
+  /// Arabic marks and tatweel dropped, alef variants read as alef, Persian kaf and yeh as
+  /// Arabic).
   static let compatibility = parseRows(compatibilityRows)
   /// Scalar → full case folding.
   static let caseFolding = parseRows(caseFoldingRows)
