@@ -20,8 +20,9 @@ part, and the set-aside part says whether they generalize).
 Injected messages: an ordinary dev-part message of English or Chinese with a block entry of the
 list inserted, written with one evasion kind; caught when a reported block match overlaps it.
 The Arabic-script column does the same with the entries of ar.txt and fa.txt, each inserted into
-a dev-part sentence of its language's `book`, with three kinds of its own: clitics joined to the
-word (`الطيز`, `کیرم`), vowel marks over its letters, tatweels between them.
+a dev-part sentence of its language's `book`, with four kinds of its own: clitics joined to the
+word (`الطيز`, `کیرم`), vowel marks over its letters, tatweels between them, and a Persian entry
+written with the Arabic kaf and yeh, as an Arabic keyboard types it (`کیر` as `كير`).
 
 Pinyin (when pypinyin and jieba import; `run` installs them in a venv): every Chinese ordinary
 message is also written in pinyin, a word of jieba's segmentation a token (`women jintian qu
@@ -56,11 +57,13 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 LEET = {"a": "@", "e": "3", "i": "1", "o": "0", "s": "$", "t": "7", "l": "1", "b": "8"}
 CYRILLIC = {"a": "а", "e": "е", "o": "о", "c": "с", "p": "р", "x": "х", "y": "у", "i": "і"}
 KINDS = ["plain", "separators", "spaces", "full-width", "case", "look-alikes", "repeats", "traditional",
-         "letter-between-cjk", "zero-width", "mixed", "clitics", "vowel-marks", "tatweel"]
+         "letter-between-cjk", "zero-width", "mixed", "clitics", "vowel-marks", "tatweel", "arabic-letters"]
 # The languages of the evasion table: English, Chinese, and the Arabic script (Arabic and
 # Persian entries, each inserted into its own language's text).
 EVASION_LANGUAGES = ("en", "zh", "arabic")
-ARABIC_KINDS = ("clitics", "vowel-marks", "tatweel")
+ARABIC_KINDS = ("clitics", "vowel-marks", "tatweel", "arabic-letters")
+# Persian written with an Arabic keyboard: kaf and yeh in their Arabic forms.
+PERSIAN_TO_ARABIC = str.maketrans({"\u06a9": "\u0643", "\u06cc": "\u064a"})
 ARABIC_WORD = re.compile(r"[\u0620-\u064a\u066e-\u06d3]+")
 # Clitics a writer joins to a word (a few of each grammar's, for the `clitics` kind): the
 # article and prepositions before it, pronouns (and the Persian plural) after it.
@@ -125,6 +128,9 @@ def evade(word, kind, lang, rng, trad):
     if kind in ARABIC_KINDS:
         if lang not in ARABIC_CLITICS:
             return None
+        if kind == "arabic-letters":
+            written = word.translate(PERSIAN_TO_ARABIC)
+            return written if lang == "fa" and written != word else None
         if kind == "clitics":
             prefixes, suffixes = ARABIC_CLITICS[lang]
             before, after = rng.choice([(True, False), (False, True), (True, True)])
