@@ -10,24 +10,29 @@ enum ScalarClass: UInt8 {
   /// A character of a script written without spaces (Han, kana, Thai, Lao, Khmer, Myanmar):
   /// no word boundaries, and separators between two of them are skipped.
   case unspaced
-  /// Any other letter, mark, number or pictograph (Hangul, Arabic, Devanagari, emoji, …): part
-  /// of a word, but entries in these scripts match as substrings, since their words take affixes.
+  /// Any other letter, mark, number or pictograph (Hangul, Devanagari, emoji, …): part of a
+  /// word, but entries in these scripts match as substrings, since their words take affixes.
   case other
   /// `@`, `$` or `!`: a letter inside a word (`@ss`, `$hit`, `sh!t`), a separator elsewhere.
   case symbol
   /// An apostrophe: dropped inside a word (`don't`), a separator elsewhere.
   case apostrophe
+  /// A letter of the Arabic script (``ArabicWordEdges/isLetter(_:)``): part of a word token, its
+  /// repeats merge and letters spelled one by one join, as ``letter``s do; its entries' edges
+  /// meet words across clitics (``ArabicWordEdges``), not at a ``letter``'s word boundary, and
+  /// it turns no digit into a look-alike letter.
+  case arabicLetter
 
   /// Whether entries bordering on this class need a word boundary.
   var isWordCharacter: Bool { self == .letter || self == .digit }
 
-  /// Whether a run of `scalar`, of this class, merges into one counted unit under
+  /// Whether a run of one scalar of this class merges into one counted unit under
   /// ``Normalization/repeatedLetters``: letters of the spaced alphabets, CJK characters and
   /// Arabic-script letters (`fuuuck`, `考试试试`, `طيززز`).
-  @inline(__always)
-  func mergesRepeats(_ scalar: UInt32) -> Bool {
-    self == .letter || self == .unspaced || (self == .other && ArabicWordEdges.isLetter(scalar))
-  }
+  var mergesRepeats: Bool { self == .letter || self == .unspaced || self == .arabicLetter }
+
+  /// Whether a unit of this class is part of a word token (before look-alikes are resolved).
+  var isTokenLetter: Bool { self == .letter || self == .digit || self == .arabicLetter }
 
   /// The class of a scalar. BMP scalars come from a table built once; others are computed.
   static func of(_ scalar: UInt32) -> ScalarClass {
@@ -57,6 +62,7 @@ enum ScalarClass: UInt8 {
     default:
       if properties.isIdeographic { return .unspaced }
     }
+    if ArabicWordEdges.isLetter(value) { return .arabicLetter }
     switch properties.generalCategory {
     case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
       switch value {

@@ -244,9 +244,7 @@ struct SinglePassShaper {
   /// A unit that is not dropped: the token rules, then what `WordShaper`'s `emit` does with it.
   @inline(__always)
   private mutating func place(_ scalar: UInt32, _ scalarClass: ScalarClass, _ start: Int32, _ end: Int32) {
-    let isWord =
-      scalarClass == .letter || scalarClass == .digit || (scalarClass == .other && ArabicWordEdges.isLetter(scalar))
-    if isWord {
+    if scalarClass.isTokenLetter {
       if !inToken {
         // The unit after a lone character that followed CJK: a letter or digit, not CJK.
         optionalIfCJKFollows = false
@@ -308,7 +306,7 @@ struct SinglePassShaper {
       }
       pendingStart = -1
     }
-    if merges && scalarClass.mergesRepeats(scalar) && lastScalar == scalar && lastClass == scalarClass.rawValue {
+    if merges && scalarClass.mergesRepeats && lastScalar == scalar && lastClass == scalarClass.rawValue {
       countRepeat(endingAt: end)
       return
     }

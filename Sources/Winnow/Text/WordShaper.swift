@@ -28,9 +28,7 @@ struct WordShaper: Sendable {
     @inline(__always) var isOptional: Bool { flags & Self.optional != 0 }
     /// A letter (an Arabic-script one too), digit or symbol not dropped: part of a word token.
     @inline(__always) var isWordUnit: Bool {
-      flags & Self.dropped == 0
-        && (scalarClass == .letter || scalarClass == .digit || scalarClass == .symbol
-          || (scalarClass == .other && ArabicWordEdges.isLetter(scalar)))
+      flags & Self.dropped == 0 && (scalarClass.isTokenLetter || scalarClass == .symbol)
     }
   }
 
@@ -109,8 +107,7 @@ struct WordShaper: Sendable {
     NormalizedText.grow(&infos, to: count, with: .blank)
     NormalizedText.grow(&tokens, to: count, with: Token(start: 0, end: 0, length: 0))
     let (count, apostrophes, symbols) = (self.count, saw(.apostrophe), saw(.symbol))
-    // Arabic-script letters are of class `other`: a text with one may have tokens to join.
-    let words = saw(.letter) || saw(.digit) || symbols || saw(.other)
+    let words = saw(.letter) || saw(.digit) || symbols || saw(.arabicLetter)
     let (digits, unspaced) = (saw(.digit), saw(.unspaced))
     // Swapped out (no copy, no reference counting) so that the passes hold the units and the
     // tokens at the same time.
@@ -297,7 +294,7 @@ private struct ShapingPass {
         }
       }
       pendingSeparators = nil
-      if merges, scalarClass.mergesRepeats(unit.scalar), !unit.isOptional, lastScalar == unit.scalar,
+      if merges, scalarClass.mergesRepeats, !unit.isOptional, lastScalar == unit.scalar,
         lastClass == scalarClass, !lastOptional
       {
         // One more repeated character: the last unit now ends here and counts it.
