@@ -57,7 +57,8 @@ struct ArabicWordEdgesTests {
 
   /// A word of letters that include the clitics' own, against the rule stated as a regular
   /// expression: the word is a prefix (or nothing), the entry with each letter written at
-  /// least as often as in the entry (repeats merge), and a suffix (or nothing).
+  /// least as often as in the entry, and a suffix (or nothing). Repeated letters merge in the
+  /// prefix and suffix as everywhere (`نلهه` reads as `نله`).
   static let letters: [Character] = ["ا", "ل", "و", "ب", "ك", "ه", "م", "ي", "ن", "ع", "ف", "ت"]
   static let letterGen = Gen.int(in: 0...(letters.count - 1)).map { letters[$0] }
 
@@ -67,8 +68,10 @@ struct ArabicWordEdgesTests {
       if runs.last?.letter == letter { runs[runs.count - 1].count += 1 } else { runs.append((letter, 1)) }
     }
     let stretched = runs.map { "\($0.letter){\($0.count),}" }.joined()
-    let prefixes = ArabicWordEdges.prefixes.joined(separator: "|")
-    let suffixes = ArabicWordEdges.suffixes.joined(separator: "|")
+    func repeatable(_ affixes: [String]) -> String {
+      affixes.map { affix in affix.map { "\($0)+" }.joined() }.joined(separator: "|")
+    }
+    let (prefixes, suffixes) = (repeatable(ArabicWordEdges.prefixes), repeatable(ArabicWordEdges.suffixes))
     return try Regex("(?:\(prefixes))?\(stretched)(?:\(suffixes))?").wholeMatch(in: word) != nil
   }
 
@@ -78,6 +81,7 @@ struct ArabicWordEdgesTests {
     #expect(try !Self.reference(entry: "لل", word: "والل"))
     #expect(try !Self.reference(entry: "لل", word: "ول"))
     #expect(try !Self.reference(entry: "لعق", word: "العق"))
+    #expect(try Self.reference(entry: "نل", word: "نلهه"))
   }
 
   @Test func wordsMatchExactlyWhenTheRestIsACliticProperty() async {

@@ -8,7 +8,8 @@
 /// only across a clitic: the letters between the start of the text's word and the match must be
 /// one of ``prefixes``, and those between the match and the end of the word one of
 /// ``suffixes`` (either may be empty). Both are closed sets of the grammar, written here in
-/// folded form, not chosen by corpus. Entries written `sub:` still match anywhere.
+/// folded form, not chosen by corpus. A letter repeated in the text reads as one there too, as
+/// everywhere (`طيزهه` as `طيزه`). Entries written `sub:` still match anywhere.
 ///
 /// Left out on purpose: the imperfect verb prefixes (`ي`, `ت`, `ن`, `ا`), which would let
 /// every short entry match after the first letter of thousands of words (`ينيك` is missed),
