@@ -413,12 +413,8 @@ final class MatcherLayer: Sendable {
         // Between two letters spelled one by one (`g b i t c h`) any position may be a boundary.
         if normalized.firstClass.isWordCharacter { patternChecks[pattern] |= checksStart }
         if normalized.lastClass.isWordCharacter { patternChecks[pattern] |= checksEnd }
-        if let first = normalized.scalars.first, ArabicWordEdges.isLetter(first) {
-          patternChecks[pattern] |= checksArabicStart
-        }
-        if let last = normalized.scalars.last, ArabicWordEdges.isLetter(last) {
-          patternChecks[pattern] |= checksArabicEnd
-        }
+        if normalized.firstClass == .arabicLetter { patternChecks[pattern] |= checksArabicStart }
+        if normalized.lastClass == .arabicLetter { patternChecks[pattern] |= checksArabicEnd }
       }
       if compiled.entry.boundary == .dictionaryWord && compiled.entry.action != .allow {
         patternChecks[pattern] |= checksLexicon
