@@ -182,6 +182,18 @@ struct CLITests {
     #expect(json.stdout.contains(#""reason":"a word character right before it (a whole-word entry)"}]"#))
   }
 
+  /// Arabic-script entries in the binary users run: a clitic joined to the word, vowel marks,
+  /// tatweels and spelled-out letters still match; the letters inside a longer word do not.
+  @Test func checkReadsArabicWordsAsTheyAreWritten() async throws {
+    let list = try Self.temporaryFile("ar.txt", "طيز\nلعق\n")
+    for text in ["وبالطيز", "طيزها", "طَـيـز", "ط ي ز"] {
+      let result = try await Self.run(["check", "--no-global", "--custom", list, text])
+      #expect(result.status == 1, "\(text): \(result.stdout)")
+    }
+    let inside = try await Self.run(["check", "--no-global", "--custom", list, "العقل"])  // the mind
+    #expect(inside.status == 0, "\(inside.stdout)")
+  }
+
   @Test func checkNamesTheFileAndLineOfABadList() async throws {
     let list = try Self.temporaryFile("bad.txt", "ok\nre:(\n")
     let result = try await Self.run(["check", "--no-global", "--custom", list, "text"])
