@@ -54,25 +54,8 @@ WORDNET_SUFFIXES = {
 # A pointer's part of speech (`s`, a satellite adjective, is filed with the adjectives).
 WORDNET_POINTER_POS = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
 
-# Chinese words of houbb's dictionary that are ordinary vocabulary (government, adult, insert,
-# kill, revolution, sysadmin, idioms and lines of classical poetry), found as the false
-# positives of Benchmarks/quality on ordinary text. They go to the opt-in list. The sensitive
-# core (insults, sexual slang, targeted political terms) stays.
-CHINESE_ORDINARY = {
-    "风流", "毛泽东", "系统管理员", "双飞", "则民", "成人", "春梦", "销魂", "插入", "杀人", "青楼", "人欲", "政府",
-    "作弊", "情欲", "无能", "情人", "断水", "无耻", "斑竹", "桃之夭夭", "飘飘", "牛羊", "交配", "傻瓜", "杀人犯",
-    "猎豹", "杀手", "弹劾", "暴力", "超声波", "维基百科", "包过", "窃听", "好色", "下流", "柳下惠", "凤楼", "革命",
-    "监狱", "少妇", "军事", "赌场", "快感", "屁股", "系统后台", "杀死", "花柳", "色欲", "游衍", "执子之手", "寻芳",
-    "花蕊", "底裤", "禽兽", "吃人", "报仇", "爱迪", "人皮", "罂粟", "红宝石", "共产党", "共产主义", "分裂", "腐败",
-    "尼克松", "转盘", "何新", "中央", "合体", "系统消息", "东亚", "写真", "同眠", "论功", "白刃", "天纵", "改火",
-    "风骚", "菩提", "天生我材必有用", "寂寞空庭春欲晚", "同居", "血洒", "更衣", "饥渴", "女也", "王克", "流亡", "上门",
-    "斗牛", "阳江", "雷霆", "贪官", "贪污", "升天", "小姐", "基督", "麦克斯", "中朝", "弓箭", "开天", "威胁", "联系方式",
-    "比的", "军刀", "共和", "身份证", "网域", "前网", "辅助程序", "安全套", "黑客", "码会", "不同的声音", "密码破解",
-    "法制", "伦理", "吹箫", "后庭", "誘惑", "诱惑", "红楼", "情色", "泽东", "产党", "妈妈的",
-}
-
 # Ordinary words that contain a profanity entry (`妈的` in `妈妈的`, mom's; `你妈` in `你妈妈`,
-# your mom): allow entries, so that matches inside them are not reported.
+# your mom): allow entries, so that matches inside them are not reported, and not entries.
 CHINESE_ALLOWED = ["妈妈的", "你妈妈", "他妈妈", "她妈妈"]
 
 # Rule 10: a Chinese entry of the catch-all `sensitive` or the `ads` category that is one word of
@@ -963,9 +946,9 @@ def main():
         and has_letter(e)
     ]
     curated = set(read_lines(ldnoobw / "zh"))  # a hand-made profanity list: never demoted
-    sections = categorize(dedupe(e for e in chinese if e not in CHINESE_ORDINARY), CHINESE_CATEGORIES, "sensitive")
+    sections = categorize(dedupe(e for e in chinese if e not in CHINESE_ALLOWED), CHINESE_CATEGORIES, "sensitive")
     frequent = ordinary_chinese(sections) - curated
-    optional["zh"] = dedupe(e for e in chinese if e in CHINESE_ORDINARY or e in frequent)
+    optional["zh"] = dedupe(e for e in chinese if e in frequent)
     sections = [(name, [e for e in entries if e not in frequent]) for name, entries in sections]
     sections, reclassified = reclassify(sections, "sensitive", RECLASSIFY_POSTERIOR)
     sections = [(name, sorted(entries, key=key)) for name, entries in sections]
