@@ -841,12 +841,14 @@ def ordinary_english_words(entries, curated, names):
     when WordNet knows it (or its dictionary form) and marks none of its senses offensive, and
     when only the broad list (better-profanity) has it, or it is a frequent word (rule 16's cut,
     ORDINARY_SENSE_ZIPF), or every sense is a product's name: `rum`, `pawn`, `urinal`, `porn`,
-    `Twinkie`. A name (rule 19's `names`) that only the broad list has and WordNet does not know
-    is one too (`Wang`, `Len`): no dictionary gives it an offensive sense. An entry that holds a
+    `Twinkie`. A name (rule 19's `names`) or a frequent word that only the broad list has and
+    WordNet does not know is one too (`Wang`, `Len`; `omg`, `lmao`): no dictionary gives it an
+    offensive sense, and the curated list does not hold it. An entry that holds a
     blocking entry of the curated list (LDNOOBW, `curated`) is not, as it is that entry's
     derived word (`fucker` holds `fuck`; WordNet does not mark `fucker`), unless it is a
-    product's name (`Twinkie` holds `twink`). Frequent and listed only by the broad list, its
-    ordinary meaning dominates (`kill`, `god`, `hell`): opt-in; otherwise flagged for review."""
+    product's name (`Twinkie` holds `twink`). Frequent, listed only by the broad list and known
+    to WordNet, its ordinary meaning dominates (`kill`, `god`, `hell`): opt-in; otherwise
+    flagged for review."""
     from wordfreq import zipf_frequency
 
     senses, products, exceptions = wordnet_senses()
@@ -857,10 +859,10 @@ def ordinary_english_words(entries, curated, names):
             continue
         found = wordnet_forms(word, senses, exceptions)
         common = zipf_frequency(word, "en") >= ORDINARY_SENSE_ZIPF
-        plain = not any(found) if found else word in names and word not in curated
+        plain = not any(found) if found else (word in names or common) and word not in curated
         if plain and (word not in curated or common or word in products):
             ordinary.add(entry)
-            if common and word not in curated:
+            if common and word not in curated and found:
                 frequent.add(entry)
     blocking = [c for c in curated if c.isalpha() and len(c) >= 3 and c not in {key(e) for e in ordinary}]
     ordinary = {e for e in ordinary
