@@ -836,7 +836,7 @@ def wordnet_forms(word, senses, exceptions):
     return out or None
 
 
-def ordinary_english_words(entries, curated, names):
+def ordinary_english_words(entries, curated, names, winnow):
     """Rule 6: (opt-in, review) of the English entries. An entry of one word has an ordinary sense
     when WordNet knows it (or its dictionary form) and marks none of its senses offensive, and
     when only the broad list (better-profanity) has it, or it is a frequent word (rule 16's cut,
@@ -867,7 +867,34 @@ def ordinary_english_words(entries, curated, names):
     blocking = [c for c in curated if c.isalpha() and len(c) >= 3 and c not in {key(e) for e in ordinary}]
     ordinary = {e for e in ordinary
                 if key(e) in products or not any(c in key(e) and c != key(e) for c in blocking)}
-    return frequent & ordinary, ordinary - frequent
+    frequent &= ordinary
+    # An entry the engine reads as one of these words (`h0m0`, `s e x`) is the same word spelled
+    # otherwise, and takes its action: it matches wherever the word does.
+    for entry, word in spellings(entries, ordinary, winnow).items():
+        ordinary.add(entry)
+        if word in frequent:
+            frequent.add(entry)
+    return frequent, ordinary - frequent
+
+
+def spellings(entries, words, winnow):
+    """Rule 6: the entries of `entries` that the engine reads, whole, as one of `words` (asked
+    of the engine: each entry is a line of text, `words` the list) → that word."""
+    with tempfile.TemporaryDirectory() as tmp:
+        listed, lines = Path(tmp) / "words.txt", Path(tmp) / "entries.txt"
+        listed.write_text("".join(escape(w) + "\n" for w in sorted(words, key=key)), encoding="utf-8")
+        lines.write_text("".join(e + "\n" for e in entries), encoding="utf-8")
+        run = subprocess.run([winnow, "check", "--no-global", "--custom", str(listed), "--json", "--lines", str(lines)],
+                             capture_output=True, text=True)
+    if run.returncode not in (0, 1):
+        sys.exit(f"winnow check failed: {run.stderr}")
+    out = {}
+    for line in run.stdout.splitlines():
+        result = json.loads(line)
+        whole = [m for m in result["matches"] if m["start"] == 0 and m["end"] == len(result["text"])]
+        if whole and entries[result["line"] - 1] not in words:
+            out[entries[result["line"] - 1]] = next(w for w in words if escape(w) == whole[0]["entry"])
+    return out
 
 
 def proper_names():
@@ -899,7 +926,8 @@ def main():
         if not has_control(e) and plain_english(e)
     )
     names = proper_names()
-    opt_in, ordinary_english = ordinary_english_words(english_all, set(map(key, read_lines(ldnoobw / "en"))), names)
+    opt_in, ordinary_english = ordinary_english_words(english_all, set(map(key, read_lines(ldnoobw / "en"))), names,
+                                                      winnow)
     english = [e for e in english_all if e not in opt_in]
     optional = {"en": [e for e in english_all if e in opt_in]}
     print(f"rule 6: en: {len(opt_in)} opt-in: {', '.join(sorted(opt_in, key=key))}")
