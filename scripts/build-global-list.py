@@ -891,7 +891,7 @@ def spellings(entries, words, winnow):
     out = {}
     for line in run.stdout.splitlines():
         result = json.loads(line)
-        whole = [m for m in result["matches"] if m["start"] == 0 and m["end"] == len(result["text"])]
+        whole = [m for m in result["matches"] if m["start"] == 0 and m["end"] == len(result["text"].encode("utf-8"))]
         if whole and entries[result["line"] - 1] not in words:
             out[entries[result["line"] - 1]] = next(w for w in words if escape(w) == whole[0]["entry"])
     return out
