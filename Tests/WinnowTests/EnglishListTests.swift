@@ -1,0 +1,52 @@
+import Testing
+import WinnowTestSupport
+
+@testable import Winnow
+
+/// The built-in English list as rule 6 of SOURCES.md leaves it: a word WordNet gives no
+/// offensive sense is flagged when only better-profanity lists it, when it is frequent or when it
+/// names a product; one better-profanity alone lists that is frequent is not in the default list
+/// at all (opt-in); a word with an offensive sense, or derived from a blocking word of LDNOOBW,
+/// keeps blocking; and an entry the engine reads as a flagged word is flagged with it.
+@Suite("The built-in English list and rule 6")
+struct EnglishListTests {
+  static let english = builtInMatcher(["en.txt"])
+  static let optional: Matcher? = {
+    let path = repositoryRoot.appendingPathComponent("wordlists/optional/en-ordinary.txt").path
+    guard let list = try? WordList.load(path: path, origin: .global) else { return nil }
+    return try? Matcher(lists: [list])
+  }()
+
+  @Test(arguments: [
+    ("Fifteen men and a bottle of rum", "review"),  // better-profanity only; WordNet: a liquor
+    ("He left his watch at the pawn shop", "review"),
+    ("The urinal is out of order", "review"),
+    ("Talking about sex education", "review"),  // in both lists, frequent, no offensive sense
+    ("Bring me a Twinkie", "review"),  // a trademark, though it holds LDNOOBW's `twink`
+    ("omg that was close", "review"),  // frequent, unknown to WordNet, better-profanity only
+    ("what a fucker", "block"),  // holds LDNOOBW's `fuck`
+    ("that is crap", "block"),  // WordNet: obscene terms for feces
+    ("screw you", "block"),  // one obscene sense among ordinary ones
+    ("fuck off", "block"),
+  ])
+  func aWordIsJudgedByItsDictionarySenses(text: String, action: String) throws {
+    let matches = try #require(Self.english).matches(in: text)
+    #expect(!matches.isEmpty, "\(text)")
+    let blocks = matches.contains { $0.entry.action == .block }
+    #expect((blocks ? "block" : "review") == action, "\(text): \(matches.map(\.entry.text))")
+  }
+
+  /// `h0m0` reads as `homo`, a word rule 6 flags (and a human being in Esperanto): it is
+  /// flagged too, so the spelling does not block where the word is only flagged.
+  @Test func aSpellingOfAFlaggedWordIsFlagged() throws {
+    let matches = try #require(Self.english).matches(in: "homo sapiens")
+    #expect(!matches.isEmpty && matches.allSatisfy { $0.entry.action == .review }, "\(matches.map(\.entry.text))")
+  }
+
+  /// Frequent words better-profanity alone lists, with no offensive sense, are opt-in.
+  @Test(arguments: ["kill", "god", "hell", "stupid"])
+  func aFrequentOrdinaryWordIsOptIn(word: String) throws {
+    #expect(try #require(Self.english).matches(in: "oh \(word) it is").isEmpty)
+    #expect(try !#require(Self.optional).matches(in: "oh \(word) it is").isEmpty)
+  }
+}
