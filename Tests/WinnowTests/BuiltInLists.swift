@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import WinnowTestSupport
 
 @testable import Winnow
@@ -12,4 +13,12 @@ func builtInMatcher(_ files: [String]) -> Matcher? {
   }
   guard lists.count == files.count else { return nil }
   return try? Matcher(lists: lists)
+}
+
+/// What the built-in lists do with `text`: "block" when a match blocks, "review" when it only
+/// flags, nil when nothing matches.
+func builtInAction(_ matcher: Matcher?, _ text: String) throws -> String? {
+  let matches = try #require(matcher).matches(in: text)
+  if matches.isEmpty { return nil }
+  return matches.contains { $0.entry.action == .block } ? "block" : "review"
 }

@@ -23,10 +23,7 @@ struct TranslatedListTests {
     ("Kurafi", "block"),  // whoreson: `whore` and `son`
   ])
   func anEntryWhoseSensesAreOrdinaryIsFlagged(text: String, action: String) throws {
-    let matches = try #require(Self.lists).matches(in: text)
-    #expect(!matches.isEmpty, "\(text)")
-    let blocks = matches.contains { $0.entry.action == .block }
-    #expect((blocks ? "block" : "review") == action, "\(text): \(matches.map(\.entry.text))")
+    #expect(try builtInAction(Self.lists, text) == action, "\(text)")
   }
 
   /// Dutch `nicht` is flagged by rule 26 and scoped to Dutch by rule 13: German text never sees it.
