@@ -12,11 +12,12 @@ Writes OUT_DIR/<language>.<source>.txt, one ordinary message a line, from packag
 | manpages | manpages-{de,es,fr,it,pl,ru,ja,zh,cs,da,el,fi,hu,id,mk,nb,nl,pt-br,ro,sr,sv,tr,uk,vi} | technical documentation, sentence by sentence |
 | ui | coreutils, libglib2.0-data, libgtk-3-common, libgtk2.0-common, util-linux-locales | the translations of their messages (gettext catalogs), every language with 200 or more |
 | book | debian-handbook | The Debian Administrator's Handbook: its English text and each translation's translated paragraphs (those not word for word the English), every language with 200 or more sentences |
+| help | gnome-user-docs | GNOME's help for desktop users, read the same way as the handbook |
 
 A message is one sentence or short passage of 5 to 200 characters, as chat messages are.
 Sources are capped at MAX_PER_SOURCE messages, picked by a fixed hash so that the choice does
 not change from run to run. The language is the package's (for `ui`, the catalog's locale:
-`pt_BR` is `pt`, `nb` is `no`, `tl` is `fil`; for `book`, the translation's: `ar-MA` is `ar`),
+`pt_BR` is `pt`, `nb` is `no`, `tl` is `fil`; for `book` and `help`, the translation's: `ar-MA` is `ar`),
 not a guess.
 """
 import gzip
@@ -58,6 +59,9 @@ MINIMUM_MESSAGES = 200
 BOOK_PACKAGE = "debian-handbook"
 BOOK_PARAGRAPH = re.compile(r'<div class="para">(.*?)</div>', re.S)
 BOOK_WORD = re.compile(r"[^\W\d_]{2,}")
+HELP_PACKAGE = "gnome-user-docs"
+HELP_PARAGRAPH = re.compile(r"<(p|title|desc)\b[^>]*>(.*?)</\1>", re.S)
+HELP_INFO = re.compile(r"<info>.*?</info>", re.S)
 # Fortune files of the English and Chinese packages that are sentences (not ASCII art).
 ENGLISH_SKIP = {"ascii-art", "art"}
 
@@ -168,17 +172,12 @@ def book_paragraphs(directory):
     return out
 
 
-def book_messages(root):
-    """(language, message) of the handbook: every English paragraph, and each translation's
+def translations(english, translated_by_language):
+    """(language, message) of a document: every English paragraph, and each translation's
     translated paragraphs. A translation keeps some paragraphs in English, from this or an
     older edition: a paragraph at least 90% of whose words are words of the English text is
-    one of those, and left out (measured: translated paragraphs fall mostly below 50%, the
-    English ones above 90%)."""
-    base = root / "usr/share/doc/debian-handbook/html"
-    if not base.is_dir():
-        print(f"note: {base} is missing: no book source", file=sys.stderr)
-        return []
-    english = book_paragraphs(base / "en-US")
+    one of those, and left out (measured on the handbook: translated paragraphs fall mostly
+    below 50%, the English ones above 90%)."""
     out = [("en", m) for paragraph in english for m in pieces(paragraph)]
     vocabulary = {w for paragraph in english for w in BOOK_WORD.findall(paragraph.lower())}
 
@@ -186,13 +185,46 @@ def book_messages(root):
         words = BOOK_WORD.findall(paragraph.lower())
         return sum(w in vocabulary for w in words) < 0.9 * len(words)
 
-    for directory in sorted(base.iterdir()):
-        if not directory.is_dir() or directory.name in ("en-US", "Common_Content"):
-            continue
-        language = UI_LANGUAGES.get(directory.name.split("-")[0], directory.name.split("-")[0])
-        out += [(language, m) for paragraph in book_paragraphs(directory) if translated(paragraph)
-                for m in pieces(paragraph)]
+    for language, paragraphs in translated_by_language:
+        out += [(language, m) for paragraph in paragraphs if translated(paragraph) for m in pieces(paragraph)]
     return out
+
+
+def book_messages(root):
+    """(language, message) of the handbook, by ``translations``."""
+    base = root / "usr/share/doc/debian-handbook/html"
+    if not base.is_dir():
+        print(f"note: {base} is missing: no book source", file=sys.stderr)
+        return []
+    return translations(
+        book_paragraphs(base / "en-US"),
+        ((UI_LANGUAGES.get(d.name.split("-")[0], d.name.split("-")[0]), book_paragraphs(d))
+         for d in sorted(base.iterdir()) if d.is_dir() and d.name not in ("en-US", "Common_Content")))
+
+
+def help_paragraphs(directory):
+    """The titles, summaries and paragraphs of one language's GNOME help pages (Mallard XML),
+    the pages' `<info>` (authors, translators' names and addresses) left out."""
+    out = []
+    for page in sorted(directory.rglob("*.page")):
+        text = HELP_INFO.sub("", page.read_text(encoding="utf-8", errors="replace"))
+        for _, body in HELP_PARAGRAPH.findall(text):
+            paragraph = " ".join(html.unescape(re.sub(r"<[^>]+>", "", body)).split())
+            if paragraph:
+                out.append(paragraph)
+    return out
+
+
+def help_messages(root):
+    """(language, message) of GNOME's help, by ``translations`` (the locale `C` is English)."""
+    base = root / "usr/share/help"
+    if not (base / "C").is_dir():
+        print(f"note: {base}/C is missing: no help source", file=sys.stderr)
+        return []
+    return translations(
+        help_paragraphs(base / "C"),
+        ((UI_LANGUAGES.get(d.name, re.split(r"[_@]", d.name)[0]), help_paragraphs(d))
+         for d in sorted(base.iterdir()) if d.is_dir() and d.name != "C"))
 
 
 def extracted(tmp, package):
@@ -217,7 +249,7 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        packages = list(FORTUNE_PACKAGES) + list(MANPAGE_PACKAGES) + UI_PACKAGES + [BOOK_PACKAGE]
+        packages = list(FORTUNE_PACKAGES) + list(MANPAGE_PACKAGES) + UI_PACKAGES + [BOOK_PACKAGE, HELP_PACKAGE]
         fetched = subprocess.run(["apt-get", "download", "-q", *packages], cwd=tmp, capture_output=True, text=True)
         if fetched.returncode != 0:
             print(f"note: apt-get download failed; corpora from the packages that came:\n{fetched.stderr}",
@@ -239,13 +271,15 @@ def main():
         for lang, messages in ui.items():
             if len(messages) >= MINIMUM_MESSAGES:
                 corpora[(lang, "ui")] = list(messages)
-        root = extracted(tmp, BOOK_PACKAGE)
-        book = {}
-        for lang, message in book_messages(root) if root else ():
-            book.setdefault(lang, set()).add(message)
-        for lang, messages in book.items():
-            if len(messages) >= MINIMUM_MESSAGES:
-                corpora[(lang, "book")] = list(messages)
+        for package, source, messages_of in ((BOOK_PACKAGE, "book", book_messages),
+                                             (HELP_PACKAGE, "help", help_messages)):
+            root = extracted(tmp, package)
+            by_language = {}
+            for lang, message in messages_of(root) if root else ():
+                by_language.setdefault(lang, set()).add(message)
+            for lang, messages in by_language.items():
+                if len(messages) >= MINIMUM_MESSAGES:
+                    corpora[(lang, source)] = list(messages)
         for (lang, source), messages in sorted(corpora.items()):
             chosen = capped(messages)
             (out / f"{lang}.{source}.txt").write_text("".join(m + "\n" for m in chosen), encoding="utf-8")
