@@ -101,6 +101,9 @@ LOAN_ZIPF_MARGIN = 1.0
 # insertion, سوپر super): it is flagged for review. Latin-script lists are not judged by their own language's frequency:
 # swearing is frequent in the web and subtitle text wordfreq counts (`fuck` 5.4).
 ORDINARY_SENSE_ZIPF = 4.0
+# Rule 11: the lists of languages written without spaces between words, in which an entry can
+# match inside a longer word (Chinese has its lexicon instead, rules 12 and 18).
+UNSPACED_LANGUAGES = {"ja"}
 # Rule 16 for Persian: the counts of hazm 0.10.0's lexicon of standard Persian (MIT; PyPI),
 # whose vulgar words are all but absent (`کیر` counted twice in 39.6 billion words, `جنده`
 # never), unlike wordfreq's web text. Only the decision is kept in the lists.
@@ -739,6 +742,16 @@ CEDICT_REFERENCE = re.compile(r"(?:[^\s|\[\]/,;]+\|)?([^\s|\[\]/,;]+)\[[a-zA-Z0-
 CEDICT_OFFENSIVE = re.compile(r"\([^)]*\b(?:vulgar|offensive|derog\w*|pejorativ\w*|insult|taboo|rude)\b[^)]*\)", re.I)
 
 
+def words_holding(blocking, entries, vocabulary, winnow):
+    """Rule 11 for a language written without spaces: the words of `vocabulary` in which the
+    engine matches one of the `blocking` entries without the match being the whole word, and
+    which are not entries themselves (`ファックス`, fax, holds `ファック`), sorted."""
+    listed = {key(e) for e in entries}
+    candidates = sorted(w for w in vocabulary if key(w) not in listed and any(e in w for e in blocking))
+    return [candidates[index] for index, matches in engine_matches({"list": blocking}, candidates, winnow)
+            if matches and not any(covers(match, candidates[index]) for match in matches)]
+
+
 def persian_zipf():
     """Rule 16 for Persian: each word of hazm's lexicon (`word<TAB>count<TAB>tags` lines) →
     its Zipf frequency by the lexicon's counts."""
@@ -1041,16 +1054,23 @@ def main():
         frequent = {e for e in entries if ordinary_zipf.get(language, {}).get(e, -math.inf) >= ORDINARY_SENSE_ZIPF}
         if frequent:  # rule 16
             print(f"rule 16: {language}: {len(frequent)} flagged for review: {', '.join(sorted(frequent, key=key))}")
-        ordinary = translated_ordinary.get(language, set()) | frequent  # rules 26 and 16
+        translated = translated_ordinary.get(language, set())
+        if translated:  # rule 26
+            print(f"rule 26: {language}: {len(translated)} flagged for review: {', '.join(sorted(translated, key=key))}")
+        ordinary = translated | frequent
         reviewed += [e for e in kept if e in ordinary]
         scoped_reviewed = [e for e in scoped if e in ordinary]  # still another language's word too
         kept, scoped = [e for e in kept if e not in ordinary], [e for e in scoped if e not in ordinary]
-        if ordinary:
-            print(f"rule 26: {language}: {len(ordinary)} flagged for review: {', '.join(sorted(ordinary, key=key))}")
+        allowed = []
+        if language in UNSPACED_LANGUAGES:  # rule 11
+            allowed = words_holding(kept + scoped, entries, common_words(language), winnow)
+            print(f"rule 11: {language}: {len(allowed)} allow entries: {', '.join(allowed)}")
         name = f"{language}.txt"
         counts[name] = write(
             name, f"LDNOOBW ({language}, CC-BY-4.0). English look-alikes are in ../optional/.",
-            sectioned("profanity", kept, scoped, sorted(reviewed, key=key), code, scoped_reviewed=scoped_reviewed))
+            ([("allowed", [f"allow:{w}" for w in allowed])] if allowed else [])
+            + sectioned("profanity", kept, scoped, sorted(reviewed, key=key), code, scoped_reviewed=scoped_reviewed),
+            raw={"allowed"})
 
     for lang, entries in sorted(optional.items()):
         name = f"{lang}-ordinary.txt"
