@@ -14,6 +14,7 @@ struct ArabicWordEdgesTests {
     اغتصاب
     جماع
     کیر
+    تخمی
     sub:مص
     [profanity: review]
     كس
@@ -45,6 +46,11 @@ struct ArabicWordEdgesTests {
     ("بكسل", []),  // pixel
     ("جماعة", []),  // group: the feminine ending makes another word
     ("شکست", []),  // Persian defeat
+    ("عمر باتری تخمینی است", []),  // estimated: a Persian entry takes no Arabic `ني` (me)
+    ("تخمیش", ["تخمی"]),  // Persian: its
+    ("کیرتان", ["کیر"]),  // Persian: your
+    ("کیرکم", []),  // the Arabic `كم` (your) after a Persian entry
+    ("طيزنا", ["طيز"]),  // Arabic: our; the entry has no Persian letter
     ("مصر", ["مص"]),  // `sub:` keeps matching anywhere
     ("ك س", ["ك س"]),  // spelled out
     ("ط.ي.ز.ه.ا", ["ط.ي.ز"]),  // spelled out, a pronoun joined
@@ -57,9 +63,9 @@ struct ArabicWordEdgesTests {
 
   /// A word of letters that include the clitics' own, against the rule stated as a regular
   /// expression: the word is a prefix (or nothing), the entry with each letter written at
-  /// least as often as in the entry, and a suffix (or nothing). Repeated letters merge in the
+  /// least as often as in the entry, and a suffix of its language (or nothing). Repeated letters merge in the
   /// prefix and suffix as everywhere (`نلهه` reads as `نله`).
-  static let letters: [Character] = ["ا", "ل", "و", "ب", "ك", "ه", "م", "ي", "ن", "ع", "ف", "ت"]
+  static let letters: [Character] = ["ا", "ل", "و", "ب", "ك", "ه", "م", "ي", "ن", "ع", "ف", "ت", "پ"]
   static let letterGen = Gen.int(in: 0...(letters.count - 1)).map { letters[$0] }
 
   static func reference(entry: String, word: String) throws -> Bool {
@@ -71,7 +77,9 @@ struct ArabicWordEdgesTests {
     func repeatable(_ affixes: [String]) -> String {
       affixes.map { affix in affix.map { "\($0)+" }.joined() }.joined(separator: "|")
     }
-    let (prefixes, suffixes) = (repeatable(ArabicWordEdges.prefixes), repeatable(ArabicWordEdges.suffixes))
+    // An entry with `پ`, a letter only Persian writes, takes Persian suffixes only.
+    let suffixes = repeatable(entry.contains("پ") ? ArabicWordEdges.persianSuffixes : ArabicWordEdges.suffixes)
+    let prefixes = repeatable(ArabicWordEdges.prefixes)
     return try Regex("(?:\(prefixes))?\(stretched)(?:\(suffixes))?").wholeMatch(in: word) != nil
   }
 
@@ -82,6 +90,9 @@ struct ArabicWordEdgesTests {
     #expect(try !Self.reference(entry: "لل", word: "ول"))
     #expect(try !Self.reference(entry: "لعق", word: "العق"))
     #expect(try Self.reference(entry: "نل", word: "نلهه"))
+    #expect(try Self.reference(entry: "بل", word: "بلني"))
+    #expect(try !Self.reference(entry: "پل", word: "پلني"))
+    #expect(try Self.reference(entry: "پل", word: "پلهايم"))
   }
 
   @Test func wordsMatchExactlyWhenTheRestIsACliticProperty() async {

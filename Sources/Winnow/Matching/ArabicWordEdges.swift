@@ -26,16 +26,34 @@ enum ArabicWordEdges {
   /// Pronoun enclitics (Arabic and Persian), the Arabic accusative `ا`, the colloquial Persian
   /// endings `ه` (is, the) and `و` (the object), each optionally after the Persian plural `ها` /
   /// `هاي`. Folded: Persian `ی` is written `ي`, as normalization folds it.
-  static let suffixes: [String] = {
-    let pronouns = [
-      "", "ه", "ها", "هم", "هما", "هن", "ك", "كم", "كن", "كما", "ي", "ني", "نا", "ا",
-      "م", "ت", "ش", "مان", "تان", "شان", "مون", "تون", "شون", "ام", "ات", "اش", "اي", "يي", "و",
-    ]
-    return ["", "ها", "هاي"].flatMap { plural in pronouns.map { plural + $0 } }.filter { !$0.isEmpty }
-  }()
+  static let suffixes: [String] = withPlural(pronouns)
+
+  /// The suffixes of an entry spelled as Persian (``isPersianSpelling(_:)``): ``suffixes``
+  /// without the pronouns only Arabic joins to a word, ``arabicOnlyPronouns``. Persian writes
+  /// `تخمینی` (estimated), not `تخمی` (crappy) with the Arabic `ني` (me).
+  static let persianSuffixes: [String] = withPlural(pronouns.filter { !arabicOnlyPronouns.contains($0) })
+
+  private static let pronouns = [
+    "", "ه", "ها", "هم", "هما", "هن", "ك", "كم", "كن", "كما", "ي", "ني", "نا", "ا",
+    "م", "ت", "ش", "مان", "تان", "شان", "مون", "تون", "شون", "ام", "ات", "اش", "اي", "يي", "و",
+  ]
+  /// Arabic's pronouns of the first person (`ني` me, `نا` us), the second (`ك`, `كم`, `كن`,
+  /// `كما`; Persian says `ت`, `تان`) and the dual and feminine plural of the third (`هما`, `هن`).
+  static let arabicOnlyPronouns: Set<String> = ["ني", "نا", "ك", "كم", "كن", "كما", "هما", "هن"]
+
+  private static func withPlural(_ pronouns: [String]) -> [String] {
+    ["", "ها", "هاي"].flatMap { plural in pronouns.map { plural + $0 } }.filter { !$0.isEmpty }
+  }
+
+  /// Whether an entry, as written, has a letter that Persian writes and Arabic does not: `پ`
+  /// `چ` `ژ` `گ`, and the Persian `ک` and `ی`, which normalization folds to the Arabic ones.
+  static func isPersianSpelling(_ text: String) -> Bool {
+    text.unicodeScalars.contains { [0x067E, 0x0686, 0x0698, 0x06AF, 0x06A9, 0x06CC].contains($0.value) }
+  }
 
   private static let prefixKeys = Set(prefixes.map(key))
   private static let suffixKeys = Set(suffixes.map(key))
+  private static let persianSuffixKeys = Set(persianSuffixes.map(key))
   private static let longestPrefix = prefixes.map(\.unicodeScalars.count).max() ?? 0
   private static let longestSuffix = suffixes.map(\.unicodeScalars.count).max() ?? 0
 
@@ -70,9 +88,10 @@ enum ArabicWordEdges {
   }
 
   /// Whether the Arabic letters right after `end` (up to the end of their word) are nothing
-  /// or a suffix; any number of the `extra` copies of the candidate's last letter may begin
-  /// it, as in ``beginsWord(at:in:extra:)``.
-  static func endsWord(at end: Int, in scalars: UnsafeBufferPointer<UInt32>, extra: Int) -> Bool {
+  /// or a suffix (one of ``persianSuffixes`` when `persian`); any number of the `extra` copies
+  /// of the candidate's last letter may begin it, as in ``beginsWord(at:in:extra:)``.
+  static func endsWord(at end: Int, in scalars: UnsafeBufferPointer<UInt32>, extra: Int, persian: Bool = false) -> Bool
+  {
     var last = end
     while last < scalars.count, isLetter(scalars[last]) {
       last += 1
@@ -81,7 +100,8 @@ enum ArabicWordEdges {
     if last == end { return true }
     let after = key(scalars[end..<last])
     return (0...min(extra, longestSuffix - (last - end))).contains { copies in
-      suffixKeys.contains(appending(scalars[end - 1], times: copies, to: 0) << (10 * UInt64(last - end)) | after)
+      let suffix = appending(scalars[end - 1], times: copies, to: 0) << (10 * UInt64(last - end)) | after
+      return persian ? persianSuffixKeys.contains(suffix) : suffixKeys.contains(suffix)
     }
   }
 

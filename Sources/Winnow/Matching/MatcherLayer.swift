@@ -59,6 +59,9 @@ final class MatcherLayer: Sendable {
   /// letters before (after) it in its word must be a clitic (see ``ArabicWordEdges``).
   private static let checksArabicStart: UInt8 = 16
   private static let checksArabicEnd: UInt8 = 32
+  /// With ``checksArabicEnd``: the entry is spelled as Persian, so its word ends in a Persian
+  /// suffix only (``ArabicWordEdges/persianSuffixes``).
+  private static let checksPersianEnd: UInt8 = 64
   /// The lexicon words of the layer's lists and of the lists compiled with or under it, as
   /// written (`入住 3.9`: the word, and its Zipf frequency when the line gives one; see
   /// ``Entry/Action/lexicon``).
@@ -414,7 +417,10 @@ final class MatcherLayer: Sendable {
         if normalized.firstClass.isWordCharacter { patternChecks[pattern] |= checksStart }
         if normalized.lastClass.isWordCharacter { patternChecks[pattern] |= checksEnd }
         if normalized.firstClass == .arabicLetter { patternChecks[pattern] |= checksArabicStart }
-        if normalized.lastClass == .arabicLetter { patternChecks[pattern] |= checksArabicEnd }
+        if normalized.lastClass == .arabicLetter {
+          patternChecks[pattern] |= checksArabicEnd
+          if ArabicWordEdges.isPersianSpelling(compiled.entry.text) { patternChecks[pattern] |= checksPersianEnd }
+        }
       }
       if compiled.entry.boundary == .dictionaryWord && compiled.entry.action != .allow {
         patternChecks[pattern] |= checksLexicon
@@ -597,7 +603,8 @@ final class MatcherLayer: Sendable {
         return .startInsideWord
       }
       if checks & Self.checksArabicEnd != 0,
-        !ArabicWordEdges.endsWord(at: end, in: scalars, extra: extra(end - start - 1))
+        !ArabicWordEdges.endsWord(
+          at: end, in: scalars, extra: extra(end - start - 1), persian: checks & Self.checksPersianEnd != 0)
       {
         return .endInsideWord
       }
