@@ -140,6 +140,19 @@ struct PrecisionTests {
     }
   }
 
+  /// One-letter words (`u`, `r`, `a`, the `m`s of `M&M`) are words of many languages, and chat's
+  /// shorthand in English: they count for none, so they do not outnumber the entry's language.
+  @Test(arguments: [
+    ("u r a slut", true),
+    ("What is the rarest M&M color? slut", true),  // `m` is Dutch, Hungarian, Slovak …
+    ("fuck u", true),
+    ("Det är slut nu", false),  // Swedish: det, är, nu (slut: end)
+  ])
+  func oneLetterWordsTellNoLanguage(text: String, matches: Bool) throws {
+    let list = try WordList(name: "en.txt", origin: .global, parsing: "[sexual: lang=en]\nslut\nfuck\n")
+    #expect(!(try Matcher(lists: [list]).matches(in: text)).isEmpty == matches, "\(text)")
+  }
+
   @Test(arguments: [
     ("La homo kaj la hundo", false),  // Esperanto: la, kaj, la against no English word
     ("Ĉu vi estas homo?", false),
@@ -262,7 +275,10 @@ struct PrecisionTests {
     var previous = ""
     func flush() {
       guard !word.isEmpty else { return }
-      for (index, table) in tables.enumerated() where table.contains(word) { counts[index] += 1 }
+      // A word of one letter counts for no language.
+      for (index, table) in tables.enumerated() where word.unicodeScalars.count > 1 && table.contains(word) {
+        counts[index] += 1
+      }
       word = ""
     }
     for scalar in text.unicodeScalars {

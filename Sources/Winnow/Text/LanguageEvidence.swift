@@ -6,6 +6,9 @@
 /// (`wo`, `shi`, `women`), so a word of another language's list that is also a pinyin
 /// (`gai` 该, `piru` 譬如) and is scoped to its language does not match in pinyin text.
 ///
+/// A word of one letter counts for no language: it is a word of many (`a`, `i`, `u`, `v`) and,
+/// in all, a symbol, a unit or chat's shorthand (`u r`, `M&M`, `5 m`).
+///
 /// An entry with a ``Entry/language`` does not match in a text written in another language: one
 /// where some other language counts more words than the entry's. Ties keep the entry (Spanish
 /// and Portuguese share many short words), and so does a text with no counted word at all (a
@@ -54,6 +57,9 @@ struct LanguageEvidence {
       guard !word.isEmpty else { return }
       defer { word.removeAll(keepingCapacity: true) }
       if !excluded.isEmpty, excluded.contains(where: { $0.overlaps(wordStart..<end) }) { return }
+      // A single letter is a word of many languages and, in all, a symbol, a unit or chat's
+      // shorthand (`u`, `r`, `M&M`): it tells no language.
+      if word.count <= 4, word.dropFirst().allSatisfy({ $0 & 0xC0 == 0x80 }) { return }
       guard var bits = Self.languagesOfWord[String(decoding: word, as: UTF8.self)] else { return }
       while bits != 0 {
         counts[bits.trailingZeroBitCount] += 1
