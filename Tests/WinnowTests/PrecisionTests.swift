@@ -23,6 +23,8 @@ struct PrecisionTests {
     cheap pills
     [sexual: name]
     dick
+    [p: lang=en, also=de]
+    gift
     """
 
   static func global() throws -> WordList {
@@ -49,12 +51,17 @@ struct PrecisionTests {
     #expect(entries["nicht"]?.action == .block && entries["nicht"]?.language == "nl")
     #expect(entries["cheap pills"]?.action == .review && entries["cheap pills"]?.language == "en")
     #expect(entries["dick"]?.isAlsoName == true && entries["fuck"]?.isAlsoName == false)
+    #expect(entries["gift"]?.language == "en" && entries["gift"]?.alsoWordOf == ["de"])
+    #expect(entries["nicht"]?.alsoWordOf == [])
     // Each entry written back reads as itself under its section.
     #expect(entries["lust"]?.line == "review:lust")
     #expect(entries["党国"]?.line == "review:word:党国")
   }
 
-  @Test(arguments: ["[x: maybe]", "[x: lang=]", "[: review]", "[x: review,]", "[x y: review]", "[x: lang=n l]"])
+  @Test(arguments: [
+    "[x: maybe]", "[x: lang=]", "[: review]", "[x: review,]", "[x y: review]", "[x: lang=n l]", "[x: also=de]",
+    "[x: lang=en, also=]", "[x: lang=en, also=de+]", "[x: lang=en, also=d e]",
+  ])
   func badSectionOptionsAreErrors(header: String) {
     let file = WordListFile(parsing: header + "\nword\n", path: "list.txt")
     #expect(file.errors.count == 1)
@@ -135,6 +142,22 @@ struct PrecisionTests {
   func aScopedEntryMatchesOnlyWhereItsLanguageIsNotOutnumbered(text: String, matches: Bool) throws {
     let matcher = try Matcher(lists: [Self.global()])
     #expect(!matcher.matches(in: text).isEmpty == matches, "\(text)")
+    if !matches {
+      #expect(matcher.explain(text).suppressed.contains { $0.reason == .otherLanguage }, "\(text)")
+    }
+  }
+
+  /// An entry that is also the word of named languages (`also=`) is kept from matching by
+  /// text of those languages only: English `gift` is German *poison*, not a Spanish word.
+  @Test(arguments: [
+    ("Das ist ein Gift", false),  // German: das, ist, ein
+    ("eres un gift", true),  // Spanish: eres, un; Spanish is not named
+    ("this is a gift", true),
+    ("gift", true),
+  ])
+  func anEntryIsKeptFromMatchingOnlyByTheLanguagesItIsAlsoAWordOf(text: String, matches: Bool) throws {
+    let matcher = try Matcher(lists: [Self.global()])
+    #expect(matcher.matches(in: text).contains { $0.entry.text == "gift" } == matches, "\(text)")
     if !matches {
       #expect(matcher.explain(text).suppressed.contains { $0.reason == .otherLanguage }, "\(text)")
     }
@@ -232,7 +255,11 @@ struct PrecisionTests {
     let matcher = try Matcher(lists: [Self.global()])
     let bytes = matcher.compiledBytes(identity: Array("test".utf8))
     let decoded = try bytes.withUnsafeBytes { try Matcher(compiledBytes: $0, identity: Array("test".utf8)) }
-    for text in ["我们要民主", "Er ist nicht da", "Jij bent een nicht", "lust and cheap pills", "坏党 党国", "Moby Dick"] {
+    for text in [
+      "我们要民主", "Er ist nicht da", "Jij bent een nicht", "lust and cheap pills", "坏党 党国", "Moby Dick",
+      "Das ist ein Gift",
+      "eres un gift",
+    ] {
       #expect(decoded.overlappingMatches(in: text) == matcher.overlappingMatches(in: text), "\(text)")
       #expect(decoded.explain(text).suppressed == matcher.explain(text).suppressed, "\(text)")
     }

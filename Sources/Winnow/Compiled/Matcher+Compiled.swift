@@ -17,7 +17,7 @@ extension Matcher {
   /// The file's first eight bytes.
   static let compiledMagic: [UInt8] = Array("WNWMATCH".utf8)
   /// Bumped whenever what is written changes.
-  static let compiledFormatVersion: UInt64 = 11
+  static let compiledFormatVersion: UInt64 = 12
   /// Written as the host lays it out: read back as itself only in the same byte order.
   private static let byteOrderMark: UInt64 = 0x0102_0304_0506_0708
 
@@ -162,6 +162,8 @@ extension MatcherLayer {
     var origins: [UInt8] = []
     var lists: [UInt32] = []
     var languages: [UInt32] = []
+    // `Entry.alsoWordOf`, its codes joined with `+`.
+    var alsoWordOf: [UInt32] = []
     for compiled in entries {
       let entry = compiled.entry
       texts.append(writer.add(entry.text))
@@ -185,6 +187,7 @@ extension MatcherLayer {
       let kind: UInt8 = entry.kind == .literal ? 0 : entry.kind == .regex ? 1 : 1 | 1 << 7
       kinds.append(kind | action << 1 | boundary << 4 | (entry.isAlsoName ? 1 << 6 : 0))
       languages.append(entry.language.map { writer.index(of: $0) } ?? none)
+      alsoWordOf.append(entry.alsoWordOf.isEmpty ? none : writer.index(of: entry.alsoWordOf.joined(separator: "+")))
       replacements.append(replacement)
       categories.append(entry.category.map { writer.index(of: $0) } ?? none)
       files.append(entry.source.map { writer.index(of: $0.file) } ?? none)
@@ -192,7 +195,7 @@ extension MatcherLayer {
       origins.append(compiled.origin == .global ? 0 : 1)
       lists.append(writer.index(of: compiled.list))
     }
-    for column in [texts, replacements, categories, files, lists, languages] { writer.write(column) }
+    for column in [texts, replacements, categories, files, lists, languages, alsoWordOf] { writer.write(column) }
     writer.write(kinds)
     writer.write(lines)
     writer.write(origins)
@@ -206,14 +209,15 @@ extension MatcherLayer {
     let files: [UInt32] = try reader.readArray()
     let lists: [UInt32] = try reader.readArray()
     let languages: [UInt32] = try reader.readArray()
+    let alsoWordOf: [UInt32] = try reader.readArray()
     let kinds: [UInt8] = try reader.readArray()
     let lines: [Int64] = try reader.readArray()
     let origins: [UInt8] = try reader.readArray()
     let count = texts.count
     guard
       [
-        replacements.count, categories.count, files.count, lists.count, languages.count, kinds.count, lines.count,
-        origins.count,
+        replacements.count, categories.count, files.count, lists.count, languages.count, alsoWordOf.count, kinds.count,
+        lines.count, origins.count,
       ]
       .allSatisfy({ $0 == count })
     else { throw CompiledMatcherError(.malformed("entry columns")) }
@@ -245,6 +249,9 @@ extension MatcherLayer {
         source: file == none ? nil : SourceLocation(file: try reader.string(at: file), line: Int(lines[index])),
         language: languages[index] == none ? nil : try reader.string(at: languages[index]))
       entry.isAlsoName = packed & 1 << 6 != 0
+      if alsoWordOf[index] != none {
+        entry.alsoWordOf = try reader.string(at: alsoWordOf[index]).split(separator: "+").map(String.init)
+      }
       entries.append(
         CompiledEntry(
           entry: entry, origin: origins[index] == 0 ? .global : .custom, list: try reader.string(at: lists[index])))

@@ -322,7 +322,9 @@ public final class Matcher: Sendable {
           }
           evidence = LanguageEvidence(utf8: bytes, excluding: judged.map { $0.start..<$0.end })
         }
-        if !evidence!.admits(languageAt: Int(language)) {
+        if !evidence!.admits(
+          languageAt: Int(language), against: layers[candidate.layer].entryAlsoWordOf[candidate.entry])
+        {
           if suppressed != nil {
             suppressed!.append(SuppressedMatch(match: match(candidate, in: bytes), reason: .otherLanguage))
           }

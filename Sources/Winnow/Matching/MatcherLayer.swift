@@ -18,6 +18,9 @@ final class MatcherLayer: Sendable {
   /// entry of any language, `Int16.max` for a language the evidence cannot see (the entry then
   /// never matches).
   let entryLanguages: [Int16]
+  /// By entry, the languages of its ``Entry/alsoWordOf`` as bits of indices in
+  /// ``LanguageEvidence/codes``; 0 for an entry without (any other language then counts).
+  let entryAlsoWordOf: [UInt64]
   /// Whether any entry has a language.
   let hasLanguageEntries: Bool
   /// Whether any block entry's word is also a name (``Entry/isAlsoName``).
@@ -207,6 +210,7 @@ final class MatcherLayer: Sendable {
       guard let language = compiled.entry.language else { return -1 }
       return LanguageEvidence.codes.firstIndex(of: language).map { Int16($0) } ?? Int16.max
     }
+    entryAlsoWordOf = entries.map { LanguageEvidence.mask(of: $0.entry.alsoWordOf) }
     hasLanguageEntries = entryLanguages.contains { $0 >= 0 }
     hasNameEntries = entries.contains { $0.entry.isAlsoName && $0.entry.action == .block }
     self.automaton = automaton

@@ -146,10 +146,27 @@ struct LanguageEvidence {
     return admits(languageAt: index)
   }
 
-  /// ``admits(_:)`` for the language at `index` of ``codes`` (false for any other index).
-  func admits(languageAt index: Int) -> Bool {
+  /// ``admits(_:)`` for the language at `index` of ``codes`` (false for any other index): no
+  /// language of `others` (bits of indices in ``codes``; 0: any language) counts more words.
+  func admits(languageAt index: Int, against others: UInt64 = 0) -> Bool {
     guard counts.indices.contains(index) else { return false }
-    return counts[index] == counts.max()
+    let own = counts[index]
+    if others == 0 { return own == counts.max() }
+    var bits = others
+    while bits != 0 {
+      let other = bits.trailingZeroBitCount
+      if other < counts.count, counts[other] > own { return false }
+      bits &= bits - 1
+    }
+    return true
+  }
+
+  /// Language codes as bits of their indices in ``codes``; codes the table does not know are
+  /// left out.
+  static func mask(of languages: [String]) -> UInt64 {
+    languages.reduce(0) { mask, code in
+      codes.firstIndex(of: code).map { mask | 1 << UInt64($0) } ?? mask
+    }
   }
 
   /// What a scalar adds to: a word of letters (Latin, Cyrillic, Greek and other alphabets), an

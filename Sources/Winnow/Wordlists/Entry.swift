@@ -82,6 +82,12 @@ public struct Entry: Sendable, Hashable {
   /// text written in another language: text where the most frequent words of some other
   /// language outnumber its own (see ``Matcher``).
   public var language: String?
+  /// With a ``language``, the other languages whose common word the entry also is (`de` and
+  /// `nl` from `[category: lang=en, also=de+nl]`): it then does not match where one of these
+  /// languages outnumbers its own, and matches where any other does (English `dick` is German
+  /// *thick*, not a Spanish word: `eres un dick` is read as Spanish and still matches). Empty:
+  /// any other language outnumbering its own keeps it from matching.
+  public var alsoWordOf: [String] = []
   /// Whether the entry's word is also a proper name (`Dick`, `Fanny`, `Johnson`: a
   /// `[category: name]` section). A block match written in title case as part of a name
   /// (`Moby Dick`, `Philip K. Dick`, `Dick Cheney`: next to another title-case word that is not

@@ -8,6 +8,7 @@ import Foundation
 /// [profanity]              a section: the entries below get this category ([] clears it)
 /// [politics: review]       … and review, not block, is the default action of its entries
 /// [profanity: lang=nl]     … and its entries match only in Dutch text (Entry.language)
+/// [p: lang=en, also=de]    … only where German does not outnumber English (Entry.alsoWordOf)
 /// [sexual: name]           … and its words are also names (Entry.isAlsoName)
 /// badword                  block (or the section's default); Latin words match whole words
 /// review:badword           flag for review instead of blocking (see Entry.Action.review)
@@ -164,12 +165,14 @@ import Foundation
     var defaultAction: Entry.Action = .block
     /// The language of the text its entries apply to (``Entry/language``).
     var language: String? = nil
+    /// The other languages whose word its entries also are (``Entry/alsoWordOf``).
+    var alsoWordOf: [String] = []
     /// Whether its entries' words are also names (``Entry/isAlsoName``).
     var isAlsoName = false
 
     /// The section a header line sets: `[name]`, `[]`, or `[name: options]` with options
-    /// separated by commas, each `review`, `block`, `name` or `lang=CODE`. Nil when the line is
-    /// not a valid header. A name of letters, digits, `-` and `_`, with `.` between parts for a
+    /// separated by commas, each `review`, `block`, `name`, `lang=CODE` or, with a `lang=`,
+    /// `also=CODE+CODE…`. Nil when the line is not a valid header. A name of letters, digits, `-` and `_`, with `.` between parts for a
     /// subcategory (`contact.phone`).
     init?(header line: Substring) {
       guard line.utf8.first == UInt8(ascii: "["), line.utf8.last == UInt8(ascii: "]") else { return nil }
@@ -190,12 +193,18 @@ import Foundation
             code.allSatisfy(isNameCharacter)
           {
             language = String(code)
+          } else if option.hasPrefix("also="),
+            case let codes = option.dropFirst(5).split(
+              separator: "+", omittingEmptySubsequences: false),
+            codes.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isNameCharacter) })
+          {
+            alsoWordOf = codes.map(String.init)
           } else {
             return nil
           }
         }
         name = trimmed(name[..<colon])
-        guard !name.isEmpty else { return nil }
+        guard !name.isEmpty, alsoWordOf.isEmpty || language != nil else { return nil }
       }
       guard
         name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({
@@ -327,6 +336,7 @@ import Foundation
     var entry = Entry(
       text: text, kind: kind, action: action, boundary: boundary, category: category, source: location,
       language: language)
+    entry.alsoWordOf = section.alsoWordOf
     entry.isAlsoName = section.isAlsoName
     return checked(entry, at: location)
   }

@@ -188,7 +188,11 @@
           // name, the lexicon of a `word:` entry) does not cover the outer. (A Han entry's
           // segmentation is not counted: a word that cuts it inside the outer entry is made of
           // the outer entry's characters, or crosses the outer entry's edge too.)
-          if inner.entry.language != nil && inner.entry.language != block.entry.language { return }
+          if inner.entry.language != nil
+            && (inner.entry.language != block.entry.language || inner.entry.alsoWordOf != block.entry.alsoWordOf)
+          {
+            return
+          }
           if inner.entry.isAlsoName && !block.entry.isAlsoName { return }
           if inner.entry.boundary == .dictionaryWord { return }
           let start = end - length
