@@ -500,7 +500,9 @@ def alphanumerics(entry):
 
 
 def split_latin(language, entries, found, detected, listed, frequencies):
-    """Rules 13, 14 and 17 for one language's entries: (kept, scoped, reviewed). A common word
+    """Rules 13, 14 and 17 for one language's entries: (kept, scoped, reviewed, also), `also`
+    mapping each scoped or reviewed entry to the other languages whose common word it matched
+    (`[category: lang=en, also=de]`: only those languages' text keeps it from matching). A common word
     of a language that is itself an entry of that language's list (`listed`: language → keys)
     is not an ordinary word: an entry matching it is a spelling of a listed word (`f-u-c-k`,
     `kurwa` of the English list on Polish kurwa), and stays.
@@ -517,7 +519,7 @@ def split_latin(language, entries, found, detected, listed, frequencies):
       one letter repeated (`xxx`), is an abbreviation or a mark of something in every language
       (`xxx` signs off with kisses; `x: x*x` reads as `xxx`, separators skipped): flagged for
       review."""
-    kept, scoped, reviewed = [], [], []
+    kept, scoped, reviewed, also = [], [], [], {}
     own = language.split("-")[0]
     for entry in entries:
         hits = {(code, word) for code, word in found.get((language, entry), set())
@@ -527,22 +529,34 @@ def split_latin(language, entries, found, detected, listed, frequencies):
                  if code != own and frequencies[code][word] > own_zipf.get(word, -math.inf) - LOAN_ZIPF_MARGIN}
         folded_own = {word for code, word in hits if code == own and key(word) != key(entry)}
         letters = {c for c in key(entry) if c.isalnum()}
+        if other:
+            also[entry] = sorted(other)
         if alphanumerics(entry) <= 2 or len(letters) == 1 or folded_own or (other and not detected):
             reviewed.append(entry)
         elif other:
             scoped.append(entry)
         else:
             kept.append(entry)
-    return kept, scoped, reviewed
+    return kept, scoped, reviewed, also
 
 
-def sectioned(category, kept, scoped, reviewed, language, names=frozenset(), scoped_reviewed=()):
-    """Sections of a category: blocking, scoped (`lang=`), review, and scoped review entries
-    (rule 26 flags a scoped entry: it stays scoped), each split again into entries whose words
-    are also names (rule 19: the `name` option) and the rest."""
+def sectioned(category, kept, scoped, reviewed, language, names=frozenset(), scoped_reviewed=(), also=None):
+    """Sections of a category: blocking, scoped (`lang=`, with `also=` the languages whose word
+    each scoped entry also is), review, and scoped review entries (rules 16 and 26 flag a scoped
+    entry: it stays scoped), each split again into entries whose words are also names (rule
+    19: the `name` option) and the rest."""
+    also = also or {}
+
+    def by_languages(options, entries):
+        groups = {}
+        for e in entries:
+            groups.setdefault(tuple(also.get(e, ())), []).append(e)
+        return [(options + ([f"also={'+'.join(codes)}"] if codes else []), chosen)
+                for codes, chosen in sorted(groups.items())]
+
     sections = []
-    for options, entries in (([], kept), ([f"lang={language}"], scoped), (["review"], reviewed),
-                             ([f"lang={language}", "review"], scoped_reviewed)):
+    for options, entries in ([([], kept)] + by_languages([f"lang={language}"], scoped) + [(["review"], reviewed)]
+                             + by_languages([f"lang={language}", "review"], scoped_reviewed)):
         for is_name in (False, True):
             chosen = [e for e in entries if (key(e) in names) == is_name]
             if chosen:
@@ -983,12 +997,12 @@ def main():
 
     sections = []
     for category, entries in categorize(english, [("sexual", ENGLISH_SEXUAL)], "profanity"):
-        kept, scoped, reviewed = split_latin("en", entries, found, True, listed, frequencies)
+        kept, scoped, reviewed, also = split_latin("en", entries, found, True, listed, frequencies)
         reviewed += [e for e in kept if e in ordinary_english]
         scoped_reviewed = [e for e in scoped if e in ordinary_english]
         kept = [e for e in kept if e not in ordinary_english]
         scoped = [e for e in scoped if e not in ordinary_english]
-        sections += sectioned(category, kept, scoped, sorted(reviewed, key=key), "en", names, scoped_reviewed)
+        sections += sectioned(category, kept, scoped, sorted(reviewed, key=key), "en", names, scoped_reviewed, also)
     counts["en.txt"] = write(
         "en.txt",
         "English profanity and sexual terms: LDNOOBW (en, CC-BY-4.0) and better-profanity 0.7.0 (MIT).\n"
@@ -1050,7 +1064,8 @@ def main():
         if language == "en":
             continue
         code = language.split("-")[0]
-        kept, scoped, reviewed = split_latin(language, entries, found, code in DETECTED_LANGUAGES, listed, frequencies)
+        kept, scoped, reviewed, also = split_latin(language, entries, found, code in DETECTED_LANGUAGES, listed,
+                                                   frequencies)
         frequent = {e for e in entries if ordinary_zipf.get(language, {}).get(e, -math.inf) >= ORDINARY_SENSE_ZIPF}
         if frequent:  # rule 16
             print(f"rule 16: {language}: {len(frequent)} flagged for review: {', '.join(sorted(frequent, key=key))}")
@@ -1069,7 +1084,8 @@ def main():
         counts[name] = write(
             name, f"LDNOOBW ({language}, CC-BY-4.0). English look-alikes are in ../optional/.",
             ([("allowed", [f"allow:{w}" for w in allowed])] if allowed else [])
-            + sectioned("profanity", kept, scoped, sorted(reviewed, key=key), code, scoped_reviewed=scoped_reviewed),
+            + sectioned("profanity", kept, scoped, sorted(reviewed, key=key), code, scoped_reviewed=scoped_reviewed,
+                        also=also),
             raw={"allowed"})
 
     for lang, entries in sorted(optional.items()):

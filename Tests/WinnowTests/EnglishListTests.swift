@@ -47,3 +47,24 @@ struct EnglishListTests {
     #expect(try !#require(Self.optional).matches(in: "oh \(word) it is").isEmpty)
   }
 }
+
+/// The built-in English list in other languages' text (rule 13 of SOURCES.md): an entry that is
+/// also a common word of some languages does not match in their text, and matches in any other
+/// language's, as English insults are written in chat of every language.
+@Suite("The built-in English list in other languages' text")
+struct EnglishInOtherLanguagesTests {
+  static let english = builtInMatcher(["en.txt"])
+
+  @Test(
+    arguments: [
+      ("Je suis une slut", "block"),  // French: slut is a Swedish word, not a French one
+      ("Du bist so ein fucking Idiot", "block"),  // German
+      ("ty jesteś nigger", "block"),  // Polish
+      ("u r a slut", "block"),  // one-letter words count for no language
+      ("Det är slut nu", nil),  // Swedish: slut, the end
+      ("Das ist dick", nil),  // German: thick
+    ] as [(String, String?)])
+  func anEntryIsKeptOnlyFromTheLanguagesItIsAWordOf(text: String, action: String?) throws {
+    #expect(try builtInAction(Self.english, text) == action, "\(text)")
+  }
+}
