@@ -152,6 +152,7 @@ struct PrecisionTests {
   @Test(arguments: [
     ("Das ist ein Gift", false),  // German: das, ist, ein
     ("eres un gift", true),  // Spanish: eres, un; Spanish is not named
+    ("Das ist la mia gift per te e per lei", true),  // Italian counts most; German's two words do not take it
     ("this is a gift", true),
     ("gift", true),
   ])

@@ -146,16 +146,20 @@ struct LanguageEvidence {
     return admits(languageAt: index)
   }
 
-  /// ``admits(_:)`` for the language at `index` of ``codes`` (false for any other index): no
-  /// language of `others` (bits of indices in ``codes``; 0: any language) counts more words.
+  /// ``admits(_:)`` for the language at `index` of ``codes`` (false for any other index). With
+  /// `others` (bits of indices in ``codes``), only those languages can take the text: the entry
+  /// is not admitted where one of them counts the most words of all, more than its own (an
+  /// Italian text with one Dutch word is Italian, and English `bitch`, also a Dutch word, is
+  /// admitted there). With none (0), any language counting more than its own can.
   func admits(languageAt index: Int, against others: UInt64 = 0) -> Bool {
     guard counts.indices.contains(index) else { return false }
     let own = counts[index]
-    if others == 0 { return own == counts.max() }
+    let most = counts.max() ?? own
+    if others == 0 || own == most { return own == most }
     var bits = others
     while bits != 0 {
       let other = bits.trailingZeroBitCount
-      if other < counts.count, counts[other] > own { return false }
+      if other < counts.count, counts[other] == most { return false }
       bits &= bits - 1
     }
     return true

@@ -83,10 +83,11 @@ public struct Entry: Sendable, Hashable {
   /// language outnumber its own (see ``Matcher``).
   public var language: String?
   /// With a ``language``, the other languages whose common word the entry also is (`de` and
-  /// `nl` from `[category: lang=en, also=de+nl]`): it then does not match where one of these
-  /// languages outnumbers its own, and matches where any other does (English `dick` is German
-  /// *thick*, not a Spanish word: `eres un dick` is read as Spanish and still matches). Empty:
-  /// any other language outnumbering its own keeps it from matching.
+  /// `nl` from `[category: lang=en, also=de+nl]`): it then does not match where the text is
+  /// written in one of these languages (one counts the most words, more than its own), and
+  /// matches where it is written in any other (English `dick` is German *thick*, not a Spanish
+  /// word: `eres un dick` is read as Spanish and still matches). Empty: any other language
+  /// outnumbering its own keeps it from matching.
   public var alsoWordOf: [String] = []
   /// Whether the entry's word is also a proper name (`Dick`, `Fanny`, `Johnson`: a
   /// `[category: name]` section). A block match written in title case as part of a name
