@@ -25,6 +25,12 @@ a dev-part sentence of its language's `book`, with four kinds of its own: clitic
 word (`الطيز`, `کیرم`), vowel marks over its letters, tatweels between them, and a Persian entry
 written with the Arabic kaf and yeh, as an Arabic keyboard types it (`کیر` as `كير`).
 
+`in-other-languages` (English column): an English block entry, written plainly, inserted into a
+dev-part sentence of another language's `book` (Czech, German, Spanish, French, Italian, Dutch,
+Norwegian, Polish, Portuguese, Russian, Swedish, Turkish), as chat in those languages writes
+English insults; drawn with a generator of its own, so the other rows' draws stay as they were.
+An entry that is also a word of the sentence's language (`slut` in Swedish) is a miss here.
+
 Pinyin (when pypinyin and jieba import; `run` installs them in a venv): every Chinese ordinary
 message is also written in pinyin, a word of jieba's segmentation a token (`women jintian qu
 chifan`), as ordinary messages of the language `zh-pinyin` (same split as the original); and
@@ -63,6 +69,9 @@ KINDS = ["plain", "separators", "spaces", "full-width", "case", "look-alikes", "
 # Persian entries, each inserted into its own language's text).
 EVASION_LANGUAGES = ("en", "zh", "arabic")
 ARABIC_KINDS = ("clitics", "vowel-marks", "tatweel", "arabic-letters")
+# English entries in other languages' text: the `book` sentences of these languages carry them.
+OTHER_LANGUAGE_KIND = "in-other-languages"
+OTHER_LANGUAGE_CARRIERS = ("cs", "de", "es", "fr", "it", "nl", "no", "pl", "pt", "ru", "sv", "tr")
 # Persian written with an Arabic keyboard: kaf and yeh in their Arabic forms.
 PERSIAN_TO_ARABIC = str.maketrans({"\u06a9": "\u0643", "\u06cc": "\u064a"})
 ARABIC_WORD = re.compile(r"[\u0620-\u064a\u066e-\u06d3]+")
@@ -417,11 +426,14 @@ def main():
         ordinary += [("zh-pinyin", source, pinyin_message(message, tools), split_of(message))
                      for lang, source, message in ordinary if lang == "zh"]
     carriers = defaultdict(list)
+    other_carriers = defaultdict(list)
     ordinary = [o if len(o) == 4 else (*o, split_of(o[2])) for o in ordinary]
     for lang, source, message, part in ordinary:
         if (lang in ("en", "zh") and source in ("chat", "fortunes") or lang in ("ar", "fa") and source == "book") \
                 and part == "dev":
             carriers[lang].append(message)
+        if lang in OTHER_LANGUAGE_CARRIERS and source == "book" and part == "dev":
+            other_carriers[lang].append(message)
     entries = list_entries(args.global_dir)
     trad = traditional_table()
 
@@ -456,6 +468,15 @@ def main():
                 items.append(text)
                 meta.append(("injected", column, kind, (span, word)))
                 made += 1
+
+    other_rng = random.Random(f"{args.seed}:{OTHER_LANGUAGE_KIND}")
+    other_languages = sorted(other_carriers)
+    for _ in range(args.per_kind if other_languages and entries["en"] else 0):
+        word = other_rng.choice(entries["en"])
+        carrier = other_rng.choice(other_carriers[other_rng.choice(other_languages)])
+        text, span = insert(carrier, word, "en", other_rng)
+        items.append(text)
+        meta.append(("injected", "en", OTHER_LANGUAGE_KIND, (span, word)))
 
     with tempfile.TemporaryDirectory() as tmp:
         dump = Path(tmp) / "eval.jsonl"
@@ -525,7 +546,7 @@ def main():
     print()
     print("| evasion | en caught | zh caught | ar and fa caught |")
     print("|---|---:|---:|---:|")
-    for kind in KINDS + (PINYIN_KINDS if tools is not None else []):
+    for kind in KINDS + [OTHER_LANGUAGE_KIND] + (PINYIN_KINDS if tools is not None else []):
         cells = []
         for lang in EVASION_LANGUAGES:
             total = injected[(lang, kind)]
