@@ -503,9 +503,11 @@ def split_latin(language, entries, found, detected, listed, frequencies):
     """Rules 13, 14 and 17 for one language's entries: (kept, scoped, reviewed, also), `also`
     mapping each scoped or reviewed entry to the other languages whose common word it matched
     (`[category: lang=en, also=de]`: only those languages' text keeps it from matching). A common word
-    of a language that is itself an entry of that language's list (`listed`: language → keys)
-    is not an ordinary word: an entry matching it is a spelling of a listed word (`f-u-c-k`,
-    `kurwa` of the English list on Polish kurwa), and stays.
+    of the entry's own language that is itself an entry of its list (`listed`: language → keys)
+    is not an ordinary word: an entry matching it is a spelling of a listed word (`f-u-c-k`),
+    and stays. Another language's word counts even when that language's list holds it (`kurwa`
+    of the English list on Polish kurwa, `sexo` on Spanish sexo): in that language's text its
+    own list decides, which may flag it (rule 26 flags Spanish `sexo`, sex).
     - 13: an entry the engine matches on a common word of another language, a word of that
       language in its own right (German `nicht` for Dutch `nicht`, Spanish `comer` for Portuguese
       `comer`) rather than a loan (English `fucking` in Dutch text), is scoped to its own language
@@ -523,7 +525,7 @@ def split_latin(language, entries, found, detected, listed, frequencies):
     own = language.split("-")[0]
     for entry in entries:
         hits = {(code, word) for code, word in found.get((language, entry), set())
-                if key(word) not in listed.get(code, ())}
+                if code != own or key(word) not in listed.get(code, ())}
         own_zipf = frequencies.get(own, {})
         other = {code for code, word in hits
                  if code != own and frequencies[code][word] > own_zipf.get(word, -math.inf) - LOAN_ZIPF_MARGIN}
