@@ -15,7 +15,9 @@
 /// lone `rape`, a string of names): a short insult is not let through because it says too
 /// little. Function words decide, not the listed word alone: in `Er ist nicht da` German counts
 /// four words (er, ist, nicht, da) and Dutch one (er), so Dutch `nicht` does not match; in
-/// `Jij bent een nicht` Dutch counts three and German one (nicht).
+/// `Jij bent een nicht` Dutch counts three and German one (nicht). An entry whose
+/// ``Entry/alsoWordOf`` names languages is kept out only where one of those counts the most
+/// words (English `slut`, also Swedish, does not match in Swedish text and does in French).
 ///
 /// Only texts where a scoped entry was found are counted (see ``Matcher``), so ordinary scans
 /// never pay for it.
