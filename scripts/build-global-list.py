@@ -499,6 +499,12 @@ def alphanumerics(entry):
     return sum(1 for c in key(entry) if c.isalnum())
 
 
+def too_short(entry):
+    """Rule 17: an entry of one or two letters or digits once normalized, or of one letter
+    repeated."""
+    return alphanumerics(entry) <= 2 or len({c for c in key(entry) if c.isalnum()}) == 1
+
+
 def split_latin(language, entries, found, detected, listed, frequencies):
     """Rules 13, 14 and 17 for one language's entries: (kept, scoped, reviewed, also), `also`
     mapping each scoped or reviewed entry to the other languages whose common word it matched
@@ -530,10 +536,9 @@ def split_latin(language, entries, found, detected, listed, frequencies):
         other = {code for code, word in hits
                  if code != own and frequencies[code][word] > own_zipf.get(word, -math.inf) - LOAN_ZIPF_MARGIN}
         folded_own = {word for code, word in hits if code == own and key(word) != key(entry)}
-        letters = {c for c in key(entry) if c.isalnum()}
         if other:
             also[entry] = sorted(other)
-        if alphanumerics(entry) <= 2 or len(letters) == 1 or folded_own or (other and not detected):
+        if too_short(entry) or folded_own or (other and not detected):
             reviewed.append(entry)
         elif other:
             scoped.append(entry)
@@ -683,10 +688,22 @@ def dictd_number(text):
     return value
 
 
+def freedict_sense(line):
+    """One line of a FreeDict entry as an English sense: an example (`"ein dickes Buch"  - a
+    thick book`) by its translation alone, since its own language's words are not English; a
+    note (`Note: of a thing`) not at all."""
+    if line.startswith("Note:"):
+        return ""
+    if line.startswith('"') and '"  - ' in line:
+        return line.split('"  - ', 1)[1].strip()
+    return line
+
+
 def freedict_senses(root, code):
     """Rule 26: FreeDict's `code`-English dictionary extracted under `root`: each headword,
     lower-cased, → the lines of its entries but the first (the headword, its pronunciation and
-    part of speech), cross-references to other headwords left out."""
+    part of speech), cross-references to other headwords left out, examples by their English
+    (``freedict_sense``)."""
     base = root / "usr/share/dictd" / f"freedict-{code}-eng"
     data = gzip.decompress(Path(f"{base}.dict.dz").read_bytes())
     out = {}
@@ -694,7 +711,7 @@ def freedict_senses(root, code):
         word, offset, length = line.split("\t")
         start = dictd_number(offset)
         entry = data[start:start + dictd_number(length)].decode("utf-8")
-        lines = [FREEDICT_REFERENCE.sub("", l).strip() for l in entry.split("\n")[1:]]
+        lines = [freedict_sense(FREEDICT_REFERENCE.sub("", l).strip()) for l in entry.split("\n")[1:]]
         out.setdefault(word.lower(), []).extend(l for l in lines if l)
     return out
 
@@ -977,8 +994,8 @@ def main():
     print(f"rule 6: en: {len(opt_in)} opt-in: {', '.join(sorted(opt_in, key=key))}")
     print(f"rule 6: en: {len(ordinary_english)} flagged for review: {', '.join(sorted(ordinary_english, key=key))}")
     # Rule 26 reads a translation as listed when an English entry that rule 6 does not call
-    # ordinary matches it.
-    english_blocking = [e for e in english if e not in ordinary_english]
+    # ordinary, nor rule 17 too short to mean one thing (`sb`, `xx`), matches it.
+    english_blocking = [e for e in english if e not in ordinary_english and not too_short(e)]
 
     # The other languages' lists, rule 7 applied; rules 13, 14 and 17 are applied to all below.
     latin = {"en": english}
