@@ -169,15 +169,25 @@ def ui_messages(root):
     return out
 
 
-def book_paragraphs(directory):
-    """The paragraphs of one language's HTML of the handbook, tags and entities resolved."""
+def page_paragraphs(pages, pattern, left_out=None):
+    """The paragraphs of some pages: the last group of each match of `pattern`, tags dropped,
+    entities resolved, white space collapsed; `left_out` (a pattern) is removed from each page
+    first."""
     out = []
-    for page in sorted(directory.glob("*.html")):
-        for paragraph in BOOK_PARAGRAPH.findall(page.read_text(encoding="utf-8", errors="replace")):
-            text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", paragraph)).split())
-            if text:
-                out.append(text)
+    for page in pages:
+        text = page.read_text(encoding="utf-8", errors="replace")
+        if left_out:
+            text = left_out.sub("", text)
+        for match in pattern.finditer(text):
+            paragraph = " ".join(html.unescape(re.sub(r"<[^>]+>", "", match.group(match.lastindex))).split())
+            if paragraph:
+                out.append(paragraph)
     return out
+
+
+def book_paragraphs(directory):
+    """The paragraphs of one language's HTML of the handbook."""
+    return page_paragraphs(sorted(directory.glob("*.html")), BOOK_PARAGRAPH)
 
 
 def translations(english, translated_by_language):
@@ -213,14 +223,7 @@ def book_messages(root):
 def help_paragraphs(directory):
     """The titles, summaries and paragraphs of one language's GNOME help pages (Mallard XML),
     the pages' `<info>` (authors, translators' names and addresses) left out."""
-    out = []
-    for page in sorted(directory.rglob("*.page")):
-        text = HELP_INFO.sub("", page.read_text(encoding="utf-8", errors="replace"))
-        for _, body in HELP_PARAGRAPH.findall(text):
-            paragraph = " ".join(html.unescape(re.sub(r"<[^>]+>", "", body)).split())
-            if paragraph:
-                out.append(paragraph)
-    return out
+    return page_paragraphs(sorted(directory.rglob("*.page")), HELP_PARAGRAPH, HELP_INFO)
 
 
 def help_messages(root):
@@ -237,13 +240,7 @@ def help_messages(root):
 
 def office_paragraphs(directory):
     """The paragraphs, headings and table cells of one language's LibreOffice help pages."""
-    out = []
-    for page in sorted(directory.rglob("*.html")):
-        for _, body in OFFICE_PARAGRAPH.findall(page.read_text(encoding="utf-8", errors="replace")):
-            paragraph = " ".join(html.unescape(re.sub(r"<[^>]+>", "", body)).split())
-            if paragraph:
-                out.append(paragraph)
-    return out
+    return page_paragraphs(sorted(directory.rglob("*.html")), OFFICE_PARAGRAPH)
 
 
 def office_messages(roots):
@@ -306,21 +303,22 @@ def main():
         for lang, messages in ui.items():
             if len(messages) >= MINIMUM_MESSAGES:
                 corpora[(lang, "ui")] = list(messages)
-        for package, source, messages_of in ((BOOK_PACKAGE, "book", book_messages),
-                                             (HELP_PACKAGE, "help", help_messages)):
+        def unpacked(package):
             root = extracted(tmp, package)
+            return [root] if root else []
+
+        documents = {
+            "book": lambda: [m for root in unpacked(BOOK_PACKAGE) for m in book_messages(root)],
+            "help": lambda: [m for root in unpacked(HELP_PACKAGE) for m in help_messages(root)],
+            "office": lambda: office_messages([root for p in OFFICE_PACKAGES for root in unpacked(p)]),
+        }
+        for source, messages_of in documents.items():
             by_language = {}
-            for lang, message in messages_of(root) if root else ():
+            for lang, message in messages_of():
                 by_language.setdefault(lang, set()).add(message)
             for lang, messages in by_language.items():
                 if len(messages) >= MINIMUM_MESSAGES:
                     corpora[(lang, source)] = list(messages)
-        office = {}
-        for lang, message in office_messages([r for r in map(lambda p: extracted(tmp, p), OFFICE_PACKAGES) if r]):
-            office.setdefault(lang, set()).add(message)
-        for lang, messages in office.items():
-            if len(messages) >= MINIMUM_MESSAGES:
-                corpora[(lang, "office")] = list(messages)
         for (lang, source), messages in sorted(corpora.items()):
             chosen = capped(messages)
             (out / f"{lang}.{source}.txt").write_text("".join(m + "\n" for m in chosen), encoding="utf-8")
