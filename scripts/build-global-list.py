@@ -18,6 +18,7 @@ Usage: scripts/build-global-list.py DATA_DIR [WINNOW]
 The rules applied are listed in SOURCES.md; every one of them is here, so a source update is
 one run of this script. Output is deterministic (sorted, deduplicated).
 """
+import functools
 import gzip
 import json
 import math
@@ -98,8 +99,9 @@ LOAN_ZIPF_MARGIN = 1.0
 # Rule 16: a Chinese, Japanese or Persian entry of a blocking category that is itself a word
 # this frequent (jieba's counts for Chinese, wordfreq's for Japanese, hazm's for Persian; 4.0
 # is once per 100,000 words) has an ordinary sense (恐怖 horror, 黄色 yellow, 赌博 gambling, 挿入
-# insertion, سوپر super): it is flagged for review. Latin-script lists are not judged by their own language's frequency:
-# swearing is frequent in the web and subtitle text wordfreq counts (`fuck` 5.4).
+# insertion, سوپر super): it is flagged for review. Latin-script lists are not judged by their
+# own language's frequency: swearing is frequent in the web and subtitle text wordfreq counts
+# (`fuck` 5.4).
 ORDINARY_SENSE_ZIPF = 4.0
 # Rule 11: the lists of languages written without spaces between words, in which an entry can
 # match inside a longer word (Chinese has its lexicon instead, rules 12 and 18).
@@ -413,9 +415,11 @@ def zipf(frequency):
     return math.log10(frequency * 1e9) if frequency > 0 else -math.inf
 
 
+@functools.cache
 def common_words(language):
     """wordfreq's words of `language` at COMMON_ZIPF or more: word → Zipf frequency. Read from
-    its frequency table directly (no tokenizer, so Japanese needs no MeCab)."""
+    its frequency table directly (no tokenizer, so Japanese needs no MeCab), once a language
+    (rules 13, 16 and 11 all read Japanese's); callers do not change it."""
     from wordfreq import get_frequency_dict
 
     return {w: zipf(f) for w, f in get_frequency_dict(language).items() if zipf(f) >= COMMON_ZIPF}
@@ -508,9 +512,9 @@ def too_short(entry):
 def split_latin(language, entries, found, detected, listed, frequencies):
     """Rules 13, 14 and 17 for one language's entries: (kept, scoped, reviewed, also), `also`
     mapping each scoped or reviewed entry to the other languages whose common word it matched
-    (`[category: lang=en, also=de]`: only those languages' text keeps it from matching). A common word
-    of the entry's own language that is itself an entry of its list (`listed`: language → keys)
-    is not an ordinary word: an entry matching it is a spelling of a listed word (`f-u-c-k`),
+    (`[category: lang=en, also=de]`: only those languages' text keeps it from matching). A
+    common word of the entry's own language that is itself an entry of its list (`listed`:
+    language → keys) is not an ordinary word: an entry matching it is a spelling of a listed word (`f-u-c-k`),
     and stays. Another language's word counts even when that language's list holds it (`kurwa`
     of the English list on Polish kurwa, `sexo` on Spanish sexo): in that language's text its
     own list decides, which may flag it (rule 26 flags Spanish `sexo`, sex).
