@@ -172,8 +172,8 @@ import Foundation
 
     /// The section a header line sets: `[name]`, `[]`, or `[name: options]` with options
     /// separated by commas, each `review`, `block`, `name`, `lang=CODE` or, with a `lang=`,
-    /// `also=CODE+CODE…`. Nil when the line is not a valid header. A name of letters, digits, `-` and `_`, with `.` between parts for a
-    /// subcategory (`contact.phone`).
+    /// `also=CODE+CODE…`. Nil when the line is not a valid header. A name of letters, digits,
+    /// `-` and `_`, with `.` between parts for a subcategory (`contact.phone`).
     init?(header line: Substring) {
       guard line.utf8.first == UInt8(ascii: "["), line.utf8.last == UInt8(ascii: "]") else { return nil }
       var name = line.dropFirst().dropLast()
