@@ -47,6 +47,19 @@ struct CacheTests {
     #expect(rewritten.keys == written.keys && rewritten != written, "the same file, written again")
   }
 
+  /// An entry's `also=` languages survive the compiled form: read back from the cache, English
+  /// `slut` (also Swedish) still matches in French text and not in Swedish text.
+  @Test func aCompiledListKeepsTheLanguagesAnEntryIsAlsoAWordOf() async throws {
+    let (cache, _, directory) = try Self.setUp("[sexual: lang=en, also=sv]\nslut\n")
+    for _ in 0..<2 {
+      let french = try await CLITests.run(["check", "--global", directory, "Je suis une slut"], cache: cache)
+      #expect(french.status == 1, "\(french.stdout)")
+      let swedish = try await CLITests.run(["check", "--global", directory, "Det är slut nu"], cache: cache)
+      #expect(swedish.status == 0, "\(swedish.stdout)")
+    }
+    #expect(try Self.compiledFiles(in: cache).count == 1)
+  }
+
   @Test func aDamagedCacheFileIsCompiledAgain() async throws {
     let (cache, _, directory) = try Self.setUp("[sensitive]\n傻逼\n")
     let arguments = ["check", "--global", directory, "--json", "你是傻 逼"]
