@@ -509,7 +509,7 @@ def too_short(entry):
     return alphanumerics(entry) <= 2 or len({c for c in key(entry) if c.isalnum()}) == 1
 
 
-def split_latin(language, entries, found, detected, listed, frequencies):
+def split_latin(language, entries, found, detected, listed, frequencies, borrowed=frozenset()):
     """Rules 13, 14 and 17 for one language's entries: (kept, scoped, reviewed, also), `also`
     mapping each scoped or reviewed entry to the other languages whose common word it matched
     (`[category: lang=en, also=de]`: only those languages' text keeps it from matching). A
@@ -523,7 +523,8 @@ def split_latin(language, entries, found, detected, listed, frequencies):
       `comer`) rather than a loan (English `fucking` in Dutch text), is scoped to its own language
       (`lang=`), or flagged for review when LanguageEvidence cannot see that language. A loan is
       rarer where it is borrowed: the word counts for the other language unless it is more than
-      ten times as frequent in the entry's own language;
+      ten times as frequent in the entry's own language, or that language's dictionary knows it
+      in listed or offensive senses only (`borrowed`, ``borrowed_words``: German `Nigger`);
     - 14: one it matches on a common word of its own language other than itself (`raper` on
       rapper, by repeat folding; `asses` on assess) is flagged for review, as folding made that
       word;
@@ -538,7 +539,8 @@ def split_latin(language, entries, found, detected, listed, frequencies):
                 if code != own or key(word) not in listed.get(code, ())}
         own_zipf = frequencies.get(own, {})
         other = {code for code, word in hits
-                 if code != own and frequencies[code][word] > own_zipf.get(word, -math.inf) - LOAN_ZIPF_MARGIN}
+                 if code != own and (code, word) not in borrowed
+                 and frequencies[code][word] > own_zipf.get(word, -math.inf) - LOAN_ZIPF_MARGIN}
         folded_own = {word for code, word in hits if code == own and key(word) != key(entry)}
         if other:
             also[entry] = sorted(other)
@@ -720,6 +722,18 @@ def freedict_senses(root, code):
     return out
 
 
+@functools.cache
+def freedict_dictionaries():
+    """Rules 13 and 26: every dictionary of FREEDICT, fetched once: list code → headword → senses
+    (``freedict_senses``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = {}
+        for language, code in sorted(FREEDICT.items()):
+            debian_package(f"dict-freedict-{code}-eng", tmp)
+            out[language] = freedict_senses(Path(tmp), code)
+        return out
+
+
 def ordinary_by_dictionary(lists, english, winnow):
     """Rule 26 for the languages of FREEDICT: their single-word entries that the dictionary knows,
     none of whose lines the English entries match (or an English word derived from one) or the
@@ -728,19 +742,40 @@ def ordinary_by_dictionary(lists, english, winnow):
     or offensive sense (German `Fotze`: cunt [vulg.]; Polish `dupek`: asshole, pejoratywnie;
     German `nackt`: naked, nude, as `nudes` is listed)."""
     senses = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for language, code in sorted(FREEDICT.items()):
-            debian_package(f"dict-freedict-{code}-eng", tmp)
-            dictionary = freedict_senses(Path(tmp), code)
-            for entry in lists.get(language, ()):
-                if len(entry.split()) == 1 and dictionary.get(entry.lower()):
-                    senses[(language, entry)] = dictionary[entry.lower()]
+    for language, dictionary in freedict_dictionaries().items():
+        for entry in lists.get(language, ()):
+            if len(entry.split()) == 1 and dictionary.get(entry.lower()):
+                senses[(language, entry)] = dictionary[entry.lower()]
     listed = listed_senses(sorted({l for s in senses.values() for l in s}), english, winnow)
     out = {}
     for (language, entry), lines in senses.items():
         if not any(l in listed or FREEDICT_OFFENSIVE.search(l) for l in lines):
             out.setdefault(language, set()).add(entry)
     return out
+
+
+# A line of a FreeDict entry that only labels cross-references whose headwords were left out
+# (`Synonyms: , ,`, `see:`): no sense.
+FREEDICT_LABEL = re.compile(r"^(?:synonyms?|see)\s*:[\s,]*$", re.I)
+
+
+def borrowed_words(found, english, winnow):
+    """Rule 13: the common words (language, word) of FREEDICT's languages that an entry matched
+    (`found`, from ``collisions``) and that the language's dictionary knows in senses only that
+    the English entries match, as the engine matches them (no derived word: Danish `teste` is
+    *test*, not `testes`), or that it marks offensive: the same word, borrowed with its sense (German
+    `Nigger`: [pej.] [vulg.] nigger; `Bastard`: bastard; Dutch `hoer`: hooker, whore). Such a
+    word does not make an entry another language's word. One with an ordinary sense does (German
+    `Kraut`: white cabbage, herb …; Swedish `slut`: end)."""
+    dictionaries = freedict_dictionaries()
+    senses = {}
+    for hits in found.values():
+        for code, word in hits:
+            lines = [l for l in dictionaries.get(code, {}).get(word.lower(), ()) if not FREEDICT_LABEL.match(l)]
+            if lines:
+                senses[(code, word)] = lines
+    listed = offensive_texts(sorted({l for s in senses.values() for l in s}), english, winnow)
+    return {pair for pair, lines in senses.items() if all(l in listed or FREEDICT_OFFENSIVE.search(l) for l in lines)}
 
 
 def listed_senses(texts, english, winnow):
@@ -1014,13 +1049,16 @@ def main():
         if ordinary:
             optional[path.name] = ordinary
     found, frequencies = collisions(latin, winnow)
+    borrowed = borrowed_words(found, english_blocking, winnow)
+    print(f"rule 13: {len(borrowed)} words borrowed with their sense: "
+          f"{', '.join(f'{code}:{word}' for code, word in sorted(borrowed))}")
     listed = {}
     for language, entries in latin.items():
         listed.setdefault(language.split("-")[0], set()).update(key(e) for e in entries)
 
     sections = []
     for category, entries in categorize(english, [("sexual", ENGLISH_SEXUAL)], "profanity"):
-        kept, scoped, reviewed, also = split_latin("en", entries, found, True, listed, frequencies)
+        kept, scoped, reviewed, also = split_latin("en", entries, found, True, listed, frequencies, borrowed)
         reviewed += [e for e in kept if e in ordinary_english]
         scoped_reviewed = [e for e in scoped if e in ordinary_english]
         kept = [e for e in kept if e not in ordinary_english]
@@ -1088,7 +1126,7 @@ def main():
             continue
         code = language.split("-")[0]
         kept, scoped, reviewed, also = split_latin(language, entries, found, code in DETECTED_LANGUAGES, listed,
-                                                   frequencies)
+                                                   frequencies, borrowed)
         frequent = {e for e in entries if ordinary_zipf.get(language, {}).get(e, -math.inf) >= ORDINARY_SENSE_ZIPF}
         if frequent:  # rule 16
             print(f"rule 16: {language}: {len(frequent)} flagged for review: {', '.join(sorted(frequent, key=key))}")

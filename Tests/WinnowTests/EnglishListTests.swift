@@ -63,6 +63,8 @@ struct EnglishInOtherLanguagesTests {
       ("u r a slut", "block"),  // one-letter words count for no language
       ("Det är slut nu", nil),  // Swedish: slut, the end
       ("Das ist dick", nil),  // German: thick
+      ("Du bist ein Nigger", "block"),  // German's dictionary knows the word in its English sense only
+      ("Das Kraut im Garten", nil),  // German: herb; the dictionary gives ordinary senses
     ] as [(String, String?)])
   func anEntryIsKeptOnlyFromTheLanguagesItIsAWordOf(text: String, action: String?) throws {
     #expect(try builtInAction(Self.english, text) == action, "\(text)")
