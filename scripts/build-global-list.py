@@ -684,6 +684,9 @@ FREEDICT_OFFENSIVE = re.compile(
     r"\b(?:vulg|pej|derog|offensive|obscene|insult|taboo|rude|wulgar|pejoratyw|obraźliw|pogardliw|grubiańsk)", re.I)
 # A cross-reference to other headwords of the dictionary's own language (`Synonyms: {Fick}`).
 FREEDICT_REFERENCE = re.compile(r"\{[^}]*\}")
+# A line of a FreeDict entry that only labels cross-references, their headwords left out
+# (`Synonyms: , ,`, `see:`): no sense.
+FREEDICT_LABEL = re.compile(r"^(?:synonyms?|see)\s*:[\s,]*$", re.I)
 DICTD_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
@@ -697,8 +700,9 @@ def dictd_number(text):
 def freedict_sense(line):
     """One line of a FreeDict entry as an English sense: an example (`"ein dickes Buch"  - a
     thick book`) by its translation alone, since its own language's words are not English; a
-    note (`Note: of a thing`) not at all."""
-    if line.startswith("Note:"):
+    note (`Note: of a thing`) or a label whose cross-references were left out (`Synonyms: , ,`,
+    `see:`) not at all."""
+    if line.startswith("Note:") or FREEDICT_LABEL.match(line):
         return ""
     if line.startswith('"') and '"  - ' in line:
         return line.split('"  - ', 1)[1].strip()
@@ -734,6 +738,12 @@ def freedict_dictionaries():
         return out
 
 
+def offensive_sense(line, listed):
+    """Rules 13 and 26: whether a FreeDict sense is one of `listed` (the senses the English entries
+    match) or one the dictionary marks offensive."""
+    return line in listed or FREEDICT_OFFENSIVE.search(line) is not None
+
+
 def ordinary_by_dictionary(lists, english, winnow):
     """Rule 26 for the languages of FREEDICT: their single-word entries that the dictionary knows,
     none of whose lines the English entries match (or an English word derived from one) or the
@@ -749,14 +759,9 @@ def ordinary_by_dictionary(lists, english, winnow):
     listed = listed_senses(sorted({l for s in senses.values() for l in s}), english, winnow)
     out = {}
     for (language, entry), lines in senses.items():
-        if not any(l in listed or FREEDICT_OFFENSIVE.search(l) for l in lines):
+        if not any(offensive_sense(l, listed) for l in lines):
             out.setdefault(language, set()).add(entry)
     return out
-
-
-# A line of a FreeDict entry that only labels cross-references whose headwords were left out
-# (`Synonyms: , ,`, `see:`): no sense.
-FREEDICT_LABEL = re.compile(r"^(?:synonyms?|see)\s*:[\s,]*$", re.I)
 
 
 def borrowed_words(found, english, winnow):
@@ -771,11 +776,10 @@ def borrowed_words(found, english, winnow):
     senses = {}
     for hits in found.values():
         for code, word in hits:
-            lines = [l for l in dictionaries.get(code, {}).get(word.lower(), ()) if not FREEDICT_LABEL.match(l)]
-            if lines:
-                senses[(code, word)] = lines
+            if dictionaries.get(code, {}).get(word.lower()):
+                senses[(code, word)] = dictionaries[code][word.lower()]
     listed = offensive_texts(sorted({l for s in senses.values() for l in s}), english, winnow)
-    return {pair for pair, lines in senses.items() if all(l in listed or FREEDICT_OFFENSIVE.search(l) for l in lines)}
+    return {pair for pair, lines in senses.items() if all(offensive_sense(l, listed) for l in lines)}
 
 
 def listed_senses(texts, english, winnow):
