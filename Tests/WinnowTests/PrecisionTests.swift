@@ -293,7 +293,8 @@ struct PrecisionTests {
     let tables: [Set<String>] = LanguageEvidence.codes.map { code in
       Set(
         LanguageEvidence.frequentWords.filter { $0.key == code }.flatMap { $0.value.split(separator: " ") }.map(
-          String.init))
+          String.init)
+      ).union(code == "en" ? LanguageEvidence.englishChatWords : [])
     }
     var counts = [Int](repeating: 0, count: LanguageEvidence.codes.count)
     var word = ""

@@ -17,7 +17,7 @@ extension Matcher {
   /// The file's first eight bytes.
   static let compiledMagic: [UInt8] = Array("WNWMATCH".utf8)
   /// Bumped whenever what is written changes.
-  static let compiledFormatVersion: UInt64 = 12
+  static let compiledFormatVersion: UInt64 = 13
   /// Written as the host lays it out: read back as itself only in the same byte order.
   private static let byteOrderMark: UInt64 = 0x0102_0304_0506_0708
 
@@ -154,7 +154,7 @@ extension MatcherLayer {
     let none = UInt32.max
     var texts: [UInt32] = []
     // Regex (bit 0), action (bits 1–3), boundary (bits 4–5), name (bit 6), raw regex (bits 0 and 7).
-    var kinds: [UInt8] = []
+    var kinds: [UInt16] = []
     var replacements: [UInt32] = []
     var categories: [UInt32] = []
     var files: [UInt32] = []
@@ -185,7 +185,8 @@ extension MatcherLayer {
         case .dictionaryWord: 2
         }
       let kind: UInt8 = entry.kind == .literal ? 0 : entry.kind == .regex ? 1 : 1 | 1 << 7
-      kinds.append(kind | action << 1 | boundary << 4 | (entry.isAlsoName ? 1 << 6 : 0))
+      kinds.append(
+        UInt16(kind | action << 1 | boundary << 4 | (entry.isAlsoName ? 1 << 6 : 0)) | (entry.isInsult ? 1 << 8 : 0))
       languages.append(entry.language.map { writer.index(of: $0) } ?? none)
       alsoWordOf.append(entry.alsoWordOf.isEmpty ? none : writer.index(of: entry.alsoWordOf.joined(separator: "+")))
       replacements.append(replacement)
@@ -210,7 +211,7 @@ extension MatcherLayer {
     let lists: [UInt32] = try reader.readArray()
     let languages: [UInt32] = try reader.readArray()
     let alsoWordOf: [UInt32] = try reader.readArray()
-    let kinds: [UInt8] = try reader.readArray()
+    let kinds: [UInt16] = try reader.readArray()
     let lines: [Int64] = try reader.readArray()
     let origins: [UInt8] = try reader.readArray()
     let count = texts.count
@@ -249,6 +250,7 @@ extension MatcherLayer {
         source: file == none ? nil : SourceLocation(file: try reader.string(at: file), line: Int(lines[index])),
         language: languages[index] == none ? nil : try reader.string(at: languages[index]))
       entry.isAlsoName = packed & 1 << 6 != 0
+      entry.isInsult = packed & 1 << 8 != 0
       if alsoWordOf[index] != none {
         entry.alsoWordOf = try reader.string(at: alsoWordOf[index]).split(separator: "+").map(String.init)
       }

@@ -37,6 +37,8 @@ public final class Matcher: Sendable {
   private let hasLanguageEntries: Bool
   /// Whether any layer has block entries whose words are also names (``Entry/isAlsoName``).
   private let hasNameEntries: Bool
+  /// Whether any layer has review entries that are insults (``Entry/isInsult``).
+  private let hasInsultEntries: Bool
   /// Whether an allow entry of a custom list may hide a match of a global entry (see
   /// ``init(lists:over:customAllowsGlobal:)``).
   private let customAllowsGlobal: Bool
@@ -116,6 +118,7 @@ public final class Matcher: Sendable {
     hasAllowEntries = layers.contains { $0.hasAllowEntries }
     hasLanguageEntries = layers.contains { $0.hasLanguageEntries }
     hasNameEntries = layers.contains { $0.hasNameEntries }
+    hasInsultEntries = layers.contains { $0.hasInsultEntries }
     self.customAllowsGlobal = customAllowsGlobal
   }
 
@@ -125,6 +128,7 @@ public final class Matcher: Sendable {
     hasAllowEntries = layers.contains { $0.hasAllowEntries }
     hasLanguageEntries = layers.contains { $0.hasLanguageEntries }
     hasNameEntries = layers.contains { $0.hasNameEntries }
+    hasInsultEntries = layers.contains { $0.hasInsultEntries }
     customAllowsGlobal = false
   }
 
@@ -250,6 +254,15 @@ public final class Matcher: Sendable {
       {
         // Part of a name: reported for review, not blocking (see ``Entry/isAlsoName``).
         matches[index] = matches[index].withAction(.review)
+      }
+    }
+    if hasInsultEntries {
+      for index in matches.indices
+      where matches[index].entry.isInsult && matches[index].entry.action == .review
+        && AddresseeContext.isAimed(bytes, matches[index].range)
+      {
+        // Aimed at someone: the insult's abusive sense is meant (see ``Entry/isInsult``).
+        matches[index] = matches[index].withAction(.block)
       }
     }
     return MatchReport(matches: matches, warnings: warnings)

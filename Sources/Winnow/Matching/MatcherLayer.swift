@@ -25,6 +25,8 @@ final class MatcherLayer: Sendable {
   let hasLanguageEntries: Bool
   /// Whether any block entry's word is also a name (``Entry/isAlsoName``).
   let hasNameEntries: Bool
+  /// Whether any review entry is an insult that blocks where aimed (``Entry/isInsult``).
+  let hasInsultEntries: Bool
 
   /// An entry's ``Entry/Action`` without its replacement text.
   enum ActionCode: UInt8, Sendable {
@@ -213,6 +215,7 @@ final class MatcherLayer: Sendable {
     entryAlsoWordOf = entries.map { LanguageEvidence.mask(of: $0.entry.alsoWordOf) }
     hasLanguageEntries = entryLanguages.contains { $0 >= 0 }
     hasNameEntries = entries.contains { $0.entry.isAlsoName && $0.entry.action == .block }
+    hasInsultEntries = entries.contains { $0.entry.isInsult && $0.entry.action == .review }
     self.automaton = automaton
     self.patternEntries = patternEntries
     self.patternChecks = patternChecks

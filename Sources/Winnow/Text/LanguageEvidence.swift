@@ -19,6 +19,10 @@
 /// ``Entry/alsoWordOf`` names languages is kept out only where one of those counts the most
 /// words (English `slut`, also Swedish, does not match in Swedish text and does in French).
 ///
+/// Links, addresses and tags are not words of a language: a URL (`http://t.co/abc`, `www.…`,
+/// `example.com/path`), an e-mail address or `@mention`, and a `#hashtag` are not counted
+/// (``unreadSpans(_:)``), so `t.co` does not make a tweet Czech.
+///
 /// Only texts where a scoped entry was found are counted (see ``Matcher``), so ordinary scans
 /// never pay for it.
 struct LanguageEvidence {
@@ -38,15 +42,28 @@ struct LanguageEvidence {
       guard let index = codes.firstIndex(of: pair.key) else { continue }
       for word in pair.value.split(separator: " ") { table[String(word), default: 0] |= 1 << UInt64(index) }
     }
+    if let english = codes.firstIndex(of: "en") {
+      for word in englishChatWords { table[word, default: 0] |= 1 << UInt64(english) }
+    }
     return table
   }()
+
+  /// English chat's shorthand, which the frequent words of written English (wordfreq's) leave
+  /// out: each counts for English too, so `ur a bird bitch` is not read as Swedish (`ur`, *out
+  /// of*) but as a tie, which keeps the entry. Words of another language's table that chat
+  /// also writes (`im`, German *in the*; `af`, Danish *of*) are not among them.
+  static let englishChatWords = [
+    "ur", "ya", "yall", "lol", "lmao", "omg", "wtf", "idk", "tbh", "smh", "gonna", "wanna", "gotta", "pls", "plz",
+    "thx", "youre", "bruh",
+  ]
 
   /// Counts the words of a text (UTF-8; an ill-formed sequence reads as U+FFFD, no letter),
   /// leaving out those that overlap `excluded` byte ranges: the matches being judged, whose
   /// letters written apart (`g-o-o-k`, `m_e_n_s`) would count as one-letter words of other
   /// languages (Italian `e`, Portuguese `o`).
-  init(utf8 bytes: UnsafeBufferPointer<UInt8>, excluding excluded: [Range<Int>] = []) {
+  init(utf8 bytes: UnsafeBufferPointer<UInt8>, excluding matches: [Range<Int>] = []) {
     counts = [Int](repeating: 0, count: Self.codes.count)
+    let excluded = matches + Self.unreadSpans(bytes)
     // The word so far, lower case, as UTF-8 (ASCII letters are lowered by arithmetic; the
     // others through their Unicode lower-case mapping).
     var word: [UInt8] = []
@@ -120,6 +137,44 @@ struct LanguageEvidence {
     } else {
       counts[Self.chinese] += hanRuns
     }
+  }
+
+  /// The byte ranges of a text that are links, addresses or tags rather than words: each run of
+  /// ASCII characters other than white space that holds `://`, `@`, or a `/` after a `.`
+  /// (`t.co/abc`), or begins with `www.` or `#`.
+  static func unreadSpans(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    var spans: [Range<Int>] = []
+    var index = 0
+    while index < bytes.count {
+      guard bytes[index] > 0x20, bytes[index] < 0x80 else {
+        index += 1
+        continue
+      }
+      let start = index
+      var at = false
+      var dot = false
+      var path = false
+      var scheme = false
+      while index < bytes.count, bytes[index] > 0x20, bytes[index] < 0x80 {
+        switch bytes[index] {
+        case UInt8(ascii: "@"): at = true
+        case UInt8(ascii: "."): dot = true
+        case UInt8(ascii: "/"):
+          if dot { path = true }
+          if index > start, bytes[index - 1] == UInt8(ascii: ":"), index + 1 < bytes.count,
+            bytes[index + 1] == UInt8(ascii: "/")
+          {
+            scheme = true
+          }
+        default: break
+        }
+        index += 1
+      }
+      let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+      let www = run.count > 4 && run.prefix(4).map { $0 | 0x20 }.elementsEqual("www.".utf8.map { $0 | 0x20 })
+      if at || path || scheme || www || run.first == UInt8(ascii: "#") { spans.append(start..<index) }
+    }
+    return spans
   }
 
   /// Whether a lower-case word is among the most frequent words of a language of the table, a

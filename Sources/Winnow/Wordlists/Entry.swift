@@ -95,6 +95,12 @@ public struct Entry: Sendable, Hashable {
   /// one of the most frequent words of a language, or to an initial) is reported as a review
   /// match rather than blocking (see ``Matcher``).
   public var isAlsoName: Bool = false
+  /// Whether the entry is an insult too ordinary to block alone (`白痴`, `去死`, `moron`: an
+  /// `[category: review, insult]` section). A review match of it blocks where it is aimed at
+  /// someone: an addressee word before it in the same sentence (`你这个白痴`, `you're such a
+  /// moron`) or, in Chinese, `你` just after it (`去死吧你`); see ``Matcher``. `我真是个白痴` and
+  /// `the idiot box` stay flagged.
+  public var isInsult: Bool = false
   /// For a lexicon entry written `lexicon:WORD ZIPF`, its Zipf frequency in tenths (see
   /// ``Segmentation``); nil otherwise.
   var lexiconWeight: UInt8? = nil

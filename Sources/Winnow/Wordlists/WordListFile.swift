@@ -169,9 +169,11 @@ import Foundation
     var alsoWordOf: [String] = []
     /// Whether its entries' words are also names (``Entry/isAlsoName``).
     var isAlsoName = false
+    /// Whether its entries are insults that block when aimed at someone (``Entry/isInsult``).
+    var isInsult = false
 
     /// The section a header line sets: `[name]`, `[]`, or `[name: options]` with options
-    /// separated by commas, each `review`, `block`, `name`, `lang=CODE` or, with a `lang=`,
+    /// separated by commas, each `review`, `block`, `name`, `insult`, `lang=CODE` or, with a `lang=`,
     /// `also=CODE+CODE…`. Nil when the line is not a valid header. A name of letters, digits,
     /// `-` and `_`, with `.` between parts for a subcategory (`contact.phone`).
     init?(header line: Substring) {
@@ -189,6 +191,8 @@ import Foundation
             defaultAction = .block
           } else if option == "name" {
             isAlsoName = true
+          } else if option == "insult" {
+            isInsult = true
           } else if option.hasPrefix("lang="), case let code = option.dropFirst(5), !code.isEmpty,
             code.allSatisfy(isNameCharacter)
           {
@@ -338,6 +342,7 @@ import Foundation
       language: language)
     entry.alsoWordOf = section.alsoWordOf
     entry.isAlsoName = section.isAlsoName
+    entry.isInsult = section.isInsult
     return checked(entry, at: location)
   }
 
