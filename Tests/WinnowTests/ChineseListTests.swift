@@ -12,8 +12,8 @@ struct ChineseListTests {
   @Test(arguments: [
     ("禁毒委员会部署打击毒品犯罪", "review"),  // 毒品: drugs, narcotics
     ("患乳腺癌的危险", "review"),  // 乳腺: mammary gland
-    ("你真是个白痴", "review"),  // idiot, as `idiot` in English
-    ("你真是個白癡", "review"),  // the same word in traditional characters
+    ("我真是个白痴", "review"),  // idiot, as `idiot` in English
+    ("我真是個白癡", "review"),  // the same word in traditional characters
     ("qq出售冰毒", "block"),  // a phrase the dictionary does not know
     ("鸡巴", "block"),  // "dick (vulgar)"
     ("草泥马", "block"),  // refers to 肏你妈
@@ -21,5 +21,31 @@ struct ChineseListTests {
   ])
   func aWordWhoseSensesAreOrdinaryIsFlagged(text: String, action: String) throws {
     #expect(try builtInAction(Self.chinese, text) == action, "\(text)")
+  }
+
+  /// Rules 27, 28 and 30 of SOURCES.md: variants follow their base, a profanity morpheme or a
+  /// blocking entry inside a review entry blocks it, a hand-made list of profanity names the
+  /// category, and an insult too ordinary to block alone blocks where it is aimed at someone.
+  @Test(arguments: [
+    ("你真是个白痴", "block"),  // aimed: 你 before it
+    ("你真是個白癡", "block"),
+    ("去死吧你", "block"),
+    ("白痴都懂的道理", "review"),  // nobody addressed
+    ("干妳娘", "block"),  // 妳 for 你: 干你娘
+    ("你个傻比", "block"),  // 比 for 逼: holds 傻逼
+    ("傻比", "block"),
+    ("牛b", "block"),  // a generated variant
+    ("草你妈", "block"),
+    ("驶你老母", "block"),  // the morpheme 老母
+    ("塞你娘", "block"),  // holds the blocking entry 你娘
+    ("插死你", "block"),  // LDNOOBW's hand-made list: profanity, not the catch-all
+    ("黑鬼", "block"),  // CC-CEDICT: derogatory term for black people
+    ("操作系统", "none"),  // 操 inside an ordinary word
+    ("以大比分获胜", "none"),  // 大比 is a word of its own, not 大逼
+    ("他骑的马的尾巴", "review"),  // 马的: a horse's (the catch-all flags it), not 妈的
+    ("想找个人陪你吗", "none"),  // 你吗: you?
+  ])
+  func variantsMorphemesAndInsultsBlock(text: String, action: String) throws {
+    #expect(try builtInAction(Self.chinese, text) ?? "none" == action, "\(text)")
   }
 }

@@ -46,6 +46,27 @@ struct EnglishListTests {
     #expect(try #require(Self.english).matches(in: "oh \(word) it is").isEmpty)
     #expect(try !#require(Self.optional).matches(in: "oh \(word) it is").isEmpty)
   }
+
+  /// Rules 28 and 29 of SOURCES.md: inflections block as their entry does unless WordNet knows
+  /// the form as an ordinary word, and an insult too ordinary to block alone blocks where aimed.
+  @Test(
+    arguments: [
+      ("you assholes", "block"),
+      ("bastards", "block"),
+      ("those sluts", "block"),
+      ("a slutty outfit", "block"),
+      ("the potters of Delft", nil),  // `potter`, not `pot` inflected
+      ("a cocky grin", nil),  // WordNet: overly self-confident
+      ("you moron", "block"),
+      ("ur such a retard", "block"),
+      ("the moron in the film", "review"),
+      ("I'm such a moron", "review"),
+      ("ur a bird bitch", "block"),  // `ur` is chat's English as much as Swedish
+      ("ebony babe pussy http://t.co/abc", "block"),  // `t.co` is a link, not Czech
+    ] as [(String, String?)])
+  func inflectionsAndAimedInsults(text: String, action: String?) throws {
+    #expect(try builtInAction(Self.english, text) == action, "\(text)")
+  }
 }
 
 /// The built-in English list in other languages' text (rule 13 of SOURCES.md): an entry that is
