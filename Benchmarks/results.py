@@ -2,7 +2,8 @@
 """Writes one section of Benchmarks/RESULTS.md: the latest figures of one benchmark script.
 
 Usage: Benchmarks/results.py SECTION FILE
-  SECTION: `quality`, `compare`, `serve` or `spark` (the script that ran); FILE: what it printed.
+  SECTION: `quality`, `recall`, `compare`, `serve` or `spark` (the script that ran); FILE: what it
+  printed.
 
 The section is replaced between its markers (`<!-- SECTION: begin -->` and `<!-- SECTION: end
 -->`), or added at the end; the rest of the file is kept. A header line names the date, the
@@ -19,6 +20,7 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "RESULTS.md"
 TITLES = {
     "quality": "Detection quality (`Benchmarks/quality/run`)",
+    "recall": "Recall on labelled posts and plain insults (`Benchmarks/quality/recall`)",
     "compare": "Speed (`Benchmarks/compare/run`)",
     "serve": "Serving under load (`Benchmarks/serve/run`)",
     "spark": "Scanning on Spark (`Benchmarks/spark/run`)",

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Recall benchmark: how much real abuse the defaults block, beside how much ordinary text.
+
+Usage: Benchmarks/quality/labeled.py WINNOW [--labeled DIR] [--global DIR] [--seed S]
+       [--scan-option OPT]... [--json FILE]
+
+Labelled real posts (`../shared/data/labeled/`, see its README):
+- `cold`: COLD's Chinese comments on race, gender and region (Apache-2.0), `label` 1 offensive
+  (mostly implicit: attacks on groups, bias) or 0 safe;
+- `davidson`: English tweets (MIT), `class` 0 hate speech or 1 offensive language (both counted
+  abusive here) or 2 neither. HTML entities (`&amp;`) are read as the characters they stand for.
+Each set is split by evaluate.py's hash of the text: a quarter is the set-aside part, whose
+figures are reported and whose posts are never listed; rules are chosen without reading either
+part's errors.
+
+The control table (`data/insults.tsv`, written for this benchmark from common usage): each
+insult scored alone, aimed at someone (`你这个X`, `you X`), and aimed with the insult written under
+each evasion kind of evaluate.py (separators, spaces, full-width, case, look-alikes, repeats,
+Traditional characters, a letter between CJK characters, zero-width characters, two at once).
+
+Every text is one message of a dump scanned by `winnow scan --all` with the defaults (the
+built-in list and the contact list); a message counts as blocked when its verdict is `blocked`,
+flagged when it is delivered with a review match.
+"""
+import argparse
+import csv
+import html
+import json
+import random
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+from evaluate import evade, split_of, traditional_table  # noqa: E402
+
+EVASIONS = ("separators", "spaces", "full-width", "case", "look-alikes", "repeats", "traditional",
+            "letter-between-cjk", "zero-width", "mixed")
+AIMED = {"zh": "你这个{}", "en": "you {}"}
+
+
+def labelled_posts(directory):
+    """(set, abusive, text) of every labelled post."""
+    posts = []
+    cold = directory / "cold"
+    for name in ("train.csv", "dev.csv"):
+        path = cold / name
+        if path.exists():
+            with path.open(encoding="utf-8-sig", newline="") as f:
+                posts += [("cold", row["label"] == "1", " ".join(row["TEXT"].split())) for row in csv.DictReader(f)]
+    path = directory / "davidson" / "labeled_data.csv"
+    if path.exists():
+        with path.open(encoding="utf-8", newline="") as f:
+            posts += [("davidson", row["class"] in ("0", "1"), " ".join(html.unescape(row["tweet"]).split()))
+                      for row in csv.DictReader(f)]
+    return [p for p in posts if p[2]]
+
+
+def control_texts(seed):
+    """(language, form, kind, text) of the control table: alone, aimed, and aimed with evasions."""
+    trad = traditional_table()
+    rng = random.Random(seed)
+    out = []
+    for line in (HERE / "data" / "insults.tsv").read_text("utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        lang, word = line.split("\t")
+        out.append((lang, "alone", "plain", word))
+        out.append((lang, "aimed", "plain", AIMED[lang].format(word)))
+        for kind in EVASIONS:
+            written = evade(word, kind, lang, rng, trad)
+            if written and written != word:
+                out.append((lang, "aimed", kind, AIMED[lang].format(written)))
+    return out
+
+
+def scan(winnow, texts, options):
+    """The scan's record of each text, by index."""
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = Path(tmp) / "labeled.jsonl"
+        with dump.open("w", encoding="utf-8") as out:
+            for n, text in enumerate(texts):
+                out.write(json.dumps({"msgUID": str(n), "content": {"content": text}}, ensure_ascii=False) + "\n")
+        result = subprocess.run([winnow, "scan", "--all", "--no-progress", *options, str(dump)],
+                                capture_output=True, text=True)
+        if result.returncode not in (0, 1):
+            sys.exit(f"winnow scan failed ({result.returncode}):\n{result.stderr}")
+    records = {}
+    for line in result.stdout.splitlines():
+        record = json.loads(line)
+        records[int(record["msgUID"])] = record
+    return records
+
+
+def share(part, whole):
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("winnow")
+    parser.add_argument("--labeled", default=str(ROOT.parent / "shared" / "data" / "labeled"))
+    parser.add_argument("--global", dest="global_dir")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--scan-option", action="append", default=[])
+    parser.add_argument("--json", help="also write the figures as JSON to this file")
+    args = parser.parse_args()
+    options = list(args.scan_option) + (["--global", args.global_dir] if args.global_dir else [])
+
+    posts = labelled_posts(Path(args.labeled))
+    control = control_texts(args.seed)
+    records = scan(args.winnow, [p[2] for p in posts] + [c[3] for c in control], options)
+    figures = {"labelled": {}, "control": {}}
+
+    if posts:
+        print("Labelled posts, blocked (and flagged) by the defaults; precision is the abusive share of the")
+        print("blocked posts:")
+        print()
+        print("| set | part | abusive | blocked | flagged | ordinary | blocked | flagged | precision |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+        counts = Counter()
+        for n, (name, abusive, text) in enumerate(posts):
+            record = records[n]
+            group = (name, split_of(text), abusive)
+            counts[group + ("all",)] += 1
+            if record["verdict"] == "blocked":
+                counts[group + ("blocked",)] += 1
+            elif record.get("flagged"):
+                counts[group + ("flagged",)] += 1
+        for name in sorted({p[0] for p in posts}):
+            for part in ("dev", "set-aside"):
+                a = [counts[(name, part, True, k)] for k in ("all", "blocked", "flagged")]
+                o = [counts[(name, part, False, k)] for k in ("all", "blocked", "flagged")]
+                precision = a[1] / (a[1] + o[1]) if a[1] + o[1] else 0.0
+                print(f"| {name} | {part} | {a[0]} | {share(a[1], a[0])} | {share(a[2], a[0])} | {o[0]} | "
+                      f"{share(o[1], o[0])} | {share(o[2], o[0])} | {precision:.3f} |")
+                figures["labelled"][f"{name}/{part}"] = {
+                    "abusive": a[0], "abusive_blocked": a[1], "abusive_flagged": a[2],
+                    "ordinary": o[0], "ordinary_blocked": o[1], "ordinary_flagged": o[2], "precision": precision}
+        print()
+
+    print("Control table (data/insults.tsv): insults blocked alone, aimed at someone, and aimed with each")
+    print("evasion:")
+    print()
+    kinds = ["alone", "aimed"] + list(EVASIONS)
+    print("| language | " + " | ".join(kinds) + " |")
+    print("|---|" + "---:|" * len(kinds))
+    totals, blocked, missed = Counter(), Counter(), {}
+    for n, (lang, form, kind, text) in enumerate(control, start=len(posts)):
+        column = form if kind == "plain" else kind
+        totals[(lang, column)] += 1
+        if records[n]["verdict"] == "blocked":
+            blocked[(lang, column)] += 1
+        elif column in ("alone", "aimed"):
+            missed.setdefault((lang, column), []).append(text)
+    for lang in ("zh", "en"):
+        cells = [f"{blocked[(lang, k)]}/{totals[(lang, k)]}" if totals[(lang, k)] else "-" for k in kinds]
+        print(f"| {lang} | " + " | ".join(cells) + " |")
+        figures["control"][lang] = {k: [blocked[(lang, k)], totals[(lang, k)]] for k in kinds}
+    print()
+    for (lang, column), texts in sorted(missed.items()):
+        print(f"Not blocked ({lang}, {column}): {', '.join(texts)}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
