@@ -88,7 +88,7 @@ struct ScanCommand: AsyncParsableCommand {
       throw CLIError.exitCode
     }
     var sink: ResultSink
-    do { sink = try ResultSink(path: output) } catch {
+    do { sink = try ResultSink(path: output, inputs: files.isEmpty ? ["-"] : files) } catch {
       FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
       throw CLIError.exitCode
     }
@@ -151,7 +151,7 @@ struct ScanCommand: AsyncParsableCommand {
       }
       return
     }
-    var sink = try ResultSink(path: path)
+    var sink = try ResultSink(path: path, inputs: files)
     try sink.write(Array(summary.json()))
     try sink.commit()
   }
@@ -161,46 +161,94 @@ struct ScanCommand: AsyncParsableCommand {
 /// when the scan ends, so that a crash never leaves a half-written result file.
 ///
 /// The temporary file (``TemporaryFile``) is removed when the scan fails, when the sink is
-/// dropped without ``commit()``, and on SIGINT, SIGTERM and SIGHUP.
+/// dropped without ``commit()``, and on SIGINT, SIGTERM and SIGHUP. Only a regular file or a
+/// new path is replaced: a FIFO, a device or a socket (`-o /dev/null`, `-o >(gzip > out.gz)`)
+/// is opened and written directly, and a path that is one of the inputs (or a link to one) is
+/// refused, since renaming over it would throw away what is being read.
 struct ResultSink: ~Copyable {
-  private let target: (path: String, temporary: TemporaryFile)?
+  private enum Target {
+    case standardOutput
+    /// A FIFO, device or socket, written in place.
+    case direct(path: String, descriptor: Int32)
+    /// A regular file or a new path, replaced whole by a temporary file beside it.
+    case replacing(path: String, temporary: TemporaryFile)
+  }
+  private let target: Target
   private var committed = false
 
-  init(path: String?) throws {
+  /// A sink for `path` (standard output when nil); `inputs` are the files being read (`-` for
+  /// standard input), which `path` must not be.
+  init(path: String?, inputs: [String] = []) throws {
     guard let path else {
-      target = nil
+      target = .standardOutput
       return
+    }
+    var status = stat()
+    if stat(path, &status) == 0 {
+      let kind = status.st_mode & S_IFMT
+      if kind == S_IFDIR { throw CLIError("cannot write \(path): \(String(cString: strerror(EISDIR)))") }
+      if kind != S_IFREG {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        target = .direct(path: path, descriptor: descriptor)
+        return
+      }
+      for input in inputs where input != "-" {
+        var read = stat()
+        if stat(input, &read) == 0, read.st_dev == status.st_dev, read.st_ino == status.st_ino {
+          throw CLIError("\(path) is also an input (\(input)): writing it would replace what is being read")
+        }
+      }
     }
     let temporary: TemporaryFile
     do { temporary = try TemporaryFile(beside: path) } catch { throw CLIError("cannot write \(path): \(error)") }
     // A result file is as readable as any file its user writes.
     temporary.setMode(TemporaryFile.defaultMode)
-    target = (path, temporary)
+    target = .replacing(path: path, temporary: temporary)
     TemporaryFiles.remove(onSignal: temporary.path)
   }
 
   deinit {
-    if let target, !committed {
-      close(target.temporary.descriptor)
-      unlink(target.temporary.path)
+    guard !committed else { return }
+    switch target {
+    case .standardOutput: break
+    case .direct(_, let descriptor): close(descriptor)
+    case .replacing(_, let temporary):
+      close(temporary.descriptor)
+      unlink(temporary.path)
       TemporaryFiles.forget()
     }
   }
 
   func write(_ bytes: [UInt8]) throws {
-    guard writeAll(bytes, to: target?.temporary.descriptor ?? STDOUT_FILENO) else {
-      throw CLIError("cannot write \(target?.path ?? "standard output"): \(String(cString: strerror(errno)))")
+    let (descriptor, name): (Int32, String) =
+      switch target {
+      case .standardOutput: (STDOUT_FILENO, "standard output")
+      case .direct(let path, let descriptor): (descriptor, path)
+      case .replacing(let path, let temporary): (temporary.descriptor, path)
+      }
+    guard writeAll(bytes, to: descriptor) else {
+      throw CLIError("cannot write \(name): \(String(cString: strerror(errno)))")
     }
   }
 
-  /// Makes the file whole: synchronized to disk and renamed over `--output` (or removed).
+  /// Makes the file whole: synchronized to disk and renamed over `--output` (or removed); a
+  /// FIFO, device or socket is closed.
   mutating func commit() throws {
-    guard let target else { return }
-    let synchronized = fsync(target.temporary.descriptor) == 0
-    committed = true
-    TemporaryFiles.forget()
-    do { try target.temporary.commit(over: target.path, written: synchronized) } catch {
-      throw CLIError("cannot write \(target.path): \(error)")
+    switch target {
+    case .standardOutput: return
+    case .direct(let path, let descriptor):
+      committed = true
+      guard close(descriptor) == 0 else {
+        throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
+      }
+    case .replacing(let path, let temporary):
+      let synchronized = fsync(temporary.descriptor) == 0
+      committed = true
+      TemporaryFiles.forget()
+      do { try temporary.commit(over: path, written: synchronized) } catch {
+        throw CLIError("cannot write \(path): \(error)")
+      }
     }
   }
 }

@@ -58,7 +58,7 @@ struct SummaryCommand: ParsableCommand {
     FileHandle.standardError.write(Data(total.text.utf8))
     if let json {
       do {
-        var sink = try ResultSink(path: json)
+        var sink = try ResultSink(path: json, inputs: files)
         try sink.write(Array(total.json()))
         try sink.commit()
       } catch {

@@ -438,3 +438,45 @@ struct ScanTests {
     #expect(customOnly.status == 0)
   }
 }
+
+/// Where results are written: never over an input, never by renaming over a FIFO or device.
+extension ScanTests {
+  @Test func anOutputThatIsAnInputIsRefused() async throws {
+    let global = try Self.globalList()
+    let contents = Self.lines[0] + "\n" + Self.lines[2] + "\n"
+    let dump = try CLITests.temporaryFile("own-output.jsonl", contents)
+    let result = try await Self.run(["scan", "--global", global, "--no-progress", "-o", dump, dump])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("is also an input"), "\(result.stderr)")
+    #expect(try String(contentsOfFile: dump, encoding: .utf8) == contents, "the input is as it was")
+    let summary = try await Self.run(["scan", "--global", global, "--no-progress", "--summary-json", dump, dump])
+    #expect(summary.status == 2 && summary.stderr.contains("is also an input"), "\(summary.stderr)")
+    #expect(try String(contentsOfFile: dump, encoding: .utf8) == contents)
+    // A link to the input is the input.
+    let link = URL(fileURLWithPath: dump).deletingLastPathComponent().appendingPathComponent("link.jsonl").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dump)
+    let linked = try await Self.run(["scan", "--global", global, "--no-progress", "-o", link, dump])
+    #expect(linked.status == 2 && linked.stderr.contains("is also an input"), "\(linked.stderr)")
+    #expect(try String(contentsOfFile: dump, encoding: .utf8) == contents)
+  }
+
+  @Test func aFifoOutputIsWrittenNotReplaced() async throws {
+    let global = try Self.globalList()
+    let dump = try CLITests.temporaryFile("to-fifo.jsonl", Self.lines[0] + "\n" + Self.lines[2] + "\n")
+    let fifo = URL(fileURLWithPath: dump).deletingLastPathComponent().appendingPathComponent("results.fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // A reader is there first, so the scan's open for writing does not wait; the results fit
+    // in the pipe's buffer.
+    let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+    #expect(reader >= 0)
+    defer { close(reader) }
+    let result = try await Self.run(["scan", "--global", global, "--no-progress", "--all", "-o", fifo, dump])
+    #expect(result.status == 1, "\(result.stderr)")
+    var status = stat()
+    #expect(stat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    let count = read(reader, &buffer, buffer.count)
+    let written = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+    #expect(written.split(separator: "\n").count == 2, "\(written)")
+  }
+}

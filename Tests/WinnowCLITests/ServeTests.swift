@@ -60,7 +60,9 @@ struct ServeTests {
       self.port = port
       // Keep draining the log so the server never blocks on a full pipe.
       handle.readabilityHandler = { _ = $0.availableData }
-      for _ in 0..<600 {
+      // Up to 120 s: a debug build compiling the global list while other suites run takes
+      // tens of seconds on two cores (the compiled-list cache is cold at a test run's start).
+      for _ in 0..<2400 {
         if (try? await get("/readyz").status) == 200 { return }
         try await Task.sleep(for: .milliseconds(50))
       }
