@@ -85,8 +85,54 @@ struct ScanSummary: Codable, Equatable, Sendable {
     return blocked + replaced + flagged > 0 ? 1 : 0
   }
 
+  /// The largest count a summary read from a file may hold (2⁴⁸: no scan reads that many
+  /// lines), so that adding up to 2¹⁴ of them cannot pass ``totalLimit``.
+  static let countLimit = 1 << 48
+  /// The largest count a sum may reach before `winnow summary` stops adding (2⁶²): one more
+  /// summary of counts within ``countLimit`` cannot make it wrap.
+  static let totalLimit = 1 << 62
+
+  /// Why these counts cannot be a scan's, or nil when they can: the first count that is
+  /// negative or above `limit`, a time that is not a finite number of seconds, a sum of no
+  /// scans, or lines that do not add up (`read` is `passed + replaced + blocked + errors`;
+  /// `flagged` items were delivered, so passed or replaced).
+  func problem(limit: Int) -> String? {
+    var counts: [(String, Int)] = [
+      ("read", read), ("passed", passed), ("replaced", replaced), ("blocked", blocked), ("errors", errors),
+      ("stopped", stopped), ("flagged", flagged), ("bytes", bytes), ("jobs", jobs), ("parts", parts),
+    ]
+    counts += blockedByBlockType.sorted { $0.key < $1.key }.map { ("blockedByBlockType.\($0.key)", $0.value) }
+    for (key, value) in bySourceType.sorted(by: { $0.key < $1.key }) {
+      counts += [
+        ("bySourceType.\(key).read", value.read), ("bySourceType.\(key).blockedOrReplaced", value.blockedOrReplaced),
+      ]
+    }
+    counts += formats.sorted { $0.key < $1.key }.map { ("formats.\($0.key)", $0.value) }
+    counts += lists.sorted { $0.key < $1.key }.map { ("lists.\($0.key)", $0.value) }
+    counts += entries.map { ("entries.\($0.entry).count", $0.count) }
+    if let reviewer {
+      counts += [
+        ("reviewer.calls", reviewer.calls), ("reviewer.passed", reviewer.passed),
+        ("reviewer.reviewed", reviewer.reviewed), ("reviewer.rejected", reviewer.rejected),
+        ("reviewer.timeouts", reviewer.timeouts), ("reviewer.failures", reviewer.failures),
+      ]
+    }
+    if let (key, value) = counts.first(where: { $0.1 < 0 || $0.1 > limit }) {
+      return "\(key) is \(value), not a count from 0 to \(limit)"
+    }
+    guard seconds.isFinite, seconds >= 0 else { return "seconds is \(seconds), not a time" }
+    guard parts >= 1 else { return "parts is 0: a summary is of one scan or more" }
+    // Within the limit, these sums cannot wrap.
+    guard read == passed + replaced + blocked + errors else {
+      return "read (\(read)) is not passed + replaced + blocked + errors (\(passed + replaced + blocked + errors))"
+    }
+    guard flagged <= passed + replaced else { return "flagged (\(flagged)) is more than passed + replaced" }
+    return nil
+  }
+
   /// Adds `other`'s counts to these. Arithmetic on counts read from files wraps instead of
-  /// trapping: no summary can hold 2⁶³ lines, and a forged one must not stop the program.
+  /// trapping, and `winnow summary` checks each summary and the sum against ``countLimit`` and
+  /// ``totalLimit`` (``problem(limit:)``), so a forged one is refused rather than wrapped.
   mutating func add(_ other: ScanSummary) {
     read &+= other.read
     passed &+= other.passed

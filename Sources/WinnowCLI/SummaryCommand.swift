@@ -12,7 +12,8 @@ struct SummaryCommand: ParsableCommand {
       counts equal those of one scan of the whole dump.
 
       Exit status: what a scan of the whole dump would give (0, 1 or 3, see `winnow scan --help`); \
-      2 when a file cannot be read or a line is not a summary.
+      2 when a file cannot be read or a line is not a summary (a count that is negative or past \
+      2^48, lines that do not add up: read = passed + replaced + blocked + errors).
       """
   )
 
@@ -48,7 +49,15 @@ struct SummaryCommand: ParsableCommand {
             throw CLIError.exitCode
           }
         }
+        if let problem = summary.problem(limit: ScanSummary.countLimit) {
+          FileHandle.standardError.write(Data("winnow: \(file):\(index + 1): not a scan summary: \(problem)\n".utf8))
+          throw CLIError.exitCode
+        }
         if total == nil { total = summary } else { total?.add(summary) }
+        if let problem = total?.problem(limit: ScanSummary.totalLimit) {
+          FileHandle.standardError.write(Data("winnow: \(file):\(index + 1): the sum cannot be: \(problem)\n".utf8))
+          throw CLIError.exitCode
+        }
       }
     }
     guard let total else {

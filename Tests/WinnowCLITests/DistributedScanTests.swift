@@ -128,4 +128,28 @@ struct DistributedScanTests {
     #expect(empty.status == 2)
     #expect(empty.stderr.contains("no summaries in"))
   }
+
+  /// Forged counts (negative, past any scan, lines that do not add up) are refused with their
+  /// file, line and field, not added up and wrapped.
+  @Test(arguments: [
+    (#""read":-5,"passed":-5"#, "read is -5"),
+    (#""read":4611686018427387904,"passed":4611686018427387904"#, "read is 4611686018427387904"),
+    (#""read":3,"passed":1"#, "read (3) is not passed + replaced + blocked + errors (1)"),
+    (#""read":1,"passed":1,"flagged":2"#, "flagged (2) is more than passed + replaced"),
+    (#""read":1,"passed":1,"lists":{"en.txt":-1}"#, "lists.en.txt is -1"),
+    (#""read":1,"passed":1,"parts":0"#, "parts is 0"),
+  ])
+  func summaryRefusesForgedCounts(fields: String, cause: String) async throws {
+    let valid =
+      #"{"read":2,"passed":2,"replaced":0,"blocked":0,"errors":0,"stopped":0,"flagged":0,"bytes":10,"#
+      + #""seconds":0.1,"jobs":1,"parts":1,"blockedByBlockType":{},"bySourceType":{},"formats":{},"lists":{},"#
+      + #""entries":[]}"#
+    let forged = valid.replacingOccurrences(of: #""read":2,"passed":2"#, with: fields)
+    let file = try CLITests.temporaryFile("forged.jsonl", valid + "\n" + forged + "\n")
+    let result = try await Self.run(["summary", file])
+    #expect(result.status == 2, "\(result.stderr)")
+    #expect(result.stderr.contains("\(file):2: not a scan summary: \(cause)"), "\(result.stderr)")
+    let alone = try await Self.run(["summary", try CLITests.temporaryFile("valid.jsonl", valid + "\n")])
+    #expect(alone.status == 0, "\(alone.stderr)")
+  }
 }
