@@ -282,21 +282,9 @@ def contact_figures(winnow, global_dir, scan_options, ordinary, carriers, per_ki
                 text, span = insert(rng.choice(carriers[lang]), contact(kind, rng), lang, rng)
                 items.append(text)
                 meta.append(("injected", lang, kind, span))
-    with tempfile.TemporaryDirectory() as tmp:
-        dump = Path(tmp) / "contact.jsonl"
-        with dump.open("w", encoding="utf-8") as out:
-            for n, text in enumerate(items):
-                out.write(json.dumps({"msgUID": str(n), "content": {"content": text}}, ensure_ascii=False) + "\n")
-        command = [winnow, "scan", "--all", "--no-progress", "--global", global_dir, "--contact", *scan_options,
-                   str(dump)]
-        result = subprocess.run(command, capture_output=True, text=True)
-        if result.returncode not in (0, 1):
-            sys.exit(f"winnow scan --contact failed ({result.returncode}):\n{result.stderr}")
-    found = {}
-    for line in result.stdout.splitlines():
-        record = json.loads(line)
-        found[int(record["msgUID"])] = [m for m in record.get("matches", [])
-                                        if m.get("category", "").startswith("contact")]
+    records = scan_texts(winnow, items, ["--global", global_dir, "--contact", *scan_options])
+    found = {n: [m for m in record.get("matches", []) if m.get("category", "").startswith("contact")]
+             for n, record in records.items()}
     totals, flagged, injected, caught = Counter(), Counter(), Counter(), Counter()
     for n, (group, lang, kind, info) in enumerate(meta):
         if group == "ordinary":
@@ -365,6 +353,25 @@ def pinyin_form(word, kind, tools):
     if kind == "pinyin-spaced":
         return " ".join(syllables)
     return " ".join(s.title() for s in syllables)
+
+
+def scan_texts(winnow, texts, options):
+    """`winnow scan --all --no-progress OPTIONS` over the texts, each one item of a dump (its
+    `msgUID` its index): the scan's record of each text, by index."""
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = Path(tmp) / "texts.jsonl"
+        with dump.open("w", encoding="utf-8") as out:
+            for n, text in enumerate(texts):
+                out.write(json.dumps({"msgUID": str(n), "content": {"content": text}}, ensure_ascii=False) + "\n")
+        result = subprocess.run([winnow, "scan", "--all", "--no-progress", *options, str(dump)],
+                                capture_output=True, text=True)
+        if result.returncode not in (0, 1):
+            sys.exit(f"winnow scan {' '.join(options)} failed ({result.returncode}):\n{result.stderr}")
+    records = {}
+    for line in result.stdout.splitlines():
+        record = json.loads(line)
+        records[int(record["msgUID"])] = record
+    return records
 
 
 def split_of(message):
@@ -478,21 +485,7 @@ def main():
         items.append(text)
         meta.append(("injected", "en", OTHER_LANGUAGE_KIND, (span, word)))
 
-    with tempfile.TemporaryDirectory() as tmp:
-        dump = Path(tmp) / "eval.jsonl"
-        with dump.open("w", encoding="utf-8") as out:
-            for n, text in enumerate(items):
-                out.write(json.dumps({"msgUID": str(n), "content": {"content": text}}, ensure_ascii=False) + "\n")
-        command = [args.winnow, "scan", "--all", "--no-progress", "--no-contact", "--global", args.global_dir,
-                   *args.scan_option,
-                   str(dump)]
-        result = subprocess.run(command, capture_output=True, text=True)
-        if result.returncode not in (0, 1):
-            sys.exit(f"winnow scan failed ({result.returncode}):\n{result.stderr}")
-    results = {}
-    for line in result.stdout.splitlines():
-        record = json.loads(line)
-        results[int(record["msgUID"])] = record
+    results = scan_texts(args.winnow, items, ["--no-contact", "--global", args.global_dir, *args.scan_option])
 
     totals, blocked, flagged = Counter(), Counter(), Counter()
     block_entries, review_entries = Counter(), Counter()

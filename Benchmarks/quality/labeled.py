@@ -27,16 +27,14 @@ import csv
 import html
 import json
 import random
-import subprocess
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
-from evaluate import evade, split_of, traditional_table  # noqa: E402
+from evaluate import evade, scan_texts, split_of, traditional_table  # noqa: E402
 
 EVASIONS = ("separators", "spaces", "full-width", "case", "look-alikes", "repeats", "traditional",
             "letter-between-cjk", "zero-width", "mixed")
@@ -78,24 +76,6 @@ def control_texts(seed):
     return out
 
 
-def scan(winnow, texts, options):
-    """The scan's record of each text, by index."""
-    with tempfile.TemporaryDirectory() as tmp:
-        dump = Path(tmp) / "labeled.jsonl"
-        with dump.open("w", encoding="utf-8") as out:
-            for n, text in enumerate(texts):
-                out.write(json.dumps({"msgUID": str(n), "content": {"content": text}}, ensure_ascii=False) + "\n")
-        result = subprocess.run([winnow, "scan", "--all", "--no-progress", *options, str(dump)],
-                                capture_output=True, text=True)
-        if result.returncode not in (0, 1):
-            sys.exit(f"winnow scan failed ({result.returncode}):\n{result.stderr}")
-    records = {}
-    for line in result.stdout.splitlines():
-        record = json.loads(line)
-        records[int(record["msgUID"])] = record
-    return records
-
-
 def share(part, whole):
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
@@ -113,7 +93,7 @@ def main():
 
     posts = labelled_posts(Path(args.labeled))
     control = control_texts(args.seed)
-    records = scan(args.winnow, [p[2] for p in posts] + [c[3] for c in control], options)
+    records = scan_texts(args.winnow, [p[2] for p in posts] + [c[3] for c in control], options)
     figures = {"labelled": {}, "control": {}}
 
     if posts:
