@@ -1073,7 +1073,9 @@ def variant_folded(text):
 
 def profane(entry, blocking, ordinary, words=frozenset()):
     """Rule 27: whether a Chinese entry holds a profanity morpheme, or a blocking entry of two
-    characters or more as written or with variant characters, where no ordinary word holds it.
+    characters or more as written or with variant characters, where no ordinary word holds it;
+    `words` are jieba's dictionary words (a two-character entry that is one is not read through
+    a variant).
     `blocking` and `ordinary` are read as category_key reads entries (Simplified, case folded)."""
     text = category_key(entry)
     for morpheme in PROFANITY_MORPHEMES:
@@ -1182,12 +1184,12 @@ def promote_profanity(sections, reviewed, evidence, marked, ordinary_words, word
     return out, reviewed, promoted, variants, insults
 
 
-def profanity_by_source(sections, profane):
-    """Rule 30: the entries of `profane` (LDNOOBW's hand-made list of profanity, and entries
+def profanity_by_source(sections, named):
+    """Rule 30: the entries of `named` (LDNOOBW's hand-made list of profanity, and entries
     CC-CEDICT marks offensive) that sit in the catch-all, or that rule 20's classifier placed,
     go to `profanity`: a list of profanity, or a dictionary's mark, says what the catch-all
     could not. Named categories keep theirs (做爱 stays `sexual`). → (sections, moved)."""
-    moved = [e for name, entries in sections if name == "sensitive" for e in entries if e in profane]
+    moved = [e for name, entries in sections if name == "sensitive" for e in entries if e in named]
     out = [(name, [e for e in entries if e not in moved] + (moved if name == "profanity" else []))
            for name, entries in sections]
     if not any(name == "profanity" for name, _ in out):
