@@ -35,7 +35,7 @@ struct CheckCommand: AsyncParsableCommand {
   @Flag(help: "Print one JSON object: the matches with offsets, and the masked text.")
   var json = false
 
-  @Flag(help: "Report every match, overlapping ones included (default: leftmost-longest).")
+  @Flag(help: "Report every match, overlapping ones included (default: the ones that decide).")
   var overlapping = false
 
   @Flag(
@@ -124,9 +124,10 @@ struct CheckCommand: AsyncParsableCommand {
   private func scan(_ text: String, with matcher: Matcher, actions: [String: ModerationEngine.CategoryAction]) -> (
     MatchReport, [SuppressedMatch]
   ) {
-    let kind: MatchKind? = overlapping ? nil : .leftmostLongest
-    var (report, suppressed) = suppressed ? matcher.explain(text, kind: kind) : (matcher.scan(text, kind: kind), [])
+    // Every match, then (unless --overlapping) the ones that decide, as the engine chooses them.
+    var (report, suppressed) = suppressed ? matcher.explain(text, kind: nil) : (matcher.scan(text, kind: nil), [])
     if !actions.isEmpty { report.matches = report.matches.map { $0.switchingCategory(actions) } }
+    if !overlapping { report.matches = Match.deciding(report.matches) }
     return (report, suppressed)
   }
 

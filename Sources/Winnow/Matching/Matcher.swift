@@ -140,8 +140,8 @@ public final class Matcher: Sendable {
 
   /// Whether the lists find nothing in `text`: no block, replace or review match (and no regex
   /// check stopped by its limit, which leaves the answer unknown). The cheap question to ask
-  /// first: when it says no, ``matches(in:kind:)`` of the same text on the same thread reuses
-  /// the scan instead of repeating it.
+  /// first: when it says no, ``overlappingMatches(in:)`` (what ``ModerationEngine/screen(_:)``
+  /// decides on) of the same text on the same thread reuses the scan instead of repeating it.
   public func isClean(_ text: String) -> Bool {
     var text = text
     return text.withUTF8 { findsNothing(inUTF8: $0) }
@@ -163,7 +163,7 @@ public final class Matcher: Sendable {
     var text = text
     var suppressed: [SuppressedMatch]? = nil
     return text.withUTF8 { bytes in
-      if kind == .leftmostLongest, let report = rememberedReport(of: bytes) { return report }
+      if kind == nil, let report = rememberedReport(of: bytes) { return report }
       return scan(utf8: bytes, kind: kind, suppressed: &suppressed)
     }
   }
@@ -172,13 +172,14 @@ public final class Matcher: Sendable {
   /// and no warning.
   ///
   /// When it does report something, the report is remembered on this thread for the next
-  /// ``scan(_:kind:)`` of the same text by this matcher (leftmost-longest): `winnow scan`
+  /// ``scan(_:kind:)`` of the same text by this matcher (every match, `kind` nil, which is what
+  /// the engine decides on): `winnow scan`
   /// checks a line in place with this, and a line it flags is read in full and screened
   /// next, which scanned the text a second time. A scan is a function of the matcher and the
   /// text alone, so the remembered report is the one a scan would give.
   func findsNothing(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var suppressed: [SuppressedMatch]? = nil
-    let report = scan(utf8: bytes, kind: .leftmostLongest, suppressed: &suppressed)
+    let report = scan(utf8: bytes, kind: nil, suppressed: &suppressed)
     guard report.matches.isEmpty && report.warnings.isEmpty else {
       if bytes.count <= Self.rememberedTextLimit {
         ThreadWorkspace.withWorkspace { workspace in

@@ -23,6 +23,9 @@ import Logging
 ///    a custom block entry blocks with block type 2 (``SensitiveType/blockWord``).
 /// 2. Otherwise replace entries rewrite the matched characters (``SensitiveType/replaceWord``);
 ///    the item goes on with its content rewritten.
+///    Every entry that matches anywhere takes part, whatever it overlaps: a longer or earlier
+///    replace or review match never hides a block match, nor a review match a replace match
+///    (the matches reported are chosen tier by tier, see `DecidingMatches`).
 ///    Review entries (``Entry/Action/review``) never block: their matches are reported and
 ///    make the result ``ModerationResult/flagged``.
 /// 3. Then the reviewer, if configured, sees the item as it would be delivered, with the
@@ -221,12 +224,19 @@ public final class ModerationEngine: Sendable {
     let matcher = app.matcher
     var matches: [FieldMatch] = []
     var warnings: [MatchWarning] = []
+    // Every match of each field, overlapping ones included: the decision compares them all
+    // (see ``DecidingMatches``), after categories are switched.
     for index in fields.indices {
-      let report = matcher.scan(fields[index].text)
-      for match in report.matches { matches.append(FieldMatch(field: fields[index].location, match: match)) }
+      let report = matcher.scan(fields[index].text, kind: nil)
+      if !report.matches.isEmpty {
+        let location = fields[index].location
+        var found = report.matches.map { FieldMatch(field: location, match: $0) }
+        if !app.categoryActions.isEmpty { Self.switchCategories(&found, to: app.categoryActions) }
+        if found.count > 1 { found = DecidingMatches.choose(found, match: \.match, blocks: Self.blocks) }
+        matches += found
+      }
       warnings += report.warnings
     }
-    if !app.categoryActions.isEmpty, !matches.isEmpty { Self.switchCategories(&matches, to: app.categoryActions) }
     // Blocked by a global entry if any blocks, else by a custom one; the record's `extra` names
     // the words of the entries that decided. A replace entry in an extension key blocks too:
     // keys are identifiers, which a rewrite would turn into other keys.
