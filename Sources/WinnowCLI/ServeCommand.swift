@@ -38,7 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(
     name: .customLong("signature-window"),
-    help: "Seconds a signed request's timestamp may be from now (0: any; default 300).")
+    help:
+      "Seconds a signed request's timestamp may be from now; within them a signature is accepted once (0: any time, repeats too; default 300)."
+  )
   var signatureWindow: Int64 = 300
 
   @Option(name: .customLong("max-body"), help: "The largest request body, in bytes (default 4194304).")

@@ -67,8 +67,10 @@ extension Handlers {
   }
 
   /// Why a signed request is refused, or nil when its signature is the app's: all three parts
-  /// present, the app has a secret, the signature matches, and the timestamp (seconds or
-  /// milliseconds) is within the configured window of now.
+  /// present, the app has a secret, the signature matches, the timestamp (seconds or
+  /// milliseconds) is within the configured window of now, and the same nonce and timestamp
+  /// were not accepted before within the window, at this endpoint or another (see
+  /// ``NonceRegistry``). With a window of 0, neither time nor repeats are checked.
   func signatureRefusal(
     service: ModerationService, appKey: String, nonce: String?, timestamp: String?, signature: String?,
     names: (String, String, String)
@@ -90,6 +92,13 @@ extension Handlers {
       let (difference, overflow) = now.subtractingReportingOverflow(seconds)
       if overflow || difference.magnitude > UInt64(configuration.signatureWindowSeconds) {
         return "\(names.1) is more than \(configuration.signatureWindowSeconds) s from now"
+      }
+      switch nonces?.admit(app: appKey, nonce: nonce, timestamp: timestamp, now: now) {
+      case .repeated:
+        return "\(names.0) was used already with this \(names.1): a signed request is accepted once"
+      case .full:
+        return "too many signed requests within \(configuration.signatureWindowSeconds) s to remember them all"
+      case .fresh, nil: break
       }
     }
     return nil

@@ -50,6 +50,16 @@ struct Handlers: Sendable {
   let holder: ServiceHolder
   let metrics: ServerMetrics
   let configuration: ServerConfiguration
+  /// The signatures accepted within the window (nil when the window is 0).
+  let nonces: NonceRegistry?
+
+  init(holder: ServiceHolder, metrics: ServerMetrics, configuration: ServerConfiguration) {
+    self.holder = holder
+    self.metrics = metrics
+    self.configuration = configuration
+    nonces =
+      configuration.signatureWindowSeconds > 0 ? NonceRegistry(window: configuration.signatureWindowSeconds) : nil
+  }
 
   func register(on router: Router<BasicRequestContext>) {
     router.get("/healthz") { request, _ in await handle(.healthz, request) { _ in .text("ok\n") } }

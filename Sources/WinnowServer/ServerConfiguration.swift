@@ -17,8 +17,9 @@ public struct ServerConfiguration: Sendable {
   public var adminToken: String?
   /// Whether `/v1/moderate` also needs the admin bearer token.
   public var moderateNeedsToken = false
-  /// How far a signature's timestamp may be from now, in seconds (replayed requests older than
-  /// this are refused); 0 accepts any time.
+  /// How far a signature's timestamp may be from now, in seconds; within it, a signature (its
+  /// app, nonce and timestamp) is accepted once, at whichever endpoint comes first. 0 accepts
+  /// any time and repeats (for fixed test signatures only).
   public var signatureWindowSeconds: Int64 = 300
   /// Most items of one NDJSON batch moderated at once (reviewer calls overlap up to this).
   public var batchConcurrency = 16

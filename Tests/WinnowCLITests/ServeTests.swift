@@ -94,11 +94,11 @@ struct ServeTests {
     }
 
     /// A sensitive-word API call signed with `secret`.
-    func wordAPI(_ path: String, _ body: String, app: String = "app1", secret: String = "s3cret", json: Bool = false)
-      async throws -> (status: Int, body: String)
-    {
-      let nonce = String(UInt32.random(in: 0...UInt32.max))
-      let timestamp = String(Int(Date().timeIntervalSince1970))
+    func wordAPI(
+      _ path: String, _ body: String, app: String = "app1", secret: String = "s3cret", json: Bool = false,
+      nonce: String = String(UInt64.random(in: 0...UInt64.max)),
+      timestamp: String = String(Int(Date().timeIntervalSince1970))
+    ) async throws -> (status: Int, body: String) {
       return try await post(
         "/sensitiveword/\(path).json", body,
         headers: [
@@ -111,7 +111,8 @@ struct ServeTests {
     /// A message callback of `content` (and push text and options) signed with `secret`.
     func callback(
       _ content: String, push: String = "", pushExt: String = "", app: String = "app1", secret: String = "s3cret",
-      timestamp: String = String(Int(Date().timeIntervalSince1970 * 1000))
+      timestamp: String = String(Int(Date().timeIntervalSince1970 * 1000)),
+      nonce: String = "n\(UInt64.random(in: 0...UInt64.max))"
     ) async throws -> (status: Int, body: String) {
       let contentJSON = JSONValue.object([JSONMember(key: "content", value: .string(content))]).jsonString
       let fields = [
@@ -123,7 +124,6 @@ struct ServeTests {
       allowed.insert(charactersIn: "-._~")
       let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
         .joined(separator: "&")
-      let nonce = "n\(UInt32.random(in: 0...UInt32.max))"
       let signature = PlatformSignature.signature(secret: secret, nonce: nonce, timestamp: timestamp)
       return try await post(
         "/callback/message?nonce=\(nonce)&signTimestamp=\(timestamp)&signature=\(signature)", body,
@@ -229,12 +229,14 @@ struct ServeTests {
         String(decoding: (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }, as: UTF8.self))
     }
     let timestamp = String(Int(Date().timeIntervalSince1970 * 1000))
-    let signature = PlatformSignature.signature(secret: "s3cret", nonce: "n", timestamp: timestamp)
-    let callback = "/callback/message?nonce=n&signTimestamp=\(timestamp)&signature=\(signature)"
     for body in bodies {
       for contentType in ["application/json", "application/x-ndjson", "application/x-www-form-urlencoded"] {
         let moderated = try await server.post("/v1/moderate", body, headers: [("Content-Type", contentType)])
         #expect(moderated.status == 400 || (contentType == "application/x-ndjson" && moderated.status == 200))
+        // A signature is accepted once: each call has its own nonce.
+        let nonce = "n\(UInt64.random(in: 0...UInt64.max))"
+        let signature = PlatformSignature.signature(secret: "s3cret", nonce: nonce, timestamp: timestamp)
+        let callback = "/callback/message?nonce=\(nonce)&signTimestamp=\(timestamp)&signature=\(signature)"
         // Signed, so that the body is read: appKey=app1 first, then the hostile fields.
         let called = try await server.post(
           callback, "appKey=app1&" + body, headers: [("Content-Type", contentType)])
@@ -274,6 +276,32 @@ struct ServeTests {
     #expect(try await server.callback("hello", timestamp: stale).status == 401)
     let unsigned = try await server.post("/callback/message", "appKey=app1&content=%7B%7D")
     #expect(unsigned.status == 401 && Self.json(unsigned.body)["error"] == "nonce is missing")
+    await server.stop()
+  }
+
+  /// Within the window a signature is accepted once, at whichever endpoint it comes to first:
+  /// neither a repeated callback nor a callback URL's signature sent to the word API passes.
+  @Test func aSignatureIsAcceptedOnce() async throws {
+    let server = try await Server()
+    let milliseconds = String(Int(Date().timeIntervalSince1970 * 1000))
+    let nonce = "once\(UInt64.random(in: 0...UInt64.max))"
+    #expect(try await server.callback("hello", timestamp: milliseconds, nonce: nonce) == (200, "{\"pass\":1}\n"))
+    let repeated = try await server.callback("hello", timestamp: milliseconds, nonce: nonce)
+    #expect(repeated.status == 401 && repeated.body.contains("used already"), "\(repeated)")
+    // The callback's query signature, taken from a proxy's log, as the word API's headers.
+    let crossed = try await server.wordAPI("add", "word=replayed", nonce: nonce, timestamp: milliseconds)
+    #expect(crossed.status == 401 && Self.json(crossed.body)["code"]?.int64Value == 1004, "\(crossed)")
+    let listed = try await server.wordAPI("list", "type=2")
+    #expect(listed.status == 200 && !listed.body.contains("replayed"), "\(listed)")
+    // A word edit's signature, sent twice.
+    let seconds = String(Int(Date().timeIntervalSince1970))
+    let edit = "edit\(UInt64.random(in: 0...UInt64.max))"
+    #expect(try await server.wordAPI("add", "word=onceword", nonce: edit, timestamp: seconds).status == 200)
+    let again = try await server.wordAPI("delete", "word=onceword", nonce: edit, timestamp: seconds)
+    #expect(again.status == 401 && Self.json(again.body)["code"]?.int64Value == 1004, "\(again)")
+    #expect(try await server.wordAPI("list", "type=2").body.contains("onceword"))
+    // Another nonce with the same timestamp is another signature.
+    #expect(try await server.callback("hello", timestamp: milliseconds).status == 200)
     await server.stop()
   }
 
@@ -405,6 +433,26 @@ struct ServeTests {
     let result = try await CLITests.run(["serve", "--port", "0", "--global", try Self.badGlobal()])
     #expect(result.status == 2)
     #expect(result.stderr.contains("global.txt:1: invalid regex"))
+  }
+
+  /// Secrets behind a symbolic link, or in a directory others can write, stop the server
+  /// with the cause, as `ssh` refuses such a key.
+  @Test func untrustedSecretsStopTheServer() async throws {
+    let linked = CLITests.temporaryPath("linked-secrets").path
+    try FileManager.default.createDirectory(atPath: linked, withIntermediateDirectories: true)
+    let real = CLITests.temporaryPath("real-secrets.json").path
+    try #"{"app1":"s3cret"}"#.write(toFile: real, atomically: false, encoding: .utf8)
+    chmod(real, 0o600)
+    #expect(symlink(real, linked + "/secrets.json") == 0)
+    let refused = try await CLITests.run(["serve", "--port", "0", "--apps", linked])
+    #expect(refused.status != 0 && refused.stderr.contains("secrets.json: is a symbolic link"), "\(refused.stderr)")
+    let open = CLITests.temporaryPath("open-apps").path
+    try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: true)
+    try #"{"app1":"s3cret"}"#.write(toFile: open + "/secrets.json", atomically: false, encoding: .utf8)
+    chmod(open + "/secrets.json", 0o600)
+    chmod(open, 0o777)
+    let writable = try await CLITests.run(["serve", "--port", "0", "--apps", open])
+    #expect(writable.status != 0 && writable.stderr.contains("writable by group or others"), "\(writable.stderr)")
   }
 
   static func badGlobal() throws -> String {

@@ -73,6 +73,33 @@ struct ModerationServiceTests {
     #expect(try Self.directory([:]).secrets() == [:])
   }
 
+  /// What `ssh` refuses for a private key is refused for the secrets: a symbolic link, a file
+  /// of another user, a directory others can write (they could put their own secrets there).
+  @Test func secretsAreCheckedAsSSHChecksAKey() throws {
+    func cause(_ apps: AppDirectory) -> String {
+      do {
+        _ = try apps.secrets()
+        return "accepted"
+      } catch { return error.cause }
+    }
+    let linked = try Self.directory([:])
+    let elsewhere = try Self.directory(["secrets.json": #"{"app":"s"}"#])
+    #expect(symlink(elsewhere.path + "/secrets.json", linked.path + "/secrets.json") == 0)
+    #expect(cause(linked).contains("symbolic link"), "\(cause(linked))")
+    let writable = try Self.directory(["secrets.json": #"{"app":"s"}"#])
+    #expect(cause(writable) == "accepted")
+    chmod(writable.path, 0o777)
+    #expect(cause(writable).contains("writable by group or others"), "\(cause(writable))")
+    chmod(writable.path, 0o775)
+    #expect(cause(writable).contains("writable by group or others"), "\(cause(writable))")
+    // Another user's file: only root can give a file away, and CI runs as root.
+    let foreign = try Self.directory(["secrets.json": #"{"app":"s"}"#])
+    if geteuid() == 0 {
+      #expect(chown(foreign.path + "/secrets.json", 65534, 65534) == 0)
+      #expect(cause(foreign).contains("owned by user 65534"), "\(cause(foreign))")
+    }
+  }
+
   // MARK: - The service
 
   static let global = ModerationService.GlobalSource(directories: []) { _ in

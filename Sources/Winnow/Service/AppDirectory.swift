@@ -5,8 +5,9 @@ import Foundation
 /// ``WordListFile``), and `DIR/secrets.json` the apps' secrets, `{"APPKEY":"SECRET",…}`.
 ///
 /// An app key is letters, digits, `-` and `_` (at most 64), so a key can never name a file
-/// outside the directory. The secrets file must not be readable or writable by group or
-/// others (mode 0600 or stricter): one that is is refused, as `ssh` refuses a private key.
+/// outside the directory. The secrets file is checked as `ssh` checks a private key (see
+/// ``secrets()``): a regular file of this user, mode 0600 or stricter, in a directory no one
+/// else can write.
 public struct AppDirectory: Sendable, Hashable {
   /// The directory.
   public let path: String
@@ -45,22 +46,59 @@ public struct AppDirectory: Sendable, Hashable {
   }
 
   /// The apps' secrets from `secrets.json`; empty when there is no such file.
-  /// - Throws: ``AppDirectoryError`` when the file is readable by others, cannot be read, is
-  ///   not a JSON object of strings, or names an invalid app key.
+  ///
+  /// Checked as `ssh` checks a private key and its directory: the directory must be owned by
+  /// this user (or root) and not writable by group or others (whoever can write it can put
+  /// their own secrets there), and the file must be a regular file, not a symbolic link, owned
+  /// by this user (or root), and neither readable nor writable by group or others.
+  /// - Throws: ``AppDirectoryError`` naming the cause when a check fails, the file cannot be
+  ///   read, is not a JSON object of strings, or names an invalid app key.
   public func secrets() throws(AppDirectoryError) -> [String: String] {
     let file = path + "/secrets.json"
     var status = stat()
-    guard stat(file, &status) == 0 else {
+    guard stat(path, &status) == 0 else { throw AppDirectoryError(file: path, cause: String(cString: strerror(errno))) }
+    if let problem = Self.ownershipProblem(status, kind: "directory") {
+      throw AppDirectoryError(file: path, cause: problem)
+    }
+    if status.st_mode & 0o022 != 0 {
+      throw AppDirectoryError(
+        file: path,
+        cause:
+          "holds secrets.json but is writable by group or others (mode \(String(status.st_mode & 0o777, radix: 8))); chmod go-w it"
+      )
+    }
+    // Opened without following a link, then checked on the descriptor: what is checked is
+    // what is read.
+    let descriptor = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else {
       if errno == ENOENT { return [:] }
+      if errno == ELOOP { throw AppDirectoryError(file: file, cause: "is a symbolic link; make it a regular file") }
       throw AppDirectoryError(file: file, cause: String(cString: strerror(errno)))
     }
+    defer { close(descriptor) }
+    guard fstat(descriptor, &status) == 0 else {
+      throw AppDirectoryError(file: file, cause: String(cString: strerror(errno)))
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw AppDirectoryError(file: file, cause: "is not a regular file")
+    }
+    if let problem = Self.ownershipProblem(status, kind: "file") { throw AppDirectoryError(file: file, cause: problem) }
     if status.st_mode & 0o077 != 0 {
       throw AppDirectoryError(
         file: file,
         cause: "is open to group or others (mode \(String(status.st_mode & 0o777, radix: 8))); chmod 600 it")
     }
-    guard let data = FileManager.default.contents(atPath: file) else {
-      throw AppDirectoryError(file: file, cause: "cannot be read")
+    var data: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else {
+        throw AppDirectoryError(file: file, cause: "cannot be read: \(String(cString: strerror(errno)))")
+      }
+      if count == 0 { break }
+      data += buffer[..<count]
+      guard data.count <= 16 << 20 else { throw AppDirectoryError(file: file, cause: "is over 16 MiB") }
     }
     let value: JSONValue
     do { value = try JSONValue(parsing: String(decoding: data, as: UTF8.self)) } catch {
@@ -81,6 +119,14 @@ public struct AppDirectory: Sendable, Hashable {
       secrets[member.key] = secret
     }
     return secrets
+  }
+
+  /// Why a file or directory holding secrets is not to be trusted for its owner, or nil: it
+  /// must be owned by the user this process runs as, or by root.
+  private static func ownershipProblem(_ status: stat, kind: String) -> String? {
+    let user = geteuid()
+    guard status.st_uid != user && status.st_uid != 0 else { return nil }
+    return "the \(kind) is owned by user \(status.st_uid), not by this user (\(user)) or root; chown it"
   }
 }
 
