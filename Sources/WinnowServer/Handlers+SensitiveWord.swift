@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -80,38 +81,78 @@ extension Handlers {
             JSONMember(key: "type", value: .string(word.replacement == nil ? "1" : "0")),
             JSONMember(key: "word", value: .string(word.word)),
           ]
-          if let replacement = word.replacement {
-            members.append(JSONMember(key: "replaceWord", value: .string(replacement)))
-          }
+          // Block words too carry `replaceWord`, empty, as the platform's SDKs document.
+          members.append(JSONMember(key: "replaceWord", value: .string(word.replacement ?? "")))
           return .object(members)
         }
         return .json(["code": 200, "words": .array(listed)])
-      case .delete:
-        let fields = try Self.form(text)
-        guard let word = fields["word"], !word.isEmpty else { throw PlatformError(.parameterError, "word is required") }
-        try await edit { () throws(ModerationServiceError) -> Int in try service.removeWords([word], fromApp: appKey) }
-      case .batchDelete:
-        let words = try Self.form(text).values(of: "words").filter { !$0.isEmpty }
-        guard !words.isEmpty else { throw PlatformError(.parameterError, "words is required") }
+      case .delete, .batchDelete:
+        let name = api == .delete ? "word" : "words"
+        let words = try Self.form(text).values(of: name).flatMap(Self.listedWords).filter { !$0.isEmpty }
+        guard !words.isEmpty else { throw PlatformError(.parameterError, "\(name) is required") }
         guard words.count <= SensitiveWordAPI.maximumBatch else {
           throw PlatformError(.parameterError, "more than \(SensitiveWordAPI.maximumBatch) words")
         }
-        try await edit { () throws(ModerationServiceError) -> Int in try service.removeWords(words, fromApp: appKey) }
+        let removed = try await edit { () throws(ModerationServiceError) -> Int in
+          try service.removeWords(words, fromApp: appKey)
+        }
+        // An edit that did nothing is not a success: the caller's word is not what is listed.
+        guard removed > 0 else {
+          throw PlatformError(
+            .parameterError,
+            "\(words.count == 1 ? "the word is" : "none of the words is") not in the app's list: "
+              + words.map { JSONValue.string($0).jsonString }.joined(separator: ", "))
+        }
       }
     } catch {
-      return Self.platformError(error.code, error.message)
+      return Self.platformError(error.code, redactingPaths(error.message, service: service))
     }
     return .json(["code": 200])
   }
 
   /// Runs an edit off the request threads (it writes and fsyncs a file and compiles a list):
   /// a word list problem is a parameter error, anything else an internal one.
-  private func edit(_ body: @escaping @Sendable () throws(ModerationServiceError) -> Int) async throws(PlatformError) {
+  @discardableResult
+  private func edit(_ body: @escaping @Sendable () throws(ModerationServiceError) -> Int) async throws(PlatformError)
+    -> Int
+  {
     let outcome = await offThePool { () -> Result<Int, ModerationServiceError> in
       do throws(ModerationServiceError) { return .success(try body()) } catch { return .failure(error) }
     }
-    guard case .failure(let error) = outcome else { return }
-    throw PlatformError(error.isWriteFailure ? .internalError : .parameterError, error.description)
+    switch outcome {
+    case .success(let count): return count
+    case .failure(let error):
+      throw PlatformError(error.isWriteFailure ? .internalError : .parameterError, error.description)
+    }
+  }
+
+  /// `message` with the server's directories left out: a caller is told `app1.txt:3: …`, never
+  /// where the server keeps its files.
+  func redactingPaths(_ message: String, service: ModerationService) -> String {
+    guard let directory = service.apps?.path, !directory.isEmpty else { return message }
+    var absolute = directory
+    if !absolute.hasPrefix("/") { absolute = FileManager.default.currentDirectoryPath + "/" + absolute }
+    var redacted = message
+    for path in [absolute, directory] where !path.isEmpty {
+      redacted = redacted.replacingOccurrences(of: path + "/", with: "")
+      redacted = redacted.replacingOccurrences(of: path, with: "the apps directory")
+    }
+    return redacted
+  }
+
+  /// The words of one form value: itself, or, for a value written as a list, `['秒杀', '代购']`
+  /// (what the platform's Python SDK sends when given a list) or `["秒杀"]`, its quoted items. A
+  /// word is letters and digits, so a value in brackets is never a word itself.
+  static func listedWords(_ value: String) -> [String] {
+    let trimmed = value.trimmingCharacters(in: .whitespaces)
+    guard trimmed.hasPrefix("["), trimmed.hasSuffix("]"), trimmed.count >= 2 else { return [value] }
+    return trimmed.dropFirst().dropLast().split(separator: ",").map { item in
+      var word = item.trimmingCharacters(in: .whitespaces)[...]
+      if word.count >= 2, let first = word.first, first == "'" || first == "\"", word.last == first {
+        word = word.dropFirst().dropLast()
+      }
+      return String(word)
+    }
   }
 
   private static func form(_ text: String) throws(PlatformError) -> FormFields {

@@ -363,6 +363,35 @@ struct ServeTests {
     await server.stop()
   }
 
+  /// What the platform's server SDKs send and expect: the Python SDK's `word=['秒杀']` removes
+  /// the word, block words are listed with `"replaceWord":""`, an edit that does nothing is an
+  /// error, and no error shows where the server keeps its files.
+  @Test func theSDKsFormsWorkAndNoEditIsAnEmptySuccess() async throws {
+    let server = try await Server(apps: ["app1": "秒杀 => **\nappword\n代购\n"])
+    let listed = Self.json(try await server.wordAPI("list", "type=2").body)
+    #expect(
+      listed["words"]
+        == [
+          ["type": "0", "word": "秒杀", "replaceWord": "**"], ["type": "1", "word": "appword", "replaceWord": ""],
+          ["type": "1", "word": "代购", "replaceWord": ""],
+        ], "\(listed)")
+    // `word=['秒杀']`, form-encoded, as the Python SDK sends a list.
+    let python = try await server.wordAPI("delete", "word=%5B%27%E7%A7%92%E6%9D%80%27%5D")
+    #expect(python.status == 200, "\(python)")
+    let batch = try await server.wordAPI("batch/delete", "words=%5B%27appword%27%2C%20%27%E4%BB%A3%E8%B4%AD%27%5D")
+    #expect(batch.status == 200, "\(batch)")
+    #expect(try String(contentsOfFile: "\(server.apps)/app1.txt", encoding: .utf8) == "")
+    let nothing = try await server.wordAPI("delete", "word=absentword")
+    #expect(nothing.status == 400 && Self.json(nothing.body)["code"]?.int64Value == 1002, "\(nothing)")
+    #expect(nothing.body.contains("absentword"))
+    // A list file someone broke: the error names the file, not the server's directory.
+    try "re:(\n".write(toFile: "\(server.apps)/app1.txt", atomically: true, encoding: .utf8)
+    let broken = try await server.wordAPI("add", "word=newword")
+    #expect(broken.status == 400 && broken.body.contains("app1.txt:1"), "\(broken)")
+    #expect(!broken.body.contains(server.apps), "\(broken)")
+    await server.stop()
+  }
+
   /// An acknowledged word survives `kill -9` of the server.
   @Test func anAcknowledgedWordSurvivesKill9() async throws {
     let server = try await Server()
