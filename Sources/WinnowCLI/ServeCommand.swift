@@ -43,6 +43,11 @@ struct ServeCommand: AsyncParsableCommand {
   )
   var signatureWindow: Int64 = 300
 
+  @Option(
+    name: .customLong("callback-on-error"),
+    help: "The answer to a signed callback whose message cannot be read: block or pass (default block).")
+  var callbackOnError: CallbackErrorPolicy = .block
+
   @Option(name: .customLong("max-body"), help: "The largest request body, in bytes (default 4194304).")
   var maximumBody = 4 << 20
 
@@ -71,6 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
     server.threads = threads
     server.maximumBodyBytes = maximumBody
     server.signatureWindowSeconds = signatureWindow
+    server.callbackOnError = callbackOnError
     server.moderateNeedsToken = moderateNeedsToken
     if let adminTokenFile {
       do { server.adminToken = try readSecretFile(adminTokenFile) } catch let error as CLIError {
@@ -122,3 +128,5 @@ func readSecretFile(_ path: String) throws -> String {
   guard !token.isEmpty else { throw CLIError("\(path): is empty") }
   return token
 }
+
+extension CallbackErrorPolicy: ExpressibleByArgument {}

@@ -30,13 +30,18 @@ extension Handlers {
     {
       return .error(.unauthorized, refusal)
     }
+    // Signed by the platform from here on: the platform delivers a message whose callback
+    // fails, so an error answer would be a pass in disguise. What cannot be read is answered
+    // by `--callback-on-error`, in the platform's own answer.
     let item: MessageItem
     do { item = try MessageItem(callbackFields: fields.pairs) } catch {
-      return .error(.badRequest, error.description)
+      return unreadable(appKey: appKey, cause: error.description)
     }
     let engine = service.engine
     let result: ModerationResult
-    do { result = try await engine.moderate(item) } catch { return .error(.badRequest, error.description) }
+    do { result = try await engine.moderate(item) } catch {
+      return unreadable(appKey: appKey, cause: error.description)
+    }
     metrics.result(result)
     // What the sender is shown: the record's `extra` (by default the deciding categories).
     var extra = result.verdict == .blocked ? result.record?.extra ?? "" : nil
@@ -59,11 +64,26 @@ extension Handlers {
     if let replaced = result.replacedContent {
       if item.sourceType == .extension, let put = replaced["put"] {
         answer.append(JSONMember(key: "replaceExtraContent", value: .string(put.jsonString)))
+      } else if case .string(let text) = replaced {
+        // Plain-text content (a custom type's) is answered as plain text.
+        answer.append(JSONMember(key: "replaceContent", value: .string(text)))
       } else {
         answer.append(JSONMember(key: "replaceContent", value: .string(replaced.jsonString)))
       }
     }
     return .json(.object(answer))
+  }
+
+  /// The answer to a signed callback whose message cannot be read or moderated (malformed
+  /// content of a built-in type, content over the limit): by `--callback-on-error`, blocked
+  /// (`{"pass":0,"extra":"unreadable"}`, the default) or delivered; logged and counted either way.
+  private func unreadable(appKey: String, cause: String) -> Reply {
+    let blocks = configuration.callbackOnError == .block
+    configuration.logger.warning(
+      "callback message unreadable",
+      metadata: ["appKey": "\(appKey)", "error": "\(cause)", "answer": "\(blocks ? "block" : "pass")"])
+    metrics.unreadableCallback()
+    return blocks ? .json(["pass": 0, "extra": "unreadable"]) : .json(["pass": 1])
   }
 
   /// Why a signed request is refused, or nil when its signature is the app's: all three parts

@@ -21,6 +21,9 @@ public struct ServerConfiguration: Sendable {
   /// app, nonce and timestamp) is accepted once, at whichever endpoint comes first. 0 accepts
   /// any time and repeats (for fixed test signatures only).
   public var signatureWindowSeconds: Int64 = 300
+  /// What a signed message callback whose message cannot be read is answered (the platform
+  /// delivers on any error answer, so an error would pass it).
+  public var callbackOnError = CallbackErrorPolicy.block
   /// Most items of one NDJSON batch moderated at once (reviewer calls overlap up to this).
   public var batchConcurrency = 16
   /// The log.
@@ -29,4 +32,12 @@ public struct ServerConfiguration: Sendable {
   /// The defaults.
   public init() {}
 
+}
+
+/// The answer to a signed message callback whose message cannot be read or moderated.
+public enum CallbackErrorPolicy: String, Sendable, CaseIterable {
+  /// `{"pass":1}`: deliver it.
+  case pass
+  /// `{"pass":0,"extra":"unreadable"}`: block it.
+  case block
 }

@@ -76,6 +76,11 @@ final class ServerMetrics: Sendable {
     counter.increment()
   }
 
+  /// Counts a signed message callback whose message could not be read or moderated.
+  func unreadableCallback() {
+    CoreMetrics.Counter(label: "winnow_callbacks_unreadable_total", factory: factory).increment()
+  }
+
   /// Counts a reload.
   func reload(_ report: ModerationService.ReloadReport) {
     CoreMetrics.Counter(

@@ -109,14 +109,18 @@ struct ServeTests {
     }
 
     /// A message callback of `content` (and push text and options) signed with `secret`.
+    /// `rawContent` is the form's `content` as it is (by default `content` in a text
+    /// message's JSON).
     func callback(
       _ content: String, push: String = "", pushExt: String = "", app: String = "app1", secret: String = "s3cret",
       timestamp: String = String(Int(Date().timeIntervalSince1970 * 1000)),
-      nonce: String = "n\(UInt64.random(in: 0...UInt64.max))"
+      nonce: String = "n\(UInt64.random(in: 0...UInt64.max))", msgType: String = "RC:TxtMsg",
+      rawContent: String? = nil
     ) async throws -> (status: Int, body: String) {
-      let contentJSON = JSONValue.object([JSONMember(key: "content", value: .string(content))]).jsonString
+      let contentJSON =
+        rawContent ?? JSONValue.object([JSONMember(key: "content", value: .string(content))]).jsonString
       let fields = [
-        ("appKey", app), ("fromUserId", "u1"), ("targetId", "u2"), ("toUserIds", "u2"), ("msgType", "RC:TxtMsg"),
+        ("appKey", app), ("fromUserId", "u1"), ("targetId", "u2"), ("toUserIds", "u2"), ("msgType", msgType),
         ("content", contentJSON), ("pushContent", push), ("pushExt", pushExt), ("channelType", "PERSON"),
         ("msgTimeStamp", "1700000000000"), ("messageId", "M1"),
       ]
@@ -240,7 +244,11 @@ struct ServeTests {
         // Signed, so that the body is read: appKey=app1 first, then the hostile fields.
         let called = try await server.post(
           callback, "appKey=app1&" + body, headers: [("Content-Type", contentType)])
-        #expect(called.status == 400, "callback \(body.debugDescription): \(called)")
+        // Not a form: 400. A signed form whose message cannot be read: blocked, since the
+        // platform would deliver on an error answer.
+        #expect(
+          called.status == 400 || (called.status == 200 && Self.json(called.body)["pass"]?.int64Value == 0),
+          "callback \(body.debugDescription): \(called)")
       }
       for path in ["add", "batch/add", "list", "delete", "batch/delete"] {
         let edited = try await server.wordAPI(path, body, json: path == "batch/add")
@@ -277,6 +285,28 @@ struct ServeTests {
     let unsigned = try await server.post("/callback/message", "appKey=app1&content=%7B%7D")
     #expect(unsigned.status == 401 && Self.json(unsigned.body)["error"] == "nonce is missing")
     await server.stop()
+  }
+
+  /// A signed callback is never answered with an error, which the platform would take as a
+  /// pass: a custom type's plain-text content is moderated as text, and a message that cannot
+  /// be read is answered by `--callback-on-error` (block by default).
+  @Test func aSignedCallbackIsNeverAPassInDisguise() async throws {
+    let server = try await Server()
+    let custom = try await server.callback("", msgType: "App:Note", rawContent: "you fucking idiot")
+    #expect(custom.status == 200 && Self.json(custom.body)["pass"]?.int64Value == 0, "\(custom)")
+    let replaced = try await server.callback("", msgType: "App:Note", rawContent: "秒杀 now")
+    #expect(Self.json(replaced.body) == ["pass": 1, "replaceContent": "** now"], "\(replaced)")
+    let clean = try await server.callback("", msgType: "App:Note", rawContent: "see you at noon")
+    #expect(clean == (200, "{\"pass\":1}\n"))
+    let malformed = try await server.callback("", rawContent: "{\"content\":")
+    #expect(malformed == (200, "{\"pass\":0,\"extra\":\"unreadable\"}\n"), "\(malformed)")
+    let tooLarge = try await server.callback(String(repeating: "a", count: 140_000))
+    #expect(Self.json(tooLarge.body)["pass"]?.int64Value == 0, "\(tooLarge.status)")
+    #expect(try await server.get("/metrics").body.contains("winnow_callbacks_unreadable_total 2"))
+    await server.stop()
+    let passing = try await Server(arguments: ["--callback-on-error", "pass"])
+    #expect(try await passing.callback("", rawContent: "{\"content\":") == (200, "{\"pass\":1}\n"))
+    await passing.stop()
   }
 
   /// Within the window a signature is accepted once, at whichever endpoint it comes to first:

@@ -78,6 +78,10 @@ struct ContentExtractorTests {
     let item = MessageItem(
       msgUID: "m", targetId: "t", conversationType: .group, objectName: "App:Card", content: content, sentTime: 1)
     #expect(try extractor.fields(of: item).map(\.text) == ["T", "x", "y"])
+    // Plain text, which a custom type may carry instead of an object, is its text.
+    let plain = MessageItem(
+      msgUID: "m", targetId: "t", conversationType: .group, objectName: "App:Card", content: "plain text", sentTime: 1)
+    #expect(try extractor.fields(of: plain).map(\.text) == ["plain text"])
     #expect(throws: ExtractionRuleError.self) { try extractor.register(objectName: "RC:Mine", textFields: ["a"]) }
     #expect(throws: ExtractionRuleError.self) { try extractor.register(objectName: "App:Bad", textFields: ["a..b"]) }
   }

@@ -127,6 +127,7 @@
     let original = try MessageItem.text(value, "originalMsgUID") ?? ""
     let extra = try MessageItem.text(value, "extraContent") ?? ""
     guard let kind = DumpLineRules.callbackKind(members) else { throw ItemError(.missingField("content")) }
+    let objectName = try MessageItem.text(value, DumpLineRules.objectNameKey(.callback, members).name) ?? "RC:TxtMsg"
     let content: JSONValue
     switch kind {
     case .extension:
@@ -134,9 +135,9 @@
     case .edit:
       // An edit without content (or with null or "") has nothing to read.
       guard let rawContent = value["content"] else { throw ItemError(.missingField("content")) }
-      content = try MessageItem.embeddedJSON(rawContent, field: "content")
+      content = try Self.callbackContent(rawContent, objectName: objectName)
     case .original:
-      content = try MessageItem.embeddedJSON(value["content"] ?? .null, field: "content")
+      content = try Self.callbackContent(value["content"] ?? .null, objectName: objectName)
     }
     var targetId = try Self.firstText(value, "targetId", "toUserId") ?? ""
     let toUserIds = try MessageItem.userIds(value["toUserIds"])
@@ -146,12 +147,22 @@
       fromUserId: try MessageItem.text(value, "fromUserId") ?? "", targetId: targetId, toUserIds: toUserIds,
       conversationType: try MessageItem.conversationType(value["channelType"], field: "channelType"),
       channelId: try MessageItem.text(value, "busChannel") ?? "",
-      objectName: try MessageItem.text(value, DumpLineRules.objectNameKey(.callback, members).name) ?? "RC:TxtMsg",
+      objectName: objectName,
       content: content,
       sentTime: try MessageItem.time(value["msgTimeStamp"] ?? value["msgTimestamp"], field: "msgTimeStamp") ?? 0,
       appKey: try MessageItem.text(value, "appKey"))
     try item.readPush(value)
     return DumpLine(format: .callback, item: item, platformFlagged: nil)
+  }
+
+  /// A callback's content: the JSON its field holds, or for a custom type (not `RC:`) whose
+  /// content is not JSON, the text itself, which the platform lets a custom message carry
+  /// (moderated as one text field, see ``ContentExtractor``).
+  static func callbackContent(_ raw: JSONValue, objectName: String) throws(ItemError) -> JSONValue {
+    do { return try MessageItem.embeddedJSON(raw, field: "content") } catch {
+      guard !objectName.hasPrefix("RC:"), case .string(let text) = raw else { throw error }
+      return .string(text)
+    }
   }
 
   /// The first of several fields that is present.

@@ -13,7 +13,9 @@
 /// its new content by the edited message's object name.
 ///
 /// Custom types are registered with the paths of their text fields (``register(objectName:textFields:)``);
-/// types neither built in nor registered follow ``unknownTypes``.
+/// types neither built in nor registered follow ``unknownTypes``. Content that is a string, not
+/// an object (a custom type may carry plain text), is moderated as one text field, whatever the
+/// type's paths.
 public struct ContentExtractor: Sendable, Hashable {
   /// How the fields of one object name are found.
   public enum Rule: Sendable, Hashable {
@@ -96,6 +98,12 @@ public struct ContentExtractor: Sendable, Hashable {
     case .original, .edit:
       switch rule(for: item.objectName) {
       case .fields(let paths)?:
+        // Content that is text, not an object (a custom type may carry plain text): the
+        // text is what the person wrote, whatever paths the type's rule names.
+        if case .string(let text) = item.content {
+          fields.append(TextField(location: FieldLocation(steps: [], isKey: false, description: "content"), text: text))
+          break
+        }
         // The one walk of the rule's paths (``PathTrie``), as the in-place check of a dump
         // line makes it over bytes; fields in the rule's order of paths, each path's in the
         // content's order.
