@@ -100,7 +100,9 @@ struct ScanCommand: AsyncParsableCommand {
     let clock = ContinuousClock()
     let start = clock.now
     var tally = ScanTally()
-    let worker = ScanWorker(engine: engine, writeAll: all)
+    let worker = ScanWorker(
+      engine: engine, writeAll: all,
+      reviewerWidth: moderation.reviewerConcurrency > Int.max / 2 ? Int.max : moderation.reviewerConcurrency * 2)
     do {
       for file in inputs {
         let reader = LineReader(file: file, tagged: tagged)
@@ -263,6 +265,8 @@ struct BatchOutput: Sendable {
 struct ScanWorker: Sendable {
   let engine: ModerationEngine
   let writeAll: Bool
+  /// Items of a batch moderated at once with the reviewer.
+  var reviewerWidth = 32
 
   /// Word lists only: one batch, on the calling thread (``pipelineBatches`` runs several).
   /// Each line is read, moderated and written in turn: its item is built once and never
@@ -305,21 +309,31 @@ struct ScanWorker: Sendable {
     }
   }
 
-  /// With the reviewer: each batch's items concurrently (the reviewer bounds calls in flight).
+  /// With the reviewer: each batch's items concurrently, at most twice `--reviewer-concurrency`
+  /// at a time, so that an item's reviewer timeout measures the reviewer's answer and not a
+  /// queue of the whole batch (all of a batch's items at once made most of them wait past
+  /// their timeout, or past the engine's cap on calls in flight).
   /// Every line gets its result: read errors, moderation errors and answers are kept in one
   /// array by line, and a line whose task gave nothing back (which cannot happen) would be an
   /// error record, never a crash.
   func processWithReviewer(_ batches: [LineBatch]) async -> [BatchOutput] {
     var outputs: [BatchOutput] = []
+    let width = reviewerWidth
     for batch in batches {
       let lines = Self.read(batch)
       var results = [Result<ModerationResult, ItemError>?](repeating: nil, count: lines.count)
       await withTaskGroup(of: Moderated.self) { group in
+        var running = 0
         for (index, line) in lines.enumerated() {
           // A line whose tag cannot be read gets its error record, and no reviewer call.
           guard case .success(let line) = line, batch.origins?[index].problem == nil else { continue }
+          if running == width, let moderated = await group.next() {
+            results[moderated.index] = moderated.result
+            running -= 1
+          }
           let item = line.item
           group.addTask { Moderated(index: index, result: await Self.moderate(item, with: engine)) }
+          running += 1
         }
         for await moderated in group { results[moderated.index] = moderated.result }
       }

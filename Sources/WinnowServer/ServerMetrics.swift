@@ -103,6 +103,7 @@ final class ServerMetrics: Sendable {
       for (outcome, value) in [
         ("pass", counts.passed), ("review", counts.reviewed), ("reject", counts.rejected),
         ("timeout", counts.timeouts), ("failure", counts.failures), ("in_flight", counts.inFlight),
+        ("waiting", counts.waiting),
       ] {
         CoreMetrics.Gauge(label: "winnow_reviewer_calls", dimensions: [("outcome", outcome)], factory: factory).record(
           value)

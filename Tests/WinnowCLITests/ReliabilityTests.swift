@@ -79,11 +79,42 @@ struct ReliabilityTests {
         #expect(Self.linesRead(result.stderr) == count, "\(behaviour) \(policy)")
         #expect(records.allSatisfy { $0.contains(#""verdict":"#) })
         if let last = records.last { #expect(last.hasPrefix(#"{"file":"\#(dump)","line":\#(count),"#)) }
+        // And each call's outcome is the behaviour's: a fast reviewer answers every call (the
+        // cap on calls in flight refuses none), a failing one fails every call, and the policy
+        // decides those items' verdicts.
+        let reviewer = Self.reviewerCounts(result.stderr)
+        let calls = reviewer["calls"] ?? 0
+        #expect(calls > count / 2, "\(behaviour) \(policy): \(reviewer)")
+        let expected: String =
+          switch behaviour {
+          case .passes: "passed"
+          case .rejects: "rejected"
+          case .refused, .malformed, .serverError: "failed"
+          case .slow: "timed out"
+          }
+        #expect(reviewer[expected] == calls, "\(behaviour) \(policy): \(reviewer)")
+        let thirdParty = records.count { $0.contains(#""blockType":3"#) }
+        let blocksByReviewer = behaviour == .rejects || (behaviour != .passes && policy == "--fail-closed")
+        #expect(thirdParty == (blocksByReviewer ? calls : 0), "\(behaviour) \(policy)")
         checked += 1
       }
       try await server?.shutdown()
     }
     #expect(checked == 2 * Behaviour.allCases.count)
+  }
+
+  /// The counts of a scan summary's reviewer line (`reviewer: 9 calls, 9 passed, 0 review, …`),
+  /// by name.
+  static func reviewerCounts(_ stderr: String) -> [String: Int] {
+    guard let line = stderr.split(separator: "\n").first(where: { $0.contains("reviewer: ") }),
+      let range = line.range(of: "reviewer: ")
+    else { return [:] }
+    var counts: [String: Int] = [:]
+    for part in line[range.upperBound...].split(separator: ",") {
+      let words = part.split(separator: " ", maxSplits: 1)
+      if words.count == 2, let value = Int(words[0]) { counts[String(words[1])] = value }
+    }
+    return counts
   }
 
   // MARK: - Values that could overflow

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Winnow
@@ -328,14 +329,51 @@ struct ModerationTests {
     let engine = try Self.engine(
       reviewer: reviewer,
       policy: ReviewPolicy(timeout: .milliseconds(50), onFailure: .failClosed, maximumCallsInFlight: 2))
-    var failures: [String?] = []
-    for _ in 0..<4 { failures.append(try await engine.moderate(Self.item("hello")).review?.failure) }
-    #expect(failures[0] == "no answer within 0.05 seconds" && failures[1] == failures[0])
-    let busy = "2 reviewer calls already in flight (timed-out calls the reviewer has not ended count)"
-    #expect(failures[2] == busy && failures[3] == busy)
+    var results: [ModerationResult] = []
+    for _ in 0..<4 { results.append(try await engine.moderate(Self.item("hello"))) }
+    // The first two time out and stay in flight; the next two wait for them, in vain, until
+    // their own timeout: bounded, and failing closed as the policy says.
+    #expect(results.allSatisfy { $0.review?.failure == "no answer within 0.05 seconds" && $0.verdict == .blocked })
     let counts = engine.reviewerStatistics.counts
-    #expect(counts.inFlight == 2)
-    #expect(counts.timeouts == 2 && counts.failures == 2 && counts.calls == 4)
+    #expect(counts.inFlight == 2 && counts.waiting == 0)
+    #expect(counts.timeouts == 4 && counts.failures == 0 && counts.calls == 4)
+  }
+
+  /// The cap limits how many calls run at once and refuses none: many more items than the cap,
+  /// all at once, are all reviewed, never more than the cap at a time.
+  @Test func theCapLimitsConcurrencyAndRefusesNoCall() async throws {
+    let running = Mutex((now: 0, most: 0))
+    let reviewer = ScriptedReviewer { _ in ReviewDecision(outcome: .reject) }
+    struct Counting: ContentReviewer {
+      let inner: ScriptedReviewer
+      let running: @Sendable (Int) -> Void
+      func review(_ request: ReviewRequest) async throws -> ReviewDecision {
+        running(1)
+        defer { running(-1) }
+        try await Task.sleep(for: .milliseconds(2))
+        return try await inner.review(request)
+      }
+    }
+    let counting = Counting(inner: reviewer) { change in
+      running.withLock {
+        $0.now += change
+        $0.most = max($0.most, $0.now)
+      }
+    }
+    let engine = try Self.engine(
+      reviewer: counting, policy: ReviewPolicy(timeout: Self.patient, onFailure: .failOpen, maximumCallsInFlight: 4))
+    let blocked = try await withThrowingTaskGroup(of: Bool.self) { group in
+      for index in 0..<400 {
+        group.addTask { try await engine.moderate(Self.item("hello \(index)")).verdict == .blocked }
+      }
+      return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+    }
+    #expect(blocked == 400)
+    let counts = engine.reviewerStatistics.counts
+    #expect(counts.rejected == 400 && counts.failures == 0 && counts.timeouts == 0)
+    #expect(counts.inFlight == 0 && counts.waiting == 0)
+    let most = running.withLock { $0.most }
+    #expect(most <= 4 && most >= 2, "\(most) at once")
   }
 
   /// Any timeout is a timeout the engine can keep: none traps, however long or short.

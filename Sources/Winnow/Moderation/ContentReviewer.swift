@@ -8,8 +8,9 @@
 /// - It must honour task cancellation and never block a thread: Winnow cancels the call when
 ///   the policy's timeout passes and stops waiting for it either way, but a call that goes on
 ///   still counts against ``ReviewPolicy/maximumCallsInFlight`` until it returns, and once that
-///   many are in flight every further item is a reviewer failure at once. A call that blocks
-///   its thread takes one of the concurrency pool's few threads from every other task.
+///   many are in flight further items wait for one to end, and time out when none does. A
+///   call that blocks its thread takes one of the concurrency pool's few threads from every
+///   other task.
 /// - Throwing means "no answer" (unreachable service, malformed answer). It is not a reject:
 ///   the ``ReviewPolicy/onFailure`` policy decides (fail open delivers, fail closed blocks), and
 ///   the failure is counted in ``ReviewerStatistics`` and logged.
@@ -98,9 +99,10 @@ public struct ReviewPolicy: Sendable, Hashable {
   /// What a `review` answer does.
   public var onReview: ReviewAction
   /// The most reviewer calls in flight at once, calls that timed out but whose reviewer has
-  /// not returned included (1,024 by default): past it an item's call is not made, and the
-  /// item follows ``onFailure`` at once, so that a reviewer that ignores cancellation cannot
-  /// pile up work without bound.
+  /// not returned included (1,024 by default). Past it an item's call waits, in order, for one
+  /// to end; the wait counts against ``timeout``, so a reviewer that ignores cancellation
+  /// cannot pile up work without bound, and its items time out and follow ``onFailure``. It
+  /// limits concurrency and refuses no call.
   public var maximumCallsInFlight: Int
 
   /// Creates a policy.
@@ -112,14 +114,6 @@ public struct ReviewPolicy: Sendable, Hashable {
     self.onFailure = onFailure
     self.onReview = onReview
     self.maximumCallsInFlight = maximumCallsInFlight
-  }
-}
-
-/// A reviewer call not made: ``ReviewPolicy/maximumCallsInFlight`` calls were in flight.
-struct ReviewerBusyError: Error, CustomStringConvertible {
-  let limit: Int
-  var description: String {
-    "\(limit) reviewer calls already in flight (timed-out calls the reviewer has not ended count)"
   }
 }
 

@@ -296,11 +296,10 @@ public final class ModerationEngine: Sendable {
     let decided = DecisionTime()
     do {
       let statistics = reviewerStatistics
-      guard statistics.startCall(limit: policy.maximumCallsInFlight) else {
-        decided.mark()
-        throw ReviewerBusyError(limit: policy.maximumCallsInFlight)
-      }
+      // Waiting for a free call counts against the timeout: the cap limits how many calls run
+      // at once, it refuses none.
       decision = try await withDeadline(policy.timeout, decided: decided) {
+        try await statistics.startCall(limit: policy.maximumCallsInFlight)
         defer { statistics.endCall() }
         return try await reviewer.review(request)
       }
