@@ -56,6 +56,7 @@ extension CheckCommand {
     if let blockType = result.blockType { head += " (blockType \(blockType.rawValue))" }
     head += ", sensitiveType \(result.sensitiveType.rawValue)"
     if result.flagged { head += ", flagged for review" }
+    if result.incomplete { head += ", check incomplete (a regex stopped at its limits)" }
     lines.append(head)
     var fields: [FieldLocation] = []
     for match in result.matches where !fields.contains(match.field) { fields.append(match.field) }

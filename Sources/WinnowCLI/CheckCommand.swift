@@ -10,7 +10,8 @@ struct CheckCommand: AsyncParsableCommand {
     discussion: """
       Prints the text with its matches highlighted (on a terminal) or marked [[like this]], \
       then one line per match: the original text, the entry, its list, file:line and category. \
-      Exit status 0: nothing matched; 1: something matched.
+      Exit status 0: nothing matched; 1: something matched, or a regex could not finish its \
+      check (unless --on-incomplete pass).
 
       With --item, moderates one message item (Winnow's item JSON: a message, an extension or \
       an edit) through the whole pipeline, the third-party reviewer included, and prints the \
@@ -71,12 +72,19 @@ struct CheckCommand: AsyncParsableCommand {
       for match in report.matches { output.write(Self.describe(match) + "\n") }
       for item in suppressed { output.write(Self.describe(item) + "\n") }
       for warning in report.warnings { output.write("warning: \(warning)\n") }
-      output.write(
-        report.matches.isEmpty
-          ? "no match\n" : "\(report.matches.count) match\(report.matches.count == 1 ? "" : "es")\n")
+      let count = "\(report.matches.count) match\(report.matches.count == 1 ? "" : "es")"
+      if report.warnings.isEmpty {
+        output.write(report.matches.isEmpty ? "no match\n" : count + "\n")
+      } else {
+        // A stopped regex leaves the answer unknown: never "no match".
+        output.write("\(report.matches.isEmpty ? "no match found" : count), but the check is incomplete\n")
+      }
     }
     output.flush()
-    if !report.matches.isEmpty { throw ExitCode(1) }
+    // An incomplete check is not a clean one, unless --on-incomplete pass says it is.
+    if !report.matches.isEmpty || (!report.warnings.isEmpty && moderation.onIncomplete != .pass) {
+      throw ExitCode(1)
+    }
   }
 
   /// Checks every line of a file; prints the lines that match and a count of all lines.

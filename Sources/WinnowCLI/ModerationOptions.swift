@@ -53,6 +53,11 @@ struct ModerationOptions: ParsableArguments {
       valueName: "TEMPLATE"))
   var recordExtra = RecordExtra.categories.template
 
+  @Option(
+    name: .customLong("on-incomplete"),
+    help: "What an item whose check a regex could not finish gets: review (flagged, the default), block or pass.")
+  var onIncomplete: ModerationEngine.IncompleteAction = .review
+
   @Option(name: .customLong("reviewer-concurrency"), help: "Most reviewer calls in flight at once (default 16).")
   var reviewerConcurrency = 16
 
@@ -97,6 +102,7 @@ struct ModerationOptions: ParsableArguments {
         onFailure: reviewerFailure == .failOpen ? .failOpen : .failClosed, onReview: onReview))
     configuration.logger.logLevel = logLevel
     configuration.recordExtra = RecordExtra(template: recordExtra)
+    configuration.onIncomplete = onIncomplete
     guard let reviewerURL else { return (configuration, nil) }
     let secret = try reviewerSecretFile.map(readSecretFile)
     let client = WebhookReviewer.makeFailFastClient()
@@ -109,3 +115,4 @@ struct ModerationOptions: ParsableArguments {
 
 extension ContentExtractor.UnknownTypePolicy: ExpressibleByArgument {}
 extension ReviewPolicy.ReviewAction: ExpressibleByArgument {}
+extension ModerationEngine.IncompleteAction: ExpressibleByArgument {}

@@ -74,6 +74,9 @@ final class ServerMetrics: Sendable {
       return counter
     }
     counter.increment()
+    if result.incomplete {
+      CoreMetrics.Counter(label: "winnow_incomplete_checks_total", factory: factory).increment()
+    }
   }
 
   /// Counts a signed message callback whose message could not be read or moderated.

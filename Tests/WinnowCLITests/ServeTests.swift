@@ -309,6 +309,28 @@ struct ServeTests {
     await passing.stop()
   }
 
+  /// A regex stopped by its budget is never a silent pass: the result says so, the default
+  /// flags it, `/metrics` counts it, `--on-incomplete block` blocks it, and `winnow check`
+  /// does not say "no match" nor exit 0.
+  @Test func aStoppedRegexIsNeverASilentPass() async throws {
+    let regex = #"re:\w*\w*\w*\w*\w*z"#
+    let text = String(repeating: "abcdefghij", count: 30) + " .z"
+    let server = try await Server(apps: ["app1": regex + "\n"])
+    let result = try await server.moderate(text, app: "app1")
+    #expect(result["verdict"] == "pass" && result["flagged"] == true && result["incomplete"] == true, "\(result)")
+    #expect(try await server.get("/metrics").body.contains("winnow_incomplete_checks_total 1"))
+    await server.stop()
+    let blocking = try await Server(apps: ["app1": regex + "\n"], arguments: ["--on-incomplete", "block"])
+    let blocked = try await blocking.callback(text)
+    #expect(blocked == (200, "{\"pass\":0,\"extra\":\"incomplete check\"}\n"), "\(blocked)")
+    await blocking.stop()
+    let list = try CLITests.temporaryFile("stops.txt", regex + "\n")
+    let check = try await CLITests.run(["check", "--no-global", "--custom", list, text])
+    #expect(check.status == 1 && check.stdout.contains("no match found, but the check is incomplete"), "\(check)")
+    let lint = try await CLITests.run(["words", "lint", list])
+    #expect(lint.status == 1 && lint.stdout.contains("regex backtracks catastrophically"), "\(lint)")
+  }
+
   /// Within the window a signature is accepted once, at whichever endpoint it comes to first:
   /// neither a repeated callback nor a callback URL's signature sent to the word API passes.
   @Test func aSignatureIsAcceptedOnce() async throws {

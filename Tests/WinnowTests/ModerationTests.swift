@@ -339,6 +339,34 @@ struct ModerationTests {
     #expect(counts.timeouts == 4 && counts.failures == 0 && counts.calls == 4)
   }
 
+  /// A regex stopped at its limits is never a silent pass: the result says so, and the
+  /// configuration chooses the verdict (review by default).
+  @Test(arguments: [
+    (ModerationEngine.IncompleteAction.review, ModerationResult.Verdict.pass, true),
+    (.block, .blocked, false), (.pass, .pass, false),
+  ])
+  func aStoppedRegexDecidesByPolicy(
+    action: ModerationEngine.IncompleteAction, verdict: ModerationResult.Verdict, flagged: Bool
+  )
+    throws
+  {
+    var configuration = ModerationEngine.Configuration()
+    configuration.onIncomplete = action
+    let custom = try WordList(name: "app.txt", origin: .custom, parsing: #"re:\w*\w*\w*\w*\w*z"# + "\n")
+    let engine = try ModerationEngine(global: [Self.global], custom: [custom], configuration: configuration)
+    let result = try engine.screen(Self.item(String(repeating: "abcdefghij", count: 30) + " .z"))
+    #expect(result.incomplete && result.warnings.count == 1)
+    #expect(result.verdict == verdict)
+    #expect(result.flagged == flagged)
+    if action == .block {
+      #expect(result.blockType == .customWord && result.record?.extra == "incomplete check")
+    }
+    #expect(result.json["incomplete"] == true)
+    // A text the regex finishes on is decided as ever.
+    let short = try engine.screen(Self.item("abc z"))
+    #expect(!short.incomplete && short.verdict == .blocked)
+  }
+
   /// The cap limits how many calls run at once and refuses none: many more items than the cap,
   /// all at once, are all reviewed, never more than the cap at a time.
   @Test func theCapLimitsConcurrencyAndRefusesNoCall() async throws {

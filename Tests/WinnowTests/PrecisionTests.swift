@@ -123,7 +123,10 @@ struct PrecisionTests {
 
   @Test func theReviewerIsShownTheFlaggedMatches() async throws {
     let reviewer = RecordingReviewer()
-    let engine = try ModerationEngine(global: [Self.global()], configuration: .init(reviewer: reviewer))
+    // An hour's timeout: the default 3 s passed on a busy machine before the call began.
+    let engine = try ModerationEngine(
+      global: [Self.global()],
+      configuration: .init(reviewer: reviewer, reviewPolicy: ReviewPolicy(timeout: .seconds(3600))))
     let result = try await engine.moderate(Self.item("我们要民主"))
     #expect(result.verdict == .pass && result.flagged)
     let requests = reviewer.requests.withLock { $0 }

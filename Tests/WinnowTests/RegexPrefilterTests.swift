@@ -77,4 +77,14 @@ struct RegexPrefilterTests {
   func backtrackingRisksAreTold(pattern: String, risks: [String]) {
     #expect(RegexProgram.backtrackingRisks(of: pattern) == risks)
   }
+
+  /// Adjacent repeats have no risk the pattern's text shows, and still stop on a short
+  /// message: the probes find them; ordinary patterns finish on every probe.
+  @Test(arguments: [
+    (#"\w*\w*\w*\w*\w*z"#, "letters"), (#"\d*\d*\d*\d*\d*x"#, "digits"), (#"b[a4]d\s*w[o0]rd"#, nil),
+    (#"\d{11}"#, nil), ("傻.{0,2}逼", nil), (#"(?:\w+\s?)+!"#, "words between spaces"),
+  ])
+  func probesFindRegexesThatStop(pattern: String, probe: String?) {
+    #expect(RegexProgram.stoppingProbe(of: pattern) == probe)
+  }
 }

@@ -55,6 +55,14 @@ public struct MatchWarning: Sendable, Hashable, CustomStringConvertible {
   public let entry: Entry
   /// What happened, in lower case.
   public let message: String
+  /// Whether the entry is from the global list or a custom one.
+  public var origin: WordList.Origin = .custom
+
+  init(entry: Entry, message: String, origin: WordList.Origin = .custom) {
+    self.entry = entry
+    self.message = message
+    self.origin = origin
+  }
 
   /// The warning as one line: the entry and the limit it stopped at.
   public var description: String {

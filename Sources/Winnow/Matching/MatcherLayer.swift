@@ -704,7 +704,10 @@ final class MatcherLayer: Sendable {
         candidates.append(Candidate(layer: layer, entry: entryIndex, start: range.lowerBound, end: range.upperBound))
       }
       if outcome != .completed {
-        warnings.append(MatchWarning(entry: entries[entryIndex].entry, message: RegexProgram.describe(outcome)))
+        warnings.append(
+          MatchWarning(
+            entry: entries[entryIndex].entry, message: RegexProgram.describe(outcome),
+            origin: entries[entryIndex].origin))
       }
     }
   }
@@ -745,7 +748,10 @@ final class MatcherLayer: Sendable {
               layer: layer, entry: entryIndex, start: Int(text[firstUnit].start), end: Int(text[lastUnit].end)))
         }
         if outcome != .completed {
-          warnings.append(MatchWarning(entry: entries[entryIndex].entry, message: RegexProgram.describe(outcome)))
+          warnings.append(
+            MatchWarning(
+              entry: entries[entryIndex].entry, message: RegexProgram.describe(outcome),
+              origin: entries[entryIndex].origin))
         }
       }
     }

@@ -298,6 +298,33 @@ extension RegexProgram {
   /// backreference (`\1`, `\g{…}`, `\k<…>`, `(?P=…)`), or a repeated group that itself holds
   /// a repeat (`(a+)+`, `(\w*x)*`). Read as simply as ``requiredLiteral(of:)`` reads: escapes
   /// and classes are skipped, groups are matched by their parentheses. Empty when none.
+  /// The kind of text on which the pattern's check stops at its limits, trying texts of 1,000
+  /// characters made to make backtracking patterns fail slowly (letters, digits, Han
+  /// characters, words between spaces, each followed by a space and the printable ASCII);
+  /// nil when it finishes on all of them. What `winnow words lint` warns of, beside the risks
+  /// ``backtrackingRisks(of:)`` reads in the pattern: adjacent repeats such as `\w*\w*\w*z`
+  /// have neither a backreference nor a nested repeat, and still stop on a 300-byte message.
+  static func stoppingProbe(of pattern: String, caseless: Bool = true) -> String? {
+    guard let program = try? RegexProgram(pattern: pattern, caseless: caseless) else { return nil }
+    // Each ends with a space and every printable ASCII character, so that a pattern's required
+    // last character is in the text and PCRE2 cannot reject the text without trying it.
+    let tail = " " + String((0x21...0x7E).map { Character(Unicode.Scalar(UInt8($0))) }) + "。！"
+    let probes: [(String, String)] = [
+      ("letters", String(repeating: "abcdefghij", count: 100)),
+      ("digits", String(repeating: "0123456789", count: 100)),
+      ("Han characters", String(repeating: "的一是不了人我在有他", count: 100)),
+      ("words between spaces", String(repeating: "ab cd ", count: 166)),
+      ("letters and digits", String(repeating: "a1b2c3d4e5", count: 100)),
+    ]
+    var scratch = RegexScratch()
+    for (kind, body) in probes {
+      var text = body + tail
+      let outcome = text.withUTF8 { program.forEachMatch(in: $0, scratch: &scratch) { _ in } }
+      if outcome != .completed { return kind }
+    }
+    return nil
+  }
+
   static func backtrackingRisks(of pattern: String) -> [String] {
     let characters = Array(pattern.unicodeScalars)
     var backreference = false

@@ -62,6 +62,8 @@ public final class ModerationEngine: Sendable {
     public var categoryActions: [String: CategoryAction]
     /// What a record's `extra`, shown to the sender, says (by default the deciding categories).
     public var recordExtra: RecordExtra
+    /// What an item decides whose check a regex could not finish (by default review).
+    public var onIncomplete: IncompleteAction = .review
 
     /// Creates a configuration.
     public init(
@@ -78,6 +80,19 @@ public final class ModerationEngine: Sendable {
       self.customAllowsGlobal = customAllowsGlobal
       self.categoryActions = categoryActions
     }
+  }
+
+  /// What a check that could not finish decides (a regex stopped at its limits: see
+  /// ``MatchWarning``), when the lists block nothing. Its result always carries the warnings.
+  public enum IncompleteAction: String, Sendable, Hashable, CaseIterable {
+    /// Deliver, flagged for review (``ModerationResult/flagged``), so people or the reviewer
+    /// look at it: the default.
+    case review
+    /// Block (block type 1 when a stopped regex is global, else 2; `extra` says `incomplete
+    /// check`).
+    case block
+    /// Deliver as the finished part of the check says.
+    case pass
   }
 
   /// What the entries of a category do when the configuration or an app switches it.
@@ -245,6 +260,26 @@ public final class ModerationEngine: Sendable {
     for index in matches.indices where Self.blocks(matches[index]) {
       if matches[index].match.origin == .global { blocksGlobal = true } else { blocksCustom = true }
     }
+    // A regex check stopped at its limits left the answer unknown: never a silent pass.
+    var incompleteAction = IncompleteAction.pass
+    if !warnings.isEmpty {
+      StoppedRegexLog.note(warnings, logger: configuration.logger)
+      incompleteAction = configuration.onIncomplete
+    }
+    if incompleteAction == .block && !blocksGlobal && !blocksCustom {
+      let blockType: BlockType = warnings.contains { $0.origin == .global } ? .globalWord : .customWord
+      let extra = configuration.recordExtra.render(
+        categories: ["incomplete check"], words: [], lists: [],
+        detail: {
+          JSONValue.object([JSONMember(key: "incomplete", value: .array(warnings.map { .string($0.description) }))])
+            .jsonString
+        })
+      let record = BlockedMessageInfo(item: item, blockType: blockType, extra: extra)
+      let result = ModerationResult(
+        verdict: .blocked, item: item, blockType: blockType, sensitiveType: .blockWord, record: record,
+        matches: matches, warnings: warnings, review: nil)
+      return (result, fields)
+    }
     if blocksGlobal || blocksCustom {
       let blockType: BlockType = blocksGlobal ? .globalWord : .customWord
       let extra = recordExtra(for: matches, globalOnly: blocksGlobal)
@@ -256,9 +291,10 @@ public final class ModerationEngine: Sendable {
     }
     // Review matches alone: delivered as is, flagged.
     guard matches.contains(where: { $0.match.entry.action.isReplace }) else {
-      let result = ModerationResult(
+      var result = ModerationResult(
         verdict: .pass, item: item, blockType: nil, sensitiveType: .none, record: nil, matches: matches,
         warnings: warnings, review: nil)
+      result.flagsIncomplete = incompleteAction == .review
       return (result, fields)
     }
     var delivered = item
@@ -274,9 +310,10 @@ public final class ModerationEngine: Sendable {
       case .pushTitle: delivered.setPushTitle(fields[index].text)
       }
     }
-    let result = ModerationResult(
+    var result = ModerationResult(
       verdict: .replaced, item: delivered, blockType: nil, sensitiveType: .replaceWord, record: nil,
       matches: matches, warnings: warnings, review: nil)
+    result.flagsIncomplete = incompleteAction == .review
     return (result, fields)
   }
 

@@ -39,11 +39,20 @@ public struct ModerationResult: Sendable, Hashable {
   /// What the third-party reviewer said, when it was asked.
   public var review: ReviewReport?
 
-  /// Whether a review entry matched and the item was not blocked: the item is delivered (the
-  /// reviewer, when configured, was asked), and the match is reported for people to look at.
+  /// Whether a review entry matched (or the check could not finish and
+  /// ``ModerationEngine/Configuration/onIncomplete`` is review) and the item was not blocked:
+  /// the item is delivered (the reviewer, when configured, was asked), and the match is
+  /// reported for people to look at.
   public var flagged: Bool {
-    verdict != .blocked && matches.contains { $0.match.entry.action == .review }
+    verdict != .blocked && (flagsIncomplete || matches.contains { $0.match.entry.action == .review })
   }
+
+  /// Whether a check could not finish (a regex stopped at its limits, see ``warnings``): the
+  /// verdict is then the one ``ModerationEngine/Configuration/onIncomplete`` chose.
+  public var incomplete: Bool { !warnings.isEmpty }
+
+  /// Whether the item is flagged because its check could not finish (``ModerationEngine/IncompleteAction/review``).
+  var flagsIncomplete = false
 
   /// The rewritten content, for a replaced item.
   public var replacedContent: JSONValue? { verdict == .replaced ? item.content : nil }
@@ -122,6 +131,8 @@ extension ModerationResult {
       review.write(to: &writer)
     }
     if !warnings.isEmpty {
+      writer.key("incomplete")
+      writer.bool(true)
       writer.key("warnings")
       writer.beginArray()
       for warning in warnings { writer.string(warning.description) }

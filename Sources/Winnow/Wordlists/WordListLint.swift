@@ -94,6 +94,15 @@
                 message:
                   "regex may backtrack without bound: it has \(risks.joined(separator: " and ")); on a long text its check stops at its limits"
               ))
+          } else if entry.kind != .literal,
+            let probe = RegexProgram.stoppingProbe(of: entry.text, caseless: normalization.contains(.caseFolding))
+          {
+            findings.append(
+              LintFinding(
+                location: place,
+                message:
+                  "regex backtracks catastrophically: its check stopped at its limits on 1,000 \(probe), and a stopped check leaves an item's answer unknown (--on-incomplete)"
+              ))
           }
           if let normalized, normalized.scalars.count == 1,
             normalized.firstClass == .digit || (normalized.firstClass == .letter && normalized.scalars[0] < 0x250)
