@@ -8,10 +8,12 @@ struct DiffCommand: ParsableCommand {
     commandName: "diff",
     abstract: "Show what changing a word list does to a corpus: items newly blocked, passed or replaced.",
     discussion: """
-      Moderates every item of the dumps twice, with the old lists and with the new ones (each \
-      alone; a directory means its *.txt files), and reports the items whose verdict changed, \
-      with counts, a sample of each kind and the entries responsible. Lists are read as custom \
-      lists unless --global. Exit status 0: no verdict changed; 1: some changed.
+      Moderates every item of the dumps twice, with the old lists and with the new ones (a \
+      directory means its *.txt files), and reports the items whose verdict changed, with \
+      counts, a sample of each kind and the entries responsible. Lists are read as custom lists \
+      over the built-in global list, as they would run, so a word the global list blocks anyway \
+      changes nothing; --alone compares them alone. With --global they are the whole global \
+      list, compared alone. Exit status 0: no verdict changed; 1: some changed.
       """
   )
 
@@ -25,6 +27,9 @@ struct DiffCommand: ParsableCommand {
   var dumps: [String] = []
 
   @OptionGroup var origin: OriginOption
+
+  @Flag(help: "Compare the custom lists alone, without the built-in global list under them.")
+  var alone = false
 
   @Option(help: "Items shown per kind of change.")
   var samples = 5
@@ -44,7 +49,10 @@ struct DiffCommand: ParsableCommand {
 
   func run() throws {
     let lists = try loadLists([old, new], origin: origin.origin)
-    let (oldEngine, newEngine) = try (engine(lists[0]), engine(lists[1]))
+    // The custom lists run over the global list in effect: the built-in one (and the contact
+    // list), read as every command reads it.
+    let global = origin.global || alone ? try Matcher(lists: []) : try ListOptions.parse([]).matcher()
+    let (oldEngine, newEngine) = try (engine(lists[0], over: global), engine(lists[1], over: global))
     let batches = forEachBatch(of: dumps, jobs: jobs) { batch -> (changes: [Change], read: Int, errors: Int) in
       var changes: [Change] = []
       var errors = 0
@@ -69,7 +77,8 @@ struct DiffCommand: ParsableCommand {
             Change(
               kind: kind, file: batch.file, line: batch.firstLine + offset,
               text: fields.map(\.text).joined(separator: " | "),
-              entries: responsible.matches.map { match in
+              // The entries of the lists compared (not the global list under custom ones).
+              entries: responsible.matches.filter { origin.global || $0.match.origin == .custom }.map { match in
                 let place = match.match.entry.source.map { " \(ScanTally.shortName($0.file)):\($0.line)" } ?? ""
                 return match.match.entry.text + place
               }))
@@ -98,10 +107,12 @@ struct DiffCommand: ParsableCommand {
     if !changes.isEmpty { throw ExitCode(1) }
   }
 
-  /// An engine of `lists`; when they do not compile, every error of the old and the new lists.
-  private func engine(_ lists: [WordList]) throws -> ModerationEngine {
+  /// An engine of `lists` (custom ones over `global`); when they do not compile, every error
+  /// of the old and the new lists.
+  private func engine(_ lists: [WordList], over global: Matcher) throws -> ModerationEngine {
     do throws(WordListErrors) {
-      return origin.global ? try ModerationEngine(global: lists) : try ModerationEngine(global: [], custom: lists)
+      return origin.global
+        ? try ModerationEngine(global: lists) : try ModerationEngine(global: global, custom: lists)
     } catch {
       throw reportListErrors(error.errors, inFiles: old + new)
     }

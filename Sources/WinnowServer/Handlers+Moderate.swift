@@ -13,7 +13,9 @@ extension Handlers {
     let engine = service.engine
     let contentType = request.headers[.contentType]?.lowercased() ?? ""
     if contentType.hasPrefix("application/x-ndjson") || contentType.hasPrefix("application/jsonl") {
-      let lines = String(buffer: buffer).split(separator: "\n", omittingEmptySubsequences: false)
+      var lines = String(buffer: buffer).split(separator: "\n", omittingEmptySubsequences: false)
+      // The empty piece after a final newline is no line.
+      if lines.last?.isEmpty == true { lines.removeLast() }
       let answers = await moderateLines(lines.map(String.init), engine: engine)
       return Reply(status: .ok, body: answers.joined(), contentType: "application/x-ndjson")
     }
@@ -31,8 +33,11 @@ extension Handlers {
     }
   }
 
-  /// One item through the whole pipeline, counted.
+  /// One item through the whole pipeline, counted. A blank line is the error `scan` gives it.
   private func moderateItem(_ text: String, engine: ModerationEngine) async -> Result<ModerationResult, ItemError> {
+    if text.allSatisfy(\.isWhitespace) {
+      return .failure(ItemError(.invalidField("line", "a JSON object (the line is empty)")))
+    }
     do { return await moderateItem(try MessageItem(json: text), engine: engine) } catch { return .failure(error) }
   }
 
@@ -45,10 +50,11 @@ extension Handlers {
     } catch { return .failure(error) }
   }
 
-  /// The answer lines of NDJSON items, in order: a result, or an error naming the line; blank
-  /// lines are not items and get no answer. At most `batchConcurrency` items at once.
+  /// The answer lines of NDJSON items, in order: a result, or an error naming the line. A
+  /// blank line is an error, as it is in `winnow scan`: every line sent gets its answer. At
+  /// most `batchConcurrency` items at once.
   private func moderateLines(_ lines: [String], engine: ModerationEngine) async -> [String] {
-    let items = lines.enumerated().filter { !$0.element.allSatisfy(\.isWhitespace) }
+    let items = Array(lines.enumerated())
     var answers = [String](repeating: "", count: items.count)
     await withTaskGroup(of: (Int, String).self) { group in
       var next = 0

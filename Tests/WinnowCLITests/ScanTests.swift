@@ -329,10 +329,23 @@ struct ScanTests {
           \(old):3: never
 
         """)
+    // Over the built-in global list, which blocks 傻逼 anyway, adding it changes nothing.
     let diff = try await Self.run(["diff", "--old", old, "--new", new, dump])
     #expect(diff.status == 1)
     #expect(
       diff.stdout == """
+        5 items read, 1 unreadable, 1 changed verdict
+        newly blocked: 0
+        newly passed: 1
+          1 × hello old.txt:2
+          e.g. \(dump):1: "hello"
+        newly replaced: 0
+
+        """)
+    let alone = try await Self.run(["diff", "--alone", "--old", old, "--new", new, dump])
+    #expect(alone.status == 1)
+    #expect(
+      alone.stdout == """
         5 items read, 1 unreadable, 3 changed verdict
         newly blocked: 2
           2 × 傻逼 new.txt:3

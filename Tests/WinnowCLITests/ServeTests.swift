@@ -203,10 +203,14 @@ struct ServeTests {
       #"{"content":{"content":"hello"},"msgUID":"a","targetId":"t"}"# + "\n{bad\n\n"
         + #"{"content":{"content":"fucking"},"msgUID":"c","targetId":"t"}"# + "\n",
       headers: [("Content-Type", "application/x-ndjson")])
+    // A blank line is an error, as in `winnow scan`: every line sent is answered.
     let lines = batch.body.split(separator: "\n").map { Self.json(String($0)) }
-    #expect(batch.status == 200 && lines.count == 3)
+    #expect(batch.status == 200 && lines.count == 4)
     #expect(lines.first?["verdict"] == "pass" && lines.last?["verdict"] == "blocked")
-    #expect(lines.count == 3 && lines[1]["verdict"] == "error" && lines[1]["line"]?.int64Value == 2)
+    #expect(lines.count == 4 && lines[1]["verdict"] == "error" && lines[1]["line"]?.int64Value == 2)
+    #expect(
+      lines.count == 4 && lines[2]["line"]?.int64Value == 3
+        && lines[2]["error"] == #"field "line" must be a JSON object (the line is empty)"#, "\(lines)")
     await server.stop()
   }
 
