@@ -52,9 +52,12 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // Runs before `main`: ignores SIGHUP for `winnow serve` from the program's first code.
+    .target(name: "CWinnowStartup"),
     .executableTarget(
       name: "WinnowCLI",
       dependencies: [
+        "CWinnowStartup",
         "Winnow",
         "WinnowWebhook",
         "WinnowServer",

@@ -44,6 +44,13 @@ struct ServeCommand: AsyncParsableCommand {
   var signatureWindow: Int64 = 300
 
   @Option(
+    name: .customLong("watch-interval"),
+    help:
+      "Seconds between looks for list files changed by another process (another server, winnow words); 0: only on SIGHUP (default 0.5)."
+  )
+  var watchInterval: Double = 0.5
+
+  @Option(
     name: .customLong("callback-on-error"),
     help: "The answer to a signed callback whose message cannot be read: block or pass (default block).")
   var callbackOnError: CallbackErrorPolicy = .block
@@ -62,6 +69,10 @@ struct ServeCommand: AsyncParsableCommand {
     if threads < 1 || threads > 256 { throw ValidationError("--threads must be 1 to 256") }
     if maximumBody < 1024 { throw ValidationError("--max-body must be at least 1024") }
     if signatureWindow < 0 { throw ValidationError("--signature-window must be 0 or more") }
+    // `!(… >= 0)` also refuses nan; the upper bound keeps the milliseconds an exact Int64.
+    if !(watchInterval >= 0 && watchInterval <= 3600) {
+      throw ValidationError("--watch-interval must be 0 to 3600 seconds")
+    }
   }
 
   func run() async throws {
@@ -77,6 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
     server.maximumBodyBytes = maximumBody
     server.signatureWindowSeconds = signatureWindow
     server.callbackOnError = callbackOnError
+    server.listWatchInterval = .milliseconds(Int64(watchInterval * 1000))
     server.moderateNeedsToken = moderateNeedsToken
     if let adminTokenFile {
       do { server.adminToken = try readSecretFile(adminTokenFile) } catch let error as CLIError {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CWinnowStartup
 
 /// The `winnow` command: moderation of chat text from the shell.
 @main
@@ -16,4 +17,14 @@ struct WinnowCommand: AsyncParsableCommand {
       MatchCommand.self,
     ]
   )
+
+  /// Runs the command. `serve` reloads its lists on `SIGHUP`, whose default action ends the
+  /// process: `CWinnowStartup`'s constructor ignores it before the Swift runtime starts, so
+  /// that a reload asked for while the server starts (a deployment's `kill -HUP` right after
+  /// launch) never kills it. The server traps it once it can reload.
+  static func main() async {
+    // Keeps the constructor's object file in the executable.
+    _ = winnow_startup_linked()
+    await main(nil)
+  }
 }

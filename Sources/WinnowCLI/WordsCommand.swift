@@ -24,6 +24,16 @@ func readListFile(_ path: String) throws -> WordListFile {
   }
 }
 
+/// Takes the lock every edit of a list file holds (``ListFileLock``, which `winnow serve`'s
+/// word API takes too), for the rest of the process: the read, the change and the write of
+/// this command are one edit. The descriptor is closed, and the lock released, at exit.
+func lockListFile(_ path: String) throws {
+  do { _ = try ListFileLock.lock(path) } catch {
+    FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+    throw CLIError.exitCode
+  }
+}
+
 /// Writes `text` to `path` through a temporary file in the same directory (``TemporaryFile``)
 /// and a rename, keeping the list's permissions.
 func writeAtomically(_ text: String, to path: String) throws {
@@ -88,6 +98,7 @@ struct AddCommand: ParsableCommand {
   var entries: [String]
 
   func run() throws {
+    try lockListFile(file)
     var list =
       FileManager.default.fileExists(atPath: file) ? try readListFile(file) : WordListFile(parsing: "", path: file)
     let parsed = WordListFile(parsing: entries.joined(separator: "\n"), path: "argument")
@@ -140,6 +151,7 @@ struct RemoveCommand: ParsableCommand {
   var entries: [String]
 
   func run() throws {
+    try lockListFile(file)
     var list = try readListFile(file)
     let parsed = WordListFile(parsing: entries.joined(separator: "\n"), path: "argument").entries
     var output = OutputBuffer(.standardError)
@@ -174,6 +186,7 @@ struct SortCommand: ParsableCommand {
   var unique = false
 
   func run() throws {
+    try lockListFile(file)
     let list = try readListFile(file)
     var lines: [String] = []
     var run: [(key: [UInt32], text: String)] = []

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Synchronization
 @_spi(Tools) import Winnow
 
 /// The answer of an endpoint before it becomes a response.
@@ -52,6 +53,8 @@ struct Handlers: Sendable {
   let configuration: ServerConfiguration
   /// The signatures accepted within the window (nil when the window is 0).
   let nonces: NonceRegistry?
+  /// The errors the last look for changed files found (logged once until they change).
+  let watchedErrors = WatchedErrors()
 
   init(holder: ServiceHolder, metrics: ServerMetrics, configuration: ServerConfiguration) {
     self.holder = holder
@@ -146,6 +149,26 @@ struct Handlers: Sendable {
     return nil
   }
 
+  /// Looks for list files changed by another process (another server, `winnow words`, an
+  /// editor) and reloads what changed; logs only changes, and errors once until they change.
+  func watch() async {
+    guard let service = holder.service else { return }
+    let report = await offThePool { service.reload(quietly: true) }
+    let errorsAreNew = watchedErrors.errors.withLock { last in
+      defer { last = report.errors }
+      return !report.errors.isEmpty && report.errors != last
+    }
+    if report.changed {
+      metrics.reload(report)
+      configuration.logger.info(
+        "reloaded lists (a file changed)",
+        metadata: ["global": "\(report.globalReloaded)", "apps": "\(report.changedApps.count)"])
+    } else if errorsAreNew {
+      metrics.reload(report)
+      for error in report.errors { configuration.logger.error("a changed list kept the old lists: \(error)") }
+    }
+  }
+
   /// Reloads the lists off the request threads, logs and counts the outcome.
   @discardableResult
   func reload(trigger: String) async -> ModerationService.ReloadReport {
@@ -226,4 +249,9 @@ func constantTimeEqual(_ a: String, _ b: String) -> Bool {
   var difference: UInt8 = 0
   for index in left.indices { difference |= left[index] ^ right[index] }
   return difference == 0
+}
+
+/// The errors the last look for changed list files found.
+final class WatchedErrors: Sendable {
+  let errors = Mutex<[String]>([])
 }

@@ -8,7 +8,8 @@ public struct ServerConfiguration: Sendable {
   public var host = "127.0.0.1"
   /// The port; 0 picks a free one (reported to ``WinnowHTTPServer/run(onListening:)``).
   public var port = 8080
-  /// Event-loop threads (default: one per core).
+  /// Event-loop threads (default: one per core); the loops live as long as the process, and
+  /// later servers with the same count share them.
   public var threads = ProcessInfo.processInfo.activeProcessorCount
   /// The largest request body read, in bytes; a longer one is refused with 413.
   public var maximumBodyBytes = 4 << 20
@@ -24,6 +25,10 @@ public struct ServerConfiguration: Sendable {
   /// What a signed message callback whose message cannot be read is answered (the platform
   /// delivers on any error answer, so an error would pass it).
   public var callbackOnError = CallbackErrorPolicy.block
+  /// How often the list files are looked at for changes made by another process (another
+  /// server on the same directory, `winnow words`, an editor); zero: only on `SIGHUP` and
+  /// `/admin/reload`. A change is enforced within this and the time to compile it.
+  public var listWatchInterval: Duration = .milliseconds(500)
   /// Most items of one NDJSON batch moderated at once (reviewer calls overlap up to this).
   public var batchConcurrency = 16
   /// The log.

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 import Winnow
 
@@ -42,7 +43,7 @@ public struct WinnowHTTPServer: Sendable {
     let handlers = Handlers(holder: holder, metrics: metrics, configuration: configuration)
     let router = Router()
     handlers.register(on: router)
-    let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
+    let group = Self.eventLoops(threads: max(1, configuration.threads))
     let app = Application(
       router: router,
       configuration: ApplicationConfiguration(
@@ -61,14 +62,23 @@ public struct WinnowHTTPServer: Sendable {
         ],
         gracefulShutdownSignals: [.sigterm, .sigint],
         logger: configuration.logger))
-    do {
-      try await serviceGroup.run()
-    } catch {
-      try? await group.shutdownGracefully()
-      throw error
-    }
-    try? await group.shutdownGracefully()
+    try await serviceGroup.run()
   }
+
+  /// The event loops of servers with `threads` threads, made on first use and kept for the
+  /// process, as NIO's own singleton loops are. Shut down when a server stopped, they were
+  /// still given work by connections closing after it (NIO printed that this "will be
+  /// upgraded to a forced crash" on about one shutdown in eight); a later server shares them.
+  private static func eventLoops(threads: Int) -> MultiThreadedEventLoopGroup {
+    groups.withLock { groups in
+      if let group = groups[threads] { return group }
+      let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+      groups[threads] = group
+      return group
+    }
+  }
+
+  private static let groups = Mutex<[Int: MultiThreadedEventLoopGroup]>([:])
 }
 
 /// Loads the lists, then reloads them on each `SIGHUP` until shutdown.
@@ -83,8 +93,21 @@ private struct ListService: Service {
     await holder.load(makeService)
     if case .failed(let error) = holder.current { throw error }
     handlers.configuration.logger.info("lists loaded")
-    for await _ in signals.cancelOnGracefulShutdown() {
-      await handlers.reload(trigger: "SIGHUP")
+    let interval = handlers.configuration.listWatchInterval
+    await withTaskGroup(of: Void.self) { group in
+      if interval > .zero {
+        group.addTask {
+          // Changes made by other processes, found without a signal.
+          while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            try? await Task.sleep(for: interval)
+            await handlers.watch()
+          }
+        }
+      }
+      for await _ in signals.cancelOnGracefulShutdown() {
+        await handlers.reload(trigger: "SIGHUP")
+      }
+      group.cancelAll()
     }
   }
 }

@@ -448,6 +448,40 @@ struct ServeTests {
     await server.stop()
   }
 
+  /// Two servers on one apps directory, and `winnow words add` beside them: every
+  /// acknowledged word is in the file, and each server enforces the others' words within a
+  /// second, without a signal.
+  @Test func serversAndTheCLIOnOneDirectoryLoseNoWord() async throws {
+    let first = try await Server(apps: ["app1": "appword\n"])
+    let second = try await Server(directory: first.apps)
+    let list = "\(first.apps)/app1.txt"
+    let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+      for index in 0..<40 {
+        group.addTask {
+          if index % 4 == 3 {
+            return try await CLITests.run(["words", "add", list, "cliword\(index)"]).status == 0 ? 200 : 500
+          }
+          return try await (index % 2 == 0 ? first : second).wordAPI("add", "word=apiword\(index)").status
+        }
+      }
+      return try await group.reduce(into: [Int]()) { $0.append($1) }
+    }
+    #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+    let words = (0..<40).map { $0 % 4 == 3 ? "cliword\($0)" : "apiword\($0)" }
+    let file = Set(try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n").map(String.init))
+    #expect(file == Set(words + ["appword"]), "\(Set(words).subtracting(file).sorted()) lost")
+    try await Task.sleep(for: .milliseconds(1500))
+    for server in [first, second] {
+      var unenforced: [String] = []
+      for word in words where try await server.moderate("a \(word) here", app: "app1")["verdict"] != "blocked" {
+        unenforced.append(word)
+      }
+      #expect(unenforced.isEmpty, "\(unenforced) not enforced")
+    }
+    await first.stop()
+    await second.stop()
+  }
+
   /// An acknowledged word survives `kill -9` of the server.
   @Test func anAcknowledgedWordSurvivesKill9() async throws {
     let server = try await Server()
@@ -538,6 +572,45 @@ struct ServeTests {
     chmod(open, 0o777)
     let writable = try await CLITests.run(["serve", "--port", "0", "--apps", open])
     #expect(writable.status != 0 && writable.stderr.contains("writable by group or others"), "\(writable.stderr)")
+  }
+
+  /// A SIGHUP while the server starts never ends it, and no shutdown leaves NIO work for
+  /// loops already shut down (run with NIO's strict mode, in which that is a crash).
+  @Test func startingAndStoppingSurviveSignals() async throws {
+    let apps = CLITests.temporaryPath("signal-apps").path
+    try FileManager.default.createDirectory(atPath: apps, withIntermediateDirectories: true)
+    var problems: [String] = []
+    for round in 0..<12 {
+      let process = Process()
+      process.executableURL = CLITests.executable
+      process.arguments = ["serve", "--port", "0", "--apps", apps]
+      process.environment = ProcessInfo.processInfo.environment.merging([
+        "WINNOW_CACHE_DIR": CLITests.cacheDirectory.path, "SWIFTNIO_STRICT": "1",
+      ]) { $1 }
+      let errors = Pipe()
+      process.standardError = errors
+      process.standardOutput = FileHandle.nullDevice
+      try process.run()
+      // Past the loading of the binary (a signal before the program's first code takes the
+      // default action whatever it does), within its start. A debug binary, loaded by a busy
+      // test run, takes longer to reach its first code.
+      let loading = ReliabilityTests.isReleaseBinary ? 15 : 150
+      try await Task.sleep(for: .milliseconds(loading + 10 * (round % 4)))
+      kill(process.processIdentifier, SIGHUP)
+      try await Task.sleep(for: .milliseconds(300))
+      guard process.isRunning else {
+        problems.append("round \(round): ended by SIGHUP (status \(process.terminationStatus))")
+        continue
+      }
+      kill(process.processIdentifier, SIGTERM)
+      let output = await offThePool { errors.fileHandleForReading.readDataToEndOfFile() }
+      process.waitUntilExit()
+      let log = String(decoding: output, as: UTF8.self)
+      if process.terminationStatus != 0 || log.contains("Cannot schedule") {
+        problems.append("round \(round): status \(process.terminationStatus) \(log.suffix(300))")
+      }
+    }
+    #expect(problems.isEmpty, "\(problems)")
   }
 
   static func badGlobal() throws -> String {

@@ -200,6 +200,45 @@ struct ModerationServiceTests {
     #expect(file.split(separator: "\n").count == 40)
   }
 
+  /// Two services on one directory (two servers' processes share it the same way) edit
+  /// under the list file's lock: no acknowledged word is lost, and each sees the other's at
+  /// its next look for changes.
+  @Test func twoServicesOnOneDirectoryLoseNoWord() async throws {
+    let apps = try Self.directory([:])
+    let services = [
+      try ModerationService(global: Self.global, apps: apps), try ModerationService(global: Self.global, apps: apps),
+    ]
+    let acknowledged = await withTaskGroup(of: Bool.self) { group in
+      for index in 0..<40 {
+        group.addTask { (try? services[index % 2].addWords([.init(word: "word\(index)")], toApp: "app")) != nil }
+      }
+      return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+    }
+    #expect(acknowledged == 40)
+    let file = try String(contentsOfFile: apps.listPath(of: "app"), encoding: .utf8)
+    #expect(Set(file.split(separator: "\n").map(String.init)) == Set((0..<40).map { "word\($0)" }))
+    for service in services {
+      service.reload(quietly: true)
+      #expect((0..<40).allSatisfy { Self.verdict(service, "a word\($0) here", app: "app") == .blocked })
+    }
+  }
+
+  /// Reloads racing edits never leave an older engine in use: every acknowledged word is
+  /// enforced once both are done, with no further reload.
+  @Test func reloadsRacingEditsLeaveEveryWordEnforced() async throws {
+    let apps = try Self.directory(["app.txt": "first\n"])
+    let service = try ModerationService(global: Self.global, apps: apps)
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for _ in 0..<200 { service.reload() }
+      }
+      for index in 0..<60 {
+        group.addTask { _ = try? service.addWords([.init(word: "word\(index)")], toApp: "app") }
+      }
+    }
+    #expect((0..<60).allSatisfy { Self.verdict(service, "a word\($0) here", app: "app") == .blocked })
+  }
+
   /// A service started from the compiled-list cache reads back what the first one compiled.
   @Test func aCachedGlobalListIsReadBack() throws {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("winnow-cache-\(UUID().uuidString)")

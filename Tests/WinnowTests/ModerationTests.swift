@@ -328,14 +328,15 @@ struct ModerationTests {
     }
     let engine = try Self.engine(
       reviewer: reviewer,
-      policy: ReviewPolicy(timeout: .milliseconds(50), onFailure: .failClosed, maximumCallsInFlight: 2))
+      policy: ReviewPolicy(timeout: .milliseconds(500), onFailure: .failClosed, maximumCallsInFlight: 2))
     var results: [ModerationResult] = []
     for _ in 0..<4 { results.append(try await engine.moderate(Self.item("hello"))) }
     // The first two time out and stay in flight; the next two wait for them, in vain, until
-    // their own timeout: bounded, and failing closed as the policy says.
-    #expect(results.allSatisfy { $0.review?.failure == "no answer within 0.05 seconds" && $0.verdict == .blocked })
+    // their own timeout: bounded, and failing closed as the policy says. (On a busy machine a
+    // call can time out before it starts; then it is not in flight, and a later one starts.)
+    #expect(results.allSatisfy { $0.review?.failure == "no answer within 0.5 seconds" && $0.verdict == .blocked })
     let counts = engine.reviewerStatistics.counts
-    #expect(counts.inFlight == 2 && counts.waiting == 0)
+    #expect((1...2).contains(counts.inFlight) && counts.waiting == 0, "\(counts)")
     #expect(counts.timeouts == 4 && counts.failures == 0 && counts.calls == 4)
   }
 

@@ -7,13 +7,17 @@ import Synchronization
 /// - ``engine`` is the engine new requests use. A request keeps the engine it started with:
 ///   a reload or an edit builds a new engine beside it and swaps it in, so no request fails or
 ///   waits on a compile.
-/// - ``reload()`` reads the lists again: the global list only when one of its files changed,
+/// - ``reload(quietly:)`` reads the lists again: the global list only when one of its files changed,
 ///   and only the apps whose list files changed (added, edited, removed). A reload with any
 ///   error keeps every old list and reports each error with its file and line.
 /// - ``addWords(_:toApp:)`` and ``removeWords(_:fromApp:)`` edit an app's list file the way the
 ///   platform's sensitive-word API does: the new file is written durably (a temporary file,
 ///   `fsync`, rename, `fsync` of the directory) before they return, and the very next
-///   ``engine`` has it. Edits and reloads are serialized; requests never wait for them.
+///   ``engine`` has it. Edits and reloads are serialized; requests never wait for them. An
+///   edit reads, changes and writes the file under ``ListFileLock``, which `winnow words` and
+///   other servers on the same directory take too, so no process's edit is lost; a change
+///   made by another process is seen at the next ``reload(quietly:)`` (`winnow serve` checks
+///   every half second).
 ///
 /// `ModerationService` is `Sendable`: share one across every request handler.
 public final class ModerationService: Sendable {
@@ -60,6 +64,8 @@ public final class ModerationService: Sendable {
     public var errors: [String] = []
     /// When the reload finished.
     public var finishedAt = Date()
+    /// Whether anything changed: new lists (or secrets) are in use.
+    public var changed = false
     /// Whether the new lists are in use.
     public var succeeded: Bool { errors.isEmpty }
 
@@ -135,10 +141,16 @@ public final class ModerationService: Sendable {
     var apps: [String: AppLists]
     var secrets: [String: String]
     var secretsFingerprint: FileFingerprint?
+    /// Counts the changes made under the lock: engines are built outside it, so an older one
+    /// could otherwise be swapped in after a newer one (a reload racing an edit left an
+    /// acknowledged word unenforced, and the next reload saw nothing to do).
+    var generation = 0
   }
 
   private struct Current {
     var engine: ModerationEngine
+    /// The generation of the lists `engine` was built from: only a newer one replaces it.
+    var generation = 0
     var secrets: [String: String]
     var version: Int
     var loadedAt: Date
@@ -219,8 +231,11 @@ public final class ModerationService: Sendable {
 
   /// Reads changed lists again and swaps in an engine with them (see the type's notes). Runs
   /// on the calling thread: call it off the request path.
+  ///
+  /// - Parameter quietly: for a periodic check: when nothing changed and nothing is wrong, the
+  ///   status (``Status/lastReload``) is left as it was.
   @discardableResult
-  public func reload() -> ReloadReport {
+  public func reload(quietly: Bool = false) -> ReloadReport {
     var report = ReloadReport()
     let swapped = lists.withLock { lists -> Lists? in
       var next = lists
@@ -266,15 +281,25 @@ public final class ModerationService: Sendable {
       }
       guard report.errors.isEmpty else { return nil }
       let changed = report.globalReloaded || !report.changedApps.isEmpty || next.secrets != lists.secrets
+      if changed { next.generation = lists.generation + 1 }
       lists = next
       return changed ? next : nil
     }
     report.changedApps.sort()
     report.finishedAt = Date()
+    report.changed = swapped != nil
+    // A check that found nothing changed, and nothing wrong that was not wrong already, leaves
+    // the status alone.
+    if quietly && swapped == nil
+      && (report.errors.isEmpty || report.errors == current.withLock({ $0.lastReload?.errors }))
+    {
+      return report
+    }
     let newEngine = swapped.map { self.engine(of: $0) }
     current.withLock { current in
-      if let newEngine, let swapped {
+      if let newEngine, let swapped, swapped.generation > current.generation {
         current.engine = newEngine
+        current.generation = swapped.generation
         current.secrets = swapped.secrets
         current.version += 1
         current.loadedAt = report.finishedAt
@@ -345,6 +370,12 @@ public final class ModerationService: Sendable {
     }
     let path = apps.listPath(of: appKey)
     let next = try lists.withLock { lists throws(ModerationServiceError) -> Lists? in
+      // Another process (a second server, `winnow words add`) edits under the same lock.
+      let lock: Int32
+      do { lock = try ListFileLock.lock(path) } catch {
+        throw ModerationServiceError(errors: ["\(error)"], isWriteFailure: true)
+      }
+      defer { close(lock) }
       var file: WordListFile
       if FileManager.default.fileExists(atPath: path) {
         do { file = try WordListFile(contentsOf: path) } catch { throw ModerationServiceError(errors: ["\(error)"]) }
@@ -366,12 +397,15 @@ public final class ModerationService: Sendable {
       }
       lists.apps[appKey] = AppLists(
         fingerprint: FileFingerprint(path: path), entryCount: file.entries.count, matcher: matcher)
+      lists.generation += 1
       return lists
     }
     guard let next else { return }
     let newEngine = self.engine(of: next)
     current.withLock { current in
+      guard next.generation > current.generation else { return }
       current.engine = newEngine
+      current.generation = next.generation
       current.version += 1
       current.loadedAt = Date()
     }
