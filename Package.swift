@@ -45,6 +45,7 @@ let package = Package(
       dependencies: [
         "Winnow",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         .product(name: "Metrics", package: "swift-metrics"),

@@ -44,6 +44,25 @@ struct ServeCommand: AsyncParsableCommand {
   var signatureWindow: Int64 = 300
 
   @Option(
+    name: .customLong("idle-timeout"),
+    help: "Seconds a connection may sit idle, or take to send a request head, before it is closed (default 30).")
+  var idleTimeout: Double = 30
+
+  @Option(name: .customLong("body-timeout"), help: "Seconds a request body may take to arrive (default 30).")
+  var bodyTimeout: Double = 30
+
+  @Option(
+    name: .customLong("max-connections"),
+    help: "The most connections open at once (default: 3/4 of the open-file limit).")
+  var maximumConnections: Int?
+
+  @Option(name: .customLong("max-lines"), help: "The most lines of one NDJSON request (default 10000).")
+  var maximumLines = 10_000
+
+  @Option(name: .customLong("max-answer"), help: "The most bytes of one NDJSON answer (default 33554432).")
+  var maximumAnswer = 32 << 20
+
+  @Option(
     name: .customLong("watch-interval"),
     help:
       "Seconds between looks for list files changed by another process (another server, winnow words); 0: only on SIGHUP (default 0.5)."
@@ -73,6 +92,13 @@ struct ServeCommand: AsyncParsableCommand {
     if !(watchInterval >= 0 && watchInterval <= 3600) {
       throw ValidationError("--watch-interval must be 0 to 3600 seconds")
     }
+    for (name, value) in [("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout)]
+    where !(value > 0 && value <= 86_400) {
+      throw ValidationError("\(name) must be more than 0 and at most 86400 seconds")
+    }
+    if let maximumConnections, maximumConnections < 1 { throw ValidationError("--max-connections must be 1 or more") }
+    if maximumLines < 1 { throw ValidationError("--max-lines must be 1 or more") }
+    if maximumAnswer < 1024 { throw ValidationError("--max-answer must be at least 1024") }
   }
 
   func run() async throws {
@@ -89,6 +115,11 @@ struct ServeCommand: AsyncParsableCommand {
     server.signatureWindowSeconds = signatureWindow
     server.callbackOnError = callbackOnError
     server.listWatchInterval = .milliseconds(Int64(watchInterval * 1000))
+    server.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+    server.bodyTimeout = .milliseconds(Int64(bodyTimeout * 1000))
+    server.maximumConnections = maximumConnections
+    server.maximumBatchLines = maximumLines
+    server.maximumAnswerBytes = maximumAnswer
     server.moderateNeedsToken = moderateNeedsToken
     if let adminTokenFile {
       do { server.adminToken = try readSecretFile(adminTokenFile) } catch let error as CLIError {

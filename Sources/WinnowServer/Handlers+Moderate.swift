@@ -16,7 +16,17 @@ extension Handlers {
       var lines = String(buffer: buffer).split(separator: "\n", omittingEmptySubsequences: false)
       // The empty piece after a final newline is no line.
       if lines.last?.isEmpty == true { lines.removeLast() }
-      let answers = await moderateLines(lines.map(String.init), engine: engine)
+      guard lines.count <= configuration.maximumBatchLines else {
+        return .error(
+          .contentTooLarge,
+          "\(lines.count) lines in one NDJSON request; at most \(configuration.maximumBatchLines) (--max-lines): send fewer at a time"
+        )
+      }
+      guard let answers = await moderateLines(lines.map(String.init), engine: engine) else {
+        return .error(
+          .contentTooLarge,
+          "the answers exceed \(configuration.maximumAnswerBytes) bytes (--max-answer): send fewer lines at a time")
+      }
       return Reply(status: .ok, body: answers.joined(), contentType: "application/x-ndjson")
     }
     // Parsed from the body's bytes: no string of the whole body is made.
@@ -52,10 +62,12 @@ extension Handlers {
 
   /// The answer lines of NDJSON items, in order: a result, or an error naming the line. A
   /// blank line is an error, as it is in `winnow scan`: every line sent gets its answer. At
-  /// most `batchConcurrency` items at once.
-  private func moderateLines(_ lines: [String], engine: ModerationEngine) async -> [String] {
+  /// most `batchConcurrency` items at once. Nil once the answers pass
+  /// ``ServerConfiguration/maximumAnswerBytes`` (the rest are not moderated).
+  private func moderateLines(_ lines: [String], engine: ModerationEngine) async -> [String]? {
     let items = Array(lines.enumerated())
     var answers = [String](repeating: "", count: items.count)
+    var size = 0
     await withTaskGroup(of: (Int, String).self) { group in
       var next = 0
       func start() {
@@ -81,10 +93,15 @@ extension Handlers {
       while next < items.count && next < max(1, configuration.batchConcurrency) { start() }
       while let (index, answer) = await group.next() {
         answers[index] = answer
+        size += answer.utf8.count
+        if size > configuration.maximumAnswerBytes {
+          group.cancelAll()
+          return
+        }
         if next < items.count { start() }
       }
     }
-    return answers
+    return size > configuration.maximumAnswerBytes ? nil : answers
   }
 
   /// The error answer of an item, as `winnow check --item --json` writes it.

@@ -130,9 +130,31 @@ struct Handlers: Sendable {
 
   /// The body, or the reply that refuses it (413 when it is over the limit).
   func body(of request: inout Request) async -> Result<ByteBuffer, ReplyError> {
-    do { return .success(try await request.collectBody(upTo: configuration.maximumBodyBytes)) } catch {
+    let limit = configuration.maximumBodyBytes
+    let timeout = configuration.bodyTimeout
+    let incoming = request
+    // The body, or the timeout, whichever comes first: a body sent a byte at a time never
+    // counts as idle, so the idle timeout alone would keep it open.
+    let outcome = await withTaskGroup(of: BodyOutcome.self) { group in
+      group.addTask {
+        var reading = incoming
+        do { return .body(try await reading.collectBody(upTo: limit)) } catch { return .tooLarge }
+      }
+      group.addTask {
+        try? await Task.sleep(for: timeout)
+        return .timedOut
+      }
+      let first = await group.next() ?? .timedOut
+      group.cancelAll()
+      return first
+    }
+    switch outcome {
+    case .body(let buffer): return .success(buffer)
+    case .tooLarge:
+      return .failure(ReplyError(.error(.contentTooLarge, "the body is over the limit of \(limit) bytes")))
+    case .timedOut:
       return .failure(
-        ReplyError(.error(.contentTooLarge, "the body is over the limit of \(configuration.maximumBodyBytes) bytes")))
+        ReplyError(.error(.requestTimeout, "the body did not arrive within \(timeout) (--body-timeout)")))
     }
   }
 
@@ -254,4 +276,11 @@ func constantTimeEqual(_ a: String, _ b: String) -> Bool {
 /// The errors the last look for changed list files found.
 final class WatchedErrors: Sendable {
   let errors = Mutex<[String]>([])
+}
+
+/// How reading a request body ended.
+enum BodyOutcome: Sendable {
+  case body(ByteBuffer)
+  case tooLarge
+  case timedOut
 }

@@ -29,6 +29,19 @@ public struct ServerConfiguration: Sendable {
   /// server on the same directory, `winnow words`, an editor); zero: only on `SIGHUP` and
   /// `/admin/reload`. A change is enforced within this and the time to compile it.
   public var listWatchInterval: Duration = .milliseconds(500)
+  /// How long a connection may sit idle (no request, or a request head not yet complete)
+  /// before it is closed.
+  public var idleTimeout: Duration = .seconds(30)
+  /// How long a request body may take to arrive in full; a slower one gets 408.
+  public var bodyTimeout: Duration = .seconds(30)
+  /// The most connections open at once; past it new ones wait in the listen queue until one
+  /// closes. Nil: 3/4 of the process's open-file limit, at least 64 (a server that ran out of
+  /// descriptors spun on `accept` and could not answer its health check).
+  public var maximumConnections: Int? = nil
+  /// The most lines of one NDJSON request; a longer one gets 413 before any is moderated.
+  public var maximumBatchLines = 10_000
+  /// The most bytes of an NDJSON answer; past it the request gets 413.
+  public var maximumAnswerBytes = 32 << 20
   /// Most items of one NDJSON batch moderated at once (reviewer calls overlap up to this).
   public var batchConcurrency = 16
   /// The log.

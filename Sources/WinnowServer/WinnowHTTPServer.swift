@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -46,8 +47,11 @@ public struct WinnowHTTPServer: Sendable {
     let group = Self.eventLoops(threads: max(1, configuration.threads))
     let app = Application(
       router: router,
+      server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
       configuration: ApplicationConfiguration(
-        address: .hostname(configuration.host, port: configuration.port), serverName: "winnow"),
+        address: .hostname(configuration.host, port: configuration.port), serverName: "winnow",
+        availableConnectionsDelegate: MaximumAvailableConnections(
+          configuration.maximumConnections ?? Self.defaultMaximumConnections)),
       onServerRunning: { channel in
         await onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
       },
@@ -79,6 +83,16 @@ public struct WinnowHTTPServer: Sendable {
   }
 
   private static let groups = Mutex<[Int: MultiThreadedEventLoopGroup]>([:])
+
+  /// 3/4 of the open-file limit (the rest for list files, logs and the reviewer's
+  /// connections), at least 64.
+  static var defaultMaximumConnections: Int {
+    var limit = rlimit()
+    guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 768 }
+    // An unlimited limit reads as the largest value; it is capped at 2^20 either way.
+    let soft = min(UInt64(limit.rlim_cur), 1 << 20)
+    return max(64, Int(soft) / 4 * 3)
+  }
 }
 
 /// Loads the lists, then reloads them on each `SIGHUP` until shutdown.

@@ -613,6 +613,87 @@ struct ServeTests {
     #expect(problems.isEmpty, "\(problems)")
   }
 
+  /// A connection to the server's port made by hand, for what an HTTP client will not do:
+  /// stay idle, or stop in the middle of a body. Reads wait at most `timeout`.
+  static func rawConnection(port: Int, timeout: Int = 10) -> Int32? {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return nil }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var wait = timeval(tv_sec: timeout, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else {
+      close(descriptor)
+      return nil
+    }
+    return descriptor
+  }
+
+  /// What the server sends on `descriptor` until it closes it (or the read times out).
+  static func readAll(_ descriptor: Int32) -> (text: String, closed: Bool) {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count == 0 { return (String(decoding: bytes, as: UTF8.self), true) }
+      if count < 0 { return (String(decoding: bytes, as: UTF8.self), false) }
+      bytes += buffer[..<count]
+    }
+  }
+
+  /// Idle connections are closed, a body that stalls gets 408, the connection count is capped
+  /// so health checks get through, and NDJSON requests are bounded in lines and answer size.
+  @Test func connectionsAndBatchesAreBounded() async throws {
+    let server = try await Server(arguments: [
+      "--idle-timeout", "2", "--body-timeout", "1", "--max-connections", "20", "--max-lines", "50",
+      "--max-answer", "4096",
+    ])
+    let port = server.port
+    // More idle connections than the cap: the server closes them after the idle timeout, and
+    // a health check made meanwhile is answered once one is closed.
+    let idle = (0..<30).compactMap { _ in Self.rawConnection(port: port) }
+    #expect(idle.count == 30)
+    let started = ContinuousClock.now
+    #expect(try await server.get("/healthz").status == 200)
+    #expect(ContinuousClock.now - started < .seconds(10))
+    let closed = await offThePool { idle.map { Self.readAll($0).closed } }
+    #expect(closed.allSatisfy { $0 }, "\(closed.filter { !$0 }.count) idle connections left open")
+    for descriptor in idle { close(descriptor) }
+    // A body promised and not sent: 408 at the body timeout (a connection silent for the
+    // idle timeout is closed without an answer, as the idle ones above were).
+    if let stalled = Self.rawConnection(port: port) {
+      let head =
+        "POST /v1/moderate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\":"
+      _ = head.withCString { write(stalled, $0, strlen($0)) }
+      let answer = await offThePool { Self.readAll(stalled) }
+      close(stalled)
+      #expect(answer.text.hasPrefix("HTTP/1.1 408"), "\(answer.text.prefix(200))")
+    } else {
+      Issue.record("no connection")
+    }
+    // NDJSON: too many lines, or answers too long, get 413 naming the limit.
+    let line = #"{"content":{"content":"hello"},"msgUID":"a","targetId":"t"}"#
+    let headers = [("Content-Type", "application/x-ndjson")]
+    let many = try await server.post(
+      "/v1/moderate", Array(repeating: line, count: 51).joined(separator: "\n"), headers: headers)
+    #expect(many.status == 413 && many.body.contains("at most 50"), "\(many)")
+    let blocked = #"{"content":{"content":"you fucking idiot"},"msgUID":"a","targetId":"t"}"#
+    let long = try await server.post(
+      "/v1/moderate", Array(repeating: blocked, count: 40).joined(separator: "\n"), headers: headers)
+    #expect(long.status == 413 && long.body.contains("4096 bytes"), "\(long.status) \(long.body.prefix(200))")
+    let fine = try await server.post(
+      "/v1/moderate", Array(repeating: line, count: 50).joined(separator: "\n"), headers: headers)
+    #expect(fine.status == 200 && fine.body.split(separator: "\n").count == 50)
+    await server.stop()
+  }
+
   static func badGlobal() throws -> String {
     let directory = CLITests.temporaryPath("bad-global")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
