@@ -168,6 +168,12 @@ struct ServeTests {
 
   static func json(_ text: String) -> JSONValue { (try? JSONValue(parsing: text)) ?? .null }
 
+  /// The elements of a JSON array, or nil for anything else.
+  static func array(_ value: JSONValue?) -> [JSONValue]? {
+    guard case .array(let elements)? = value else { return nil }
+    return elements
+  }
+
   // MARK: - Endpoints
 
   @Test func healthReadinessStatusAndMetrics() async throws {
@@ -396,14 +402,12 @@ struct ServeTests {
       Issue.record("no words in \(replaceWords)")
     }
     let blockWords = Self.json(try await server.wordAPI("list", "").body)
-    if case .array(let words)? = blockWords["words"] {
-      #expect(words.compactMap { $0["word"]?.stringValue } == ["appword", "freshword", "甲乙"])
-    }
+    #expect(Self.array(blockWords["words"])?.compactMap { $0["word"]?.stringValue } == ["appword", "freshword", "甲乙"])
     #expect(try await server.wordAPI("delete", "word=freshword").status == 200)
     #expect(try await server.moderate("a freshword here", app: "app1")["verdict"] == "pass")
     #expect(try await server.wordAPI("batch/delete", "words=%E7%94%B2%E4%B9%99&words=swapword").status == 200)
     let all = Self.json(try await server.wordAPI("list", "type=2").body)
-    if case .array(let words)? = all["words"] { #expect(words.count == 3) }
+    #expect(Self.array(all["words"])?.count == 3, "\(all)")
     // The platform's error codes.
     let badWord = try await server.wordAPI("add", "word=two%20words")
     #expect(badWord.status == 400 && Self.json(badWord.body)["code"]?.int64Value == 1002)

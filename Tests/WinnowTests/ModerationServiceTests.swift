@@ -200,6 +200,33 @@ struct ModerationServiceTests {
     #expect(file.split(separator: "\n").count == 40)
   }
 
+  /// What survives a crash of the machine, not only of the process (`kill -9` keeps the page
+  /// cache, so a test of it passes without any `fsync`): the new file is flushed while the
+  /// list still reads as before, then renamed over it, and then the directory is flushed,
+  /// so that the rename itself is on disk before the edit is answered.
+  @Test func anEditIsFlushedBeforeItsRenameAndTheRenameBeforeTheAnswer() throws {
+    let apps = try Self.directory(["app.txt": "old\n"])
+    let path = apps.listPath(of: "app")
+    var steps: [String] = []
+    try DurableFile.write(Array("old\nnew\n".utf8), to: path) { descriptor in
+      var status = stat()
+      fstat(descriptor, &status)
+      let isDirectory = status.st_mode & S_IFMT == S_IFDIR
+      let visible = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+      steps.append("\(isDirectory ? "directory" : "file") flushed, list reads \(visible.debugDescription)")
+      return fsync(descriptor)
+    }
+    #expect(
+      steps == [#"file flushed, list reads "old\n""#, #"directory flushed, list reads "old\nnew\n""#], "\(steps)")
+    // Without `durable`, nothing is flushed (caches, which can be rebuilt).
+    var flushed = 0
+    try DurableFile.write(Array("x\n".utf8), to: path, durable: false) { _ in
+      flushed += 1
+      return 0
+    }
+    #expect(flushed == 0)
+  }
+
   /// Two services on one directory (two servers' processes share it the same way) edit
   /// under the list file's lock: no acknowledged word is lost, and each sees the other's at
   /// its next look for changes.

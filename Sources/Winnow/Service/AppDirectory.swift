@@ -154,9 +154,11 @@ enum DurableFile {
   /// Replaces `path` with `bytes`, with `mode` (by default the file's own, 0644 for a new
   /// file); `durable: false` leaves out the two `fsync`s (for caches, which can be rebuilt).
   /// - Throws: the system's cause, lower case; the target is then unchanged.
-  static func write(_ bytes: [UInt8], to path: String, mode: mode_t? = nil, durable: Bool = true)
-    throws(AppDirectoryError)
-  {
+  /// - Parameter sync: `fsync`, or a test's stand-in that records what is flushed and when.
+  static func write(
+    _ bytes: [UInt8], to path: String, mode: mode_t? = nil, durable: Bool = true,
+    sync: (Int32) -> Int32 = { fsync($0) }
+  ) throws(AppDirectoryError) {
     let directory = (path as NSString).deletingLastPathComponent
     let name = (path as NSString).lastPathComponent
     var template = Array(((directory.isEmpty ? "." : directory) + "/.\(name).XXXXXX").utf8CString)
@@ -172,7 +174,7 @@ enum DurableFile {
     }
     var status = stat()
     fchmod(descriptor, mode ?? (stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644))
-    guard writeAll(bytes, to: descriptor), !durable || fsync(descriptor) == 0 else {
+    guard writeAll(bytes, to: descriptor), !durable || sync(descriptor) == 0 else {
       let error = failure("cannot write")
       close(descriptor)
       unlink(temporary)
@@ -186,7 +188,7 @@ enum DurableFile {
     guard durable else { return }
     let directoryDescriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
     if directoryDescriptor >= 0 {
-      fsync(directoryDescriptor)
+      _ = sync(directoryDescriptor)
       close(directoryDescriptor)
     }
   }
