@@ -606,10 +606,22 @@ struct ServeTests {
         problems.append("round \(round): ended by SIGHUP (status \(process.terminationStatus))")
         continue
       }
+      // Stopped once it has started (a SIGTERM before the server traps it is a plain kill):
+      // the graceful shutdown is what must not hand work to stopped loops.
+      let handle = errors.fileHandleForReading
+      let started = await offThePool { () -> String in
+        var text = ""
+        while !text.contains("lists loaded") {
+          let data = handle.availableData
+          if data.isEmpty { break }
+          text += String(decoding: data, as: UTF8.self)
+        }
+        return text
+      }
       kill(process.processIdentifier, SIGTERM)
-      let output = await offThePool { errors.fileHandleForReading.readDataToEndOfFile() }
+      let output = await offThePool { handle.readDataToEndOfFile() }
       process.waitUntilExit()
-      let log = String(decoding: output, as: UTF8.self)
+      let log = started + String(decoding: output, as: UTF8.self)
       if process.terminationStatus != 0 || log.contains("Cannot schedule") {
         problems.append("round \(round): status \(process.terminationStatus) \(log.suffix(300))")
       }
