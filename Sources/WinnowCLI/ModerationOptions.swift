@@ -10,8 +10,8 @@ struct ModerationOptions: ParsableArguments {
   @Option(
     name: .customLong("message-type"),
     help: ArgumentHelp(
-      "Register a custom message type and the paths of its text (repeatable).",
-      valueName: "NAME=PATH,PATH"))
+      "Register a custom message type and the paths of its text, read with extra, user.name and the @ mention text; a final ;only reads the paths alone (repeatable).",
+      valueName: "NAME=PATH,PATH[;only]"))
   var messageTypes: [String] = []
 
   @Option(name: .customLong("unknown-types"), help: "Unknown message types: scan every string value, or skip them.")
@@ -58,6 +58,13 @@ struct ModerationOptions: ParsableArguments {
     help: "What an item whose check a regex could not finish gets: review (flagged, the default), block or pass.")
   var onIncomplete: ModerationEngine.IncompleteAction = .review
 
+  @Option(
+    name: .customLong("ultra-group-channel"),
+    help:
+      "The channelId a record gives an ultra-group message without one (default RCDefault, apps created after 2022-10-13; \"\" keeps it empty)."
+  )
+  var ultraGroupChannel = "RCDefault"
+
   @Option(name: .customLong("reviewer-concurrency"), help: "Most reviewer calls in flight at once (default 16).")
   var reviewerConcurrency = 16
 
@@ -90,8 +97,11 @@ struct ModerationOptions: ParsableArguments {
     var extractor = ContentExtractor(unknownTypes: unknownTypes, contentLimit: contentLimit)
     for type in messageTypes {
       let parts = type.split(separator: "=", maxSplits: 1)
-      let paths = parts.count > 1 ? parts[1].split(separator: ",").map(String.init) : []
-      do { try extractor.register(objectName: String(parts[0]), textFields: paths) } catch {
+      var list = parts.count > 1 ? parts[1] : ""
+      let only = list.hasSuffix(";only")
+      if only { list = list.dropLast(5) }
+      let paths = list.split(separator: ",").map(String.init)
+      do { try extractor.register(objectName: String(parts[0]), textFields: paths, commonFields: !only) } catch {
         throw ValidationError("--message-type \(type): \(error)")
       }
     }
@@ -103,6 +113,7 @@ struct ModerationOptions: ParsableArguments {
     configuration.logger.logLevel = logLevel
     configuration.recordExtra = RecordExtra(template: recordExtra)
     configuration.onIncomplete = onIncomplete
+    configuration.ultraGroupDefaultChannel = ultraGroupChannel.isEmpty ? nil : ultraGroupChannel
     guard let reviewerURL else { return (configuration, nil) }
     let secret = try reviewerSecretFile.map(readSecretFile)
     let client = WebhookReviewer.makeFailFastClient()

@@ -86,6 +86,27 @@ struct ContentExtractorTests {
     #expect(throws: ExtractionRuleError.self) { try extractor.register(objectName: "App:Bad", textFields: ["a..b"]) }
   }
 
+  /// The fields any message may carry (seed 003: `extra`, `user.name`; seed 004: the `@`
+  /// mention text) are read for every type, a registered custom type too unless its
+  /// registration leaves them out.
+  @Test func everyTypeGivesTheCommonFields() throws {
+    let common = try JSONValue(
+      parsing:
+        #"{"imageUri":"u","title":"T","extra":"E","user":{"name":"N"},"mentionedInfo":{"mentionedContent":"@M"}}"#)
+    func texts(_ objectName: String, _ extractor: ContentExtractor = ContentExtractor()) throws -> [String] {
+      let item = MessageItem(
+        msgUID: "m", targetId: "t", conversationType: .group, objectName: objectName, content: common, sentTime: 1)
+      return try extractor.fields(of: item).map(\.text)
+    }
+    #expect(try texts("RC:ImgMsg") == ["E", "N", "@M"])
+    #expect(try texts("RC:FileMsg") == ["E", "N", "@M"])
+    var extractor = ContentExtractor()
+    try extractor.register(objectName: "App:Card", textFields: ["title"])
+    try extractor.register(objectName: "App:Bare", textFields: ["title"], commonFields: false)
+    #expect(try texts("App:Card", extractor) == ["T", "E", "N", "@M"])
+    #expect(try texts("App:Bare", extractor) == ["T"])
+  }
+
   @Test func extensionKeysAndValuesAreModerated() throws {
     let item = try MessageItem(
       json: #"{"kind":"extension","msgUID":"m","targetId":"g","conversationType":10,"sentTime":5,"#

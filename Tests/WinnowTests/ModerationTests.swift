@@ -368,6 +368,25 @@ struct ModerationTests {
     #expect(!short.incomplete && short.verdict == .blocked)
   }
 
+  /// An ultra-group item without a channel is recorded in `RCDefault` (apps created after
+  /// 2022-10-13), or in the configured channel, or with none; other types keep theirs.
+  @Test func anUltraGroupItemWithoutAChannelIsRecordedInTheDefaultOne() throws {
+    func record(_ type: ConversationType, channel: String, default fallback: String??) throws -> String? {
+      var configuration = ModerationEngine.Configuration()
+      if let fallback { configuration.ultraGroupDefaultChannel = fallback }
+      let engine = try ModerationEngine(global: [Self.global], configuration: configuration)
+      let item = MessageItem(
+        msgUID: "m", targetId: "g", conversationType: type, channelId: channel, content: ["content": "傻逼"],
+        sentTime: 1)
+      return try engine.screen(item).record?.channelId
+    }
+    #expect(try record(.ultraGroup, channel: "", default: nil) == "RCDefault")
+    #expect(try record(.ultraGroup, channel: "c1", default: nil) == "c1")
+    #expect(try record(.ultraGroup, channel: "", default: .some("main")) == "main")
+    #expect(try record(.ultraGroup, channel: "", default: .some(nil)) == "")
+    #expect(try record(.group, channel: "", default: nil) == "")
+  }
+
   /// The cap limits how many calls run at once and refuses none: many more items than the cap,
   /// all at once, are all reviewed, never more than the cap at a time.
   @Test func theCapLimitsConcurrencyAndRefusesNoCall() async throws {

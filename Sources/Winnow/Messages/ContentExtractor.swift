@@ -4,15 +4,17 @@
 /// Built-in types (``builtInRules``): `RC:TxtMsg` → `content`, `mentionedInfo.mentionedContent`;
 /// `RC:ReferenceMsg` → `content` and the quoted `referMsg` text; `RC:FileMsg`, `RC:GIFMsg`,
 /// `RC:SightMsg` → `name`; `RC:LBSMsg` → `poi`; `RC:CombineMsg` → `title`, `nameList[]`,
-/// `summaryList[]`; `RC:ImgTextMsg` → `title`, `content`; every one of them also `extra` and
-/// `user.name`. Images and voice (`RC:ImgMsg`, `RC:HQVCMsg`, `RC:VcMsg`) give only `extra` and
-/// `user.name`. Command and status messages (read receipts, typing status, recalls, …) have no
-/// user text and pass untouched.
+/// `summaryList[]`; `RC:ImgTextMsg` → `title`, `content`; every one of them also the
+/// ``commonFields``, `extra`, `user.name` and the `@` mention text
+/// `mentionedInfo.mentionedContent`, which any type may carry. Images and voice (`RC:ImgMsg`,
+/// `RC:HQVCMsg`, `RC:VcMsg`) give only those. Command and status messages (read receipts,
+/// typing status, recalls, …) have no user text and pass untouched.
 ///
 /// An extension gives every key and every string value under `put`; an edit gives the fields of
 /// its new content by the edited message's object name.
 ///
-/// Custom types are registered with the paths of their text fields (``register(objectName:textFields:)``);
+/// Custom types are registered with the paths of their text fields, and the common fields
+/// unless the registration says otherwise (``register(objectName:textFields:commonFields:)``);
 /// types neither built in nor registered follow ``unknownTypes``. Content that is a string, not
 /// an object (a custom type may carry plain text), is moderated as one text field, whatever the
 /// type's paths.
@@ -56,16 +58,20 @@ public struct ContentExtractor: Sendable, Hashable {
     self.contentLimit = contentLimit
   }
 
-  /// Registers a custom message type and the paths of its user text (see ``FieldPath``).
+  /// Registers a custom message type and the paths of its user text (see ``FieldPath``), and
+  /// unless `commonFields` is false the fields every type may carry (``commonFields``: `extra`,
+  /// `user.name`, the `@` mention text), after its own.
   /// - Throws: ``ExtractionRuleError`` when the name starts with `RC:` (reserved for built-in
   ///   types) or is empty, or a path is malformed.
-  public mutating func register(objectName: String, textFields: [String]) throws(ExtractionRuleError) {
+  public mutating func register(objectName: String, textFields: [String], commonFields: Bool = true)
+    throws(ExtractionRuleError)
+  {
     guard !objectName.isEmpty else { throw ExtractionRuleError("a custom message type needs a name") }
     guard !objectName.hasPrefix("RC:") else {
       throw ExtractionRuleError("custom message type \"\(objectName)\": names starting with RC: are reserved")
     }
     var paths: [FieldPath] = []
-    for field in textFields { paths.append(try FieldPath(field)) }
+    for field in commonFields ? Self.withCommonFields(textFields) : textFields { paths.append(try FieldPath(field)) }
     rules[objectName] = .fields(paths)
     pathTries[objectName] = FieldPath.trie(paths)
   }
@@ -178,10 +184,14 @@ public struct ContentExtractor: Sendable, Hashable {
     return UnsafeBufferPointer(copy)
   }
 
+  /// The fields every message type may carry (seed 003: `extra`, `user.name`; seed 004: the
+  /// `@` mention text of any type), read after a type's own.
+  public static let commonFields = ["extra", "user.name", "mentionedInfo.mentionedContent"]
+
   /// The rules for the platform's own message types.
   public static let builtInRules: [String: Rule] = {
     func fields(_ paths: String...) -> Rule {
-      .fields((paths + ["extra", "user.name"]).map { try! FieldPath($0) })
+      .fields(withCommonFields(paths).map { try! FieldPath($0) })
     }
     var rules: [String: Rule] = [
       "RC:TxtMsg": fields("content", "mentionedInfo.mentionedContent"),
@@ -206,6 +216,11 @@ public struct ContentExtractor: Sendable, Hashable {
     }
     return rules
   }()
+
+  /// `paths` and then the common fields it does not name already.
+  static func withCommonFields(_ paths: [String]) -> [String] {
+    paths + commonFields.filter { !paths.contains($0) }
+  }
 }
 
 /// A custom message type that cannot be registered.

@@ -64,6 +64,10 @@ public final class ModerationEngine: Sendable {
     public var recordExtra: RecordExtra
     /// What an item decides whose check a regex could not finish (by default review).
     public var onIncomplete: IncompleteAction = .review
+    /// The channel a record names for an ultra-group item that has none: `RCDefault`, every
+    /// ultra group's default channel in apps created after 2022-10-13 (the platform's seed 004);
+    /// nil keeps the empty `channelId` (older apps, whose channel-less messages have none).
+    public var ultraGroupDefaultChannel: String? = "RCDefault"
 
     /// Creates a configuration.
     public init(
@@ -274,7 +278,7 @@ public final class ModerationEngine: Sendable {
           JSONValue.object([JSONMember(key: "incomplete", value: .array(warnings.map { .string($0.description) }))])
             .jsonString
         })
-      let record = BlockedMessageInfo(item: item, blockType: blockType, extra: extra)
+      let record = record(of: item, blockType: blockType, extra: extra)
       let result = ModerationResult(
         verdict: .blocked, item: item, blockType: blockType, sensitiveType: .blockWord, record: record,
         matches: matches, warnings: warnings, review: nil)
@@ -283,7 +287,7 @@ public final class ModerationEngine: Sendable {
     if blocksGlobal || blocksCustom {
       let blockType: BlockType = blocksGlobal ? .globalWord : .customWord
       let extra = recordExtra(for: matches, globalOnly: blocksGlobal)
-      let record = BlockedMessageInfo(item: item, blockType: blockType, extra: extra)
+      let record = record(of: item, blockType: blockType, extra: extra)
       let result = ModerationResult(
         verdict: .blocked, item: item, blockType: blockType, sensitiveType: .blockWord, record: record,
         matches: matches, warnings: warnings, review: nil)
@@ -392,7 +396,19 @@ public final class ModerationEngine: Sendable {
     result.verdict = .blocked
     result.item = item
     result.blockType = .thirdParty
-    result.record = BlockedMessageInfo(item: item, blockType: .thirdParty, extra: extra)
+    result.record = record(of: item, blockType: .thirdParty, extra: extra)
+  }
+
+  /// The record of a blocked item: the platform's, with ``Configuration/ultraGroupDefaultChannel``
+  /// for an ultra-group item without a channel.
+  private func record(of item: MessageItem, blockType: BlockType, extra: String) -> BlockedMessageInfo {
+    var record = BlockedMessageInfo(item: item, blockType: blockType, extra: extra)
+    if item.conversationType == .ultraGroup, record.channelId.isEmpty,
+      let channel = configuration.ultraGroupDefaultChannel
+    {
+      record.channelId = channel
+    }
+    return record
   }
 
   /// `{"matches":[{"word":…,"list":…,"category":…},…]}` with each entry once, as many as fit in
