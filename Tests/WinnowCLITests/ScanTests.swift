@@ -378,6 +378,22 @@ struct ScanTests {
     #expect(compiles.stderr.hasPrefix("winnow: \(new):1: invalid regex at offset 2"))
   }
 
+  /// The platform's fidelity, as `check --item` answers: an ultra-group item without a channel
+  /// is recorded in `RCDefault` (or as `--ultra-group-channel` says), and the `@` mention
+  /// text of an image message is moderated.
+  @Test func ultraGroupChannelsAndMentionsOfEveryType() async throws {
+    let ultra = #"{"msgUID":"u","targetId":"g","conversationType":10,"content":{"content":"傻逼"},"sentTime":1}"#
+    let recorded = try await Self.run(["check", "--json", "--item", "-"], stdin: ultra)
+    #expect(recorded.stdout.contains(#""channelId":"RCDefault""#), "\(recorded.stdout.prefix(300))")
+    let empty = try await Self.run(["check", "--json", "--ultra-group-channel", "", "--item", "-"], stdin: ultra)
+    #expect(empty.stdout.contains(#""type":10,"targetId":"g","channelId":"","#), "\(empty.stdout.prefix(300))")
+    let image =
+      #"{"msgUID":"i","targetId":"g","conversationType":3,"objectName":"RC:ImgMsg","content":{"imageUri":"u","mentionedInfo":{"type":2,"mentionedContent":"@你 傻逼"}},"sentTime":1}"#
+    let mentioned = try await Self.run(["check", "--json", "--item", "-"], stdin: image)
+    #expect(
+      mentioned.status == 1 && mentioned.stdout.contains(#""verdict":"blocked""#), "\(mentioned.stdout.prefix(300))")
+  }
+
   @Test func reviewerFailuresFollowThePolicyInAScan() async throws {
     let global = try Self.globalList()
     let dump = try CLITests.temporaryFile("dump.jsonl", Self.lines[0] + "\n" + Self.lines[1] + "\n")
