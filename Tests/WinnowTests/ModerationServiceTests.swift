@@ -278,7 +278,15 @@ struct ModerationServiceTests {
     let first = try ModerationService(global: source, apps: nil)
     let files = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path)
     #expect(files.count == 1 && files[0].hasSuffix(".compiled"))
+    // A miss would compile and write the file anew (a rename: another inode); the same inode
+    // after the second start shows it was read back, not merely that the lists compile.
+    func inode() throws -> UInt64? {
+      let path = cache.directory.appendingPathComponent(files[0]).path
+      return (try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)?.uint64Value
+    }
+    let written = try inode()
     let second = try ModerationService(global: source, apps: nil)
+    #expect(try inode() == written, "the second start compiled and wrote the file again")
     for service in [first, second] { #expect(Self.verdict(service, "a cachedword", app: "x") == .blocked) }
   }
 
