@@ -85,8 +85,10 @@ private final class ResumeOnce<T: Sendable>: Sendable {
       state.continuation = nil
       return (continuation, cleanup)
     }
-    continuation?.resume(with: result)
+    // The work is cancelled before the caller goes on: a call still waiting for a free place
+    // (``ReviewerStatistics``) leaves the queue before the caller reads the counters.
     cleanup?()
+    continuation?.resume(with: result)
   }
 }
 
