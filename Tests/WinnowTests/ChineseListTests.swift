@@ -44,6 +44,12 @@ struct ChineseListTests {
     ("以大比分获胜", "none"),  // 大比 is a word of its own, not 大逼
     ("他骑的马的尾巴", "review"),  // 马的: a horse's (the catch-all flags it), not 妈的
     ("想找个人陪你吗", "none"),  // 你吗: you?
+    // Rule 28 by the dictionary: CC-CEDICT gives an English insult as a sense.
+    ("你这个智障", "block"),  // retarded
+    ("我真是个智障", "review"),
+    ("你这个蠢猪", "block"),  // stupid swine; idiot
+    ("你这个狗娘养的", "block"),  // son of a bitch
+    ("你好小姐", "review"),  // 小姐 miss: frequent, so no insult by the dictionary
   ])
   func variantsMorphemesAndInsultsBlock(text: String, action: String) throws {
     #expect(try builtInAction(Self.chinese, text) ?? "none" == action, "\(text)")

@@ -63,6 +63,17 @@ struct EnglishListTests {
       ("I'm such a moron", "review"),
       ("ur a bird bitch", "block"),  // `ur` is chat's English as much as Swedish
       ("ebony babe pussy http://t.co/abc", "block"),  // `t.co` is a link, not Czech
+      // Rule 31's lists, and rules 6, 28 and 29 on them.
+      ("you idiot", "block"),  // a person noun only: flagged and an insult, not opt-in
+      ("I'm such an idiot", "review"),
+      ("you morons", "block"),  // an insult's plural is an insult
+      ("those retards", "review"),
+      ("dirty dishes", "review"),  // WordNet's first sense: soiled
+      ("call a spade a spade", "review"),
+      ("Hori dago", "review"),  // Basque "it is there": Hunspell's Basque dictionary
+      ("you dago", "block"),
+      ("Moby Dick", "review"),  // `d1ck` is `dick` spelled otherwise, not a copy without `name`
+      ("you d1ck", "block"),
     ] as [(String, String?)])
   func inflectionsAndAimedInsults(text: String, action: String?) throws {
     #expect(try builtInAction(Self.english, text) == action, "\(text)")
