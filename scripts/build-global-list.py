@@ -1307,6 +1307,7 @@ def wordnet_nouns_for_persons():
     noun.person; the words of its other noun and adjective senses). Names, written capitalized,
     are not senses: `Moron` is a city. `moron`, `retard`, `weirdo` are persons only."""
     persons, other = set(), set()
+    hypernyms, words_of = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         debian_package("wordnet-base", tmp)
         root = Path(tmp) / "usr/share/wordnet"
@@ -1320,7 +1321,31 @@ def wordnet_nouns_for_persons():
                 # A capitalized word is a name (`Moron`, a city), not another sense of the word.
                 words = [w.lower() for w in written if not w[:1].isupper()]
                 (persons if pos == "noun" and fields[1] == "18" else other).update(words)
+                if pos == "noun" and fields[1] == "18":
+                    at = 4 + 2 * count
+                    hypernyms[fields[0]] = [fields[i + 1] for i in range(at + 1, at + 1 + 4 * int(fields[at]), 4)
+                                            if fields[i] in ("@", "@i")]
+                    words_of[fields[0]] = words
+    # Rule 28 by the dictionary: the persons WordNet files under a disparaging judgement, the
+    # synsets `unpleasant person` ("a person who is not pleasant or agreeable") and `simpleton`
+    # ("a person lacking intelligence or common sense"), and under their hyponyms.
+    roots = {o for o, ws in words_of.items() if "unpleasant person" in ws or "simpleton" in ws}
+    judged = set()
+    for offset, ws in words_of.items():
+        seen, stack = set(), [offset]
+        while stack:
+            current = stack.pop()
+            if current in roots:
+                judged.update(ws)
+                break
+            if current not in seen:
+                seen.add(current)
+                stack.extend(hypernyms.get(current, []))
+    WORDNET_DISPARAGED_PERSONS.update(judged)
     return persons, other
+
+
+WORDNET_DISPARAGED_PERSONS = set()
 
 
 def english_insults(entries):
@@ -1345,6 +1370,9 @@ def dictionary_insults(entries, english_insults_, english_profanity, jieba_zipf)
     not one. → the entries."""
     persons, _ = wordnet_nouns_for_persons()
     words = {key(e) for e in english_insults_} | {key(e) for e in english_profanity if key(e) in persons}
+    # A noun WordNet knows only as a person, and files under an unpleasant person or a simpleton
+    # (`傻叉`: fool; blockhead), is an insult too.
+    words |= WORDNET_DISPARAGED_PERSONS & wordnet_person_nouns()
     definitions = chinese_definitions()
     out = set()
     for e in entries:

@@ -30,7 +30,9 @@ Rules (stated in wordlists/global/SOURCES.md, rules 21-24):
     curses; a sexual phrase's initials are as often a product's or a site's name): written only when Chinese text is the
     main user of the string, that is when it is itself a token of wordfreq's Chinese vocabulary
     at Zipf 1.0 or more and more frequent there than in every other language (`cnm` 2.9 against
-    at most 2.4, `nmsl`, `tmd`); such an initialism is that entry's abbreviation in chat.
+    at most 2.4, `nmsl`, `tmd`); such an initialism is that entry's abbreviation in chat. They are
+    written in a `lang=zh` section: they match in Chinese and mixed text and in text of no
+    language, not in English or other languages' text (`CNM`, a certified nurse-midwife).
     Two-letter initials (`sb`) are too short to tell from other abbreviations (rule 17).
 25. A pinyin that ordinary Chinese reads as is flagged for review, not blocked. Its frequency
     in ordinary text is estimated from jieba 0.42.1's dictionary (the profanity and sexual
@@ -79,7 +81,10 @@ def block_entries():
     for line in SOURCE.read_text(encoding="utf-8").splitlines():
         line = line.strip()
         if line.startswith("["):
-            section = line.strip("[]").split(":")[0].strip()
+            name, _, options = line.strip("[]").partition(":")
+            # A `review` section's entries are review entries too (`[profanity: review, insult]`:
+            # an insult blocks only where aimed, which its pinyin cannot tell).
+            section = None if "review" in (o.strip() for o in options.split(",")) else name.strip()
             continue
         if section not in CATEGORIES or not line or line.startswith("#") or line.startswith("review:"):
             continue
@@ -224,6 +229,7 @@ def main():
             existing.update(line.strip().lower() for line in path.read_text(encoding="utf-8").splitlines())
     vietnamese = vietnamese_words()
     chosen = {}  # form -> (category, review)
+    initialisms = set()
     for category, entry in entries:
         parts = syllables(entry)
         if parts is None:
@@ -245,6 +251,7 @@ def main():
             initials = "".join(p[0] for p in parts)
             if chinese_initialism(initials):
                 forms.append((initials, False))
+                initialisms.add(initials)
         for form, review in forms:
             if form in existing:
                 continue
@@ -270,10 +277,16 @@ def main():
     ]
     lines = list(header)
     for category in CATEGORIES:
-        lines.append("")
-        lines.append(f"[pinyin.{category}]")
-        for form in sorted(f for f, (c, _) in chosen.items() if c == category):
-            lines.append(("review:" if chosen[form][1] else "") + form)
+        # Rule 24: initials are chat's abbreviations in Chinese and mixed text, scoped to Chinese
+        # (`lang=zh`): `cnm` does not match in English text (CNM, a nurse-midwife).
+        for section, scoped in ((f"[pinyin.{category}]", False), (f"[pinyin.{category}: lang=zh]", True)):
+            forms = sorted(f for f, (c, _) in chosen.items() if c == category and (f in initialisms) == scoped)
+            if not forms:
+                continue
+            lines.append("")
+            lines.append(section)
+            for form in forms:
+                lines.append(("review:" if chosen[form][1] else "") + form)
     OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
     reviewed = sum(1 for _, r in chosen.values() if r)
     print(f"{OUT.relative_to(ROOT)}: {len(chosen)} entries, {reviewed} for review", file=sys.stderr)

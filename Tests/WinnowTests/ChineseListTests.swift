@@ -48,6 +48,7 @@ struct ChineseListTests {
     ("你这个智障", "block"),  // retarded
     ("我真是个智障", "review"),
     ("你这个蠢猪", "block"),  // stupid swine; idiot
+    ("你这个傻叉", "block"),  // fool: WordNet files it under simpleton
     ("你这个狗娘养的", "block"),  // son of a bitch
     ("你好小姐", "review"),  // 小姐 miss: frequent, so no insult by the dictionary
   ])

@@ -15,7 +15,8 @@ struct PinyinTests {
   }
 
   /// Full pinyin joined, spaced, hyphenated, capitalized, with tone marks, spelled out letter by
-  /// letter; and the initials chat uses. Each blocks, in its `pinyin.` category.
+  /// letter; and the initials chat uses, in Chinese or mixed text or alone. Each blocks, in its
+  /// `pinyin.` category.
   @Test(arguments: [
     ("你个shabi", "shabi"),
     ("ni shi sha bi ma", "sha bi"),
@@ -29,7 +30,8 @@ struct PinyinTests {
     ("tamade zhen fan", "tamade"),
     ("ni zhen niubi", "niubi"),
     ("cnm", "cnm"),
-    ("tmd, again", "tmd"),
+    ("你真tmd烦", "tmd"),  // initials are scoped to Chinese: mixed text keeps them
+    ("tmd", "tmd"),
     ("mlgb", "mlgb"),
     ("cao bi", "cao bi"),
   ])
@@ -46,6 +48,7 @@ struct PinyinTests {
     "a shabby sabbatical", "Shabbat shalom", "the caon ima", "Nima Arkani-Hamed", "Jinan", "women jintian qu chifan",
     "zhe ge dianying renqi hen gao", "wo xie le yi pian youji", "ta zhu zai Jinan", "yinse hen hao", "renqi", "youji",
     "Zhang Wei and Li Na", "made in China", "the cmd tool", "tm d", "price 138 yuan",
+    "the CNM program",  // initials are Chinese chat's: not in English text
   ])
   func ordinaryTextPasses(_ text: String) throws {
     let matches = try Self.blocks(text)
