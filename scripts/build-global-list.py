@@ -1003,8 +1003,9 @@ def english_stem(word):
 def wordnet_senses():
     """Rule 6: WordNet 3.0's words (lower-cased, `_` read as a space) → part of speech → for each
     of their senses, whether it is offensive (WORDNET_OFFENSIVE_USAGE, WORDNET_OFFENSIVE); the
-    words every sense of which is a product's name (WORDNET_PRODUCT_USAGE); and each part of
-    speech's exceptions (inflected form → dictionary forms). Fetched with `apt-get download`."""
+    words every sense of which is a product's name (WORDNET_PRODUCT_USAGE); each part of
+    speech's exceptions (inflected form → dictionary forms); and the words whose most frequent
+    sense, in some part of speech, is not offensive (rule 31). Fetched with `apt-get download`."""
     senses, exceptions, not_products = {}, {}, set()
     with tempfile.TemporaryDirectory() as tmp:
         debian_package("wordnet-base", tmp)
@@ -1048,12 +1049,9 @@ def wordnet_senses():
                 not_products.add(word)
     # Rule 6: WordNet lists a word's senses most frequent first (by its tagged corpus): the
     # words whose most frequent sense, in some part of speech, is not offensive.
-    WORDNET_FIRST_ORDINARY.update(w for w, by_pos in first.items()
-                                  if any((pos, o) not in offensive_synsets for pos, o in by_pos.items()))
-    return senses, set(senses) - not_products, exceptions
-
-
-WORDNET_FIRST_ORDINARY = set()
+    first_ordinary = {w for w, by_pos in first.items()
+                      if any((pos, o) not in offensive_synsets for pos, o in by_pos.items())}
+    return senses, set(senses) - not_products, exceptions, first_ordinary
 
 
 def wordnet_forms(word, senses, exceptions):
@@ -1083,7 +1081,7 @@ def ordinary_english_words(entries, curated, names, winnow, added=frozenset()):
     review. An entry the engine reads as one of them (`h0m0`) takes its action."""
     from wordfreq import zipf_frequency
 
-    senses, products, exceptions = wordnet_senses()
+    senses, products, exceptions, first_ordinary = wordnet_senses()
     ordinary, frequent, broad_first_ordinary = set(), set(), set()
     for entry in entries:
         word = key(entry)
@@ -1095,7 +1093,7 @@ def ordinary_english_words(entries, curated, names, winnow, added=frozenset()):
         # Rule 31: a word only the lists rule 31 adds hold, whose most frequent sense in WordNet
         # is an ordinary one (`dirty`: soiled; `nip`: a small sip; `spade`), is flagged, not
         # blocked.
-        if found and any(found) and word in added and word in WORDNET_FIRST_ORDINARY:
+        if found and any(found) and word in added and word in first_ordinary:
             broad_first_ordinary.add(entry)
         if plain and (word not in curated or common or word in products):
             ordinary.add(entry)
@@ -1297,15 +1295,16 @@ def profanity_by_source(sections, named, reclassified=frozenset()):
 @functools.cache
 def wordnet_person_nouns():
     """Rule 28: `wordnet_nouns_for_persons`'s words that WordNet knows only as persons."""
-    persons, other = wordnet_nouns_for_persons()
+    persons, other, _ = wordnet_nouns_for_persons()
     return persons - other
 
 
 @functools.cache
 def wordnet_nouns_for_persons():
     """Rule 28: (the words WordNet 3.0 knows as nouns for persons, in the lexicographer file
-    noun.person; the words of its other noun and adjective senses). Names, written capitalized,
-    are not senses: `Moron` is a city. `moron`, `retard`, `weirdo` are persons only."""
+    noun.person; the words of its other noun and adjective senses; the persons it files under
+    `unpleasant person` or `simpleton`). Names, written capitalized, are not senses: `Moron` is a
+    city. `moron`, `retard`, `weirdo` are persons only."""
     persons, other = set(), set()
     hypernyms, words_of = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -1341,11 +1340,7 @@ def wordnet_nouns_for_persons():
             if current not in seen:
                 seen.add(current)
                 stack.extend(hypernyms.get(current, []))
-    WORDNET_DISPARAGED_PERSONS.update(judged)
-    return persons, other
-
-
-WORDNET_DISPARAGED_PERSONS = set()
+    return persons, other, judged
 
 
 def english_insults(entries):
@@ -1368,11 +1363,11 @@ def dictionary_insults(entries, english_insults_, english_profanity, jieba_zipf)
     that WordNet knows as a noun for a person (`杂种`: bastard). A word frequent enough to have an
     ordinary sense (rule 16's cut in jieba's counts: `小姐` miss, and prostitute in slang) is
     not one. → the entries."""
-    persons, _ = wordnet_nouns_for_persons()
+    persons, _, disparaged = wordnet_nouns_for_persons()
     words = {key(e) for e in english_insults_} | {key(e) for e in english_profanity if key(e) in persons}
     # A noun WordNet knows only as a person, and files under an unpleasant person or a simpleton
     # (`傻叉`: fool; blockhead), is an insult too.
-    words |= WORDNET_DISPARAGED_PERSONS & wordnet_person_nouns()
+    words |= disparaged & wordnet_person_nouns()
     definitions = chinese_definitions()
     out = set()
     for e in entries:
@@ -1430,7 +1425,7 @@ def ordinary_inflections(forms, listed):
     `pot`): an ordinary word, not the entry inflected. `forms` maps a form to its entry; the
     senses of the entry and of the other `listed` words do not count (`wankers` is `wanker`
     inflected)."""
-    senses, _, exceptions = wordnet_senses()
+    senses, _, exceptions, _ = wordnet_senses()
     out = set()
     for form, entry in forms.items():
         # The entry's own senses do not count: `hookers` is `hooker` inflected, whatever
