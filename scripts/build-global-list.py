@@ -1504,7 +1504,8 @@ def main():
                                                                   key=key)).items()
                       if f not in listed_english and f.endswith("s") and not f.endswith("ers")
                       and not key(e).endswith("man") and f not in inflections}
-    insult_plurals = [f for f in insult_plurals if f not in ordinary_inflections(insult_plurals, listed_english)]
+    ordinary_plurals = ordinary_inflections(insult_plurals, listed_english)
+    insult_plurals = [f for f in insult_plurals if f not in ordinary_plurals]
     print(f"rule 29: en: {len(insult_plurals)} plurals of insults written: {', '.join(sorted(insult_plurals))}")
     ordinary_english = set(ordinary_english) | set(insult_plurals)
     english = dedupe(english + generated + insult_plurals)
