@@ -130,18 +130,14 @@ struct ServeCommand: AsyncParsableCommand {
     if moderateNeedsToken && server.adminToken == nil {
       throw ValidationError("--moderate-needs-token needs --admin-token-file")
     }
-    let global: ModerationService.GlobalSource
-    do { global = try lists.globalSource() } catch let error as CLIError {
+    let listSet: ListSet
+    do { listSet = try lists.listSet(keepsGlobal: false) } catch let error as CLIError {
       FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
       throw CLIError.exitCode
     }
-    var (configuration, client) = try moderation.configuration()
-    configuration.customAllowsGlobal = lists.customAllowsGlobal
-    configuration.categoryActions = lists.categoryActions
-    let engineConfiguration = configuration
-    let apps = lists.appsDirectory.map(AppDirectory.init(path:))
+    let (configuration, client) = try moderation.configuration()
     let http = WinnowHTTPServer(configuration: server) { () throws(ModerationServiceError) -> ModerationService in
-      try ModerationService(global: global, apps: apps, configuration: engineConfiguration)
+      try ModerationService(lists: listSet, configuration: configuration)
     }
     do {
       try await http.run { host, port in

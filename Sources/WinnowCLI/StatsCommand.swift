@@ -31,7 +31,7 @@ func loadLists(_ groups: [[String]], origin: WordList.Origin) throws -> [[WordLi
 /// Writes `errors`, and what compiling finds in `paths` (files, or directories of them), to
 /// standard error as `winnow: …`; returns the exit status to throw.
 func reportListErrors(_ errors: [WordListError], inFiles paths: [String]) -> ExitCode {
-  let files = paths.flatMap { isDirectory($0) ? listFiles(inDirectory: $0) : [$0] }
+  let files = paths.flatMap { isDirectory($0) ? ListDirectory(path: $0).files() : [$0] }
   let all = withCompileErrors(errors, inFiles: files)
   FileHandle.standardError.write(Data(("winnow: " + all.map(\.description).joined(separator: "\n") + "\n").utf8))
   return CLIError.exitCode

@@ -102,9 +102,16 @@ struct ModerationServiceTests {
 
   // MARK: - The service
 
-  static let global = ModerationService.GlobalSource(directories: []) { _ in
-    try Matcher(lists: [WordList(name: "global.txt", origin: .global, parsing: "globalword\n")])
-  }
+  /// A global list of one word, `globalword`, in a directory of its own.
+  static let globalDirectory: String = {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("winnow-global-\(UUID().uuidString)").path
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    try? "globalword\n".write(toFile: path + "/global.txt", atomically: true, encoding: .utf8)
+    return path
+  }()
+
+  /// That global list, and the apps of `apps`.
+  static func lists(_ apps: AppDirectory?) -> ListSet { ListSet(globalDirectories: [globalDirectory], apps: apps) }
 
   static func verdict(_ service: ModerationService, _ text: String, app: String) -> ModerationResult.Verdict? {
     var item = MessageItem.text(text, msgUID: "m", targetId: "t")
@@ -114,7 +121,7 @@ struct ModerationServiceTests {
 
   @Test func anAddedWordIsSeenByTheNextEngineAndWrittenToTheFile() throws {
     let apps = try Self.directory(["app.txt": "old\n"])
-    let service = try ModerationService(global: Self.global, apps: apps)
+    let service = try ModerationService(lists: Self.lists(apps))
     let before = service.engine
     #expect(Self.verdict(service, "a new word", app: "app") == .pass)
     #expect(try service.addWords([.init(word: "new"), .init(word: "swap", replacement: "**")], toApp: "app") == 2)
@@ -137,20 +144,20 @@ struct ModerationServiceTests {
 
   @Test func badWordsAndAppKeysChangeNothing() throws {
     let apps = try Self.directory(["app.txt": "old\n"])
-    let service = try ModerationService(global: Self.global, apps: apps)
+    let service = try ModerationService(lists: Self.lists(apps))
     #expect(throws: ModerationServiceError.self) { try service.addWords([.init(word: "a b")], toApp: "app") }
     #expect(throws: ModerationServiceError.self) {
       try service.addWords([.init(word: String(repeating: "x", count: 33))], toApp: "app")
     }
     #expect(throws: ModerationServiceError.self) { try service.addWords([.init(word: "ok")], toApp: "../x") }
     #expect(try String(contentsOfFile: apps.listPath(of: "app"), encoding: .utf8) == "old\n")
-    let withoutApps = try ModerationService(global: Self.global, apps: nil)
+    let withoutApps = try ModerationService(lists: Self.lists(nil))
     #expect(throws: ModerationServiceError.self) { try withoutApps.addWords([.init(word: "ok")], toApp: "app") }
   }
 
   @Test func reloadCompilesOnlyWhatChangedAndKeepsTheOldListsOnError() throws {
     let apps = try Self.directory(["a.txt": "alpha\n", "b.txt": "beta\n"])
-    let service = try ModerationService(global: Self.global, apps: apps)
+    let service = try ModerationService(lists: Self.lists(apps))
     var report = service.reload()
     #expect(report.succeeded && report.changedApps.isEmpty && !report.globalReloaded)
     let unchanged = service.status.version
@@ -180,7 +187,7 @@ struct ModerationServiceTests {
   @Test func aServiceWithABadListDoesNotStart() throws {
     let apps = try Self.directory(["a.txt": "re:(\n", "b.txt": "[bad\n"])
     #expect {
-      try ModerationService(global: Self.global, apps: apps)
+      try ModerationService(lists: Self.lists(apps))
     } throws: { error in
       (error as? ModerationServiceError)?.errors.count == 2
     }
@@ -189,7 +196,7 @@ struct ModerationServiceTests {
   /// Edits to one app from many tasks at once are serialized: every word lands.
   @Test func concurrentEditsAllLand() async throws {
     let apps = try Self.directory([:])
-    let service = try ModerationService(global: Self.global, apps: apps)
+    let service = try ModerationService(lists: Self.lists(apps))
     await withTaskGroup(of: Void.self) { group in
       for index in 0..<40 {
         group.addTask { _ = try? service.addWords([.init(word: "word\(index)")], toApp: "app") }
@@ -233,7 +240,7 @@ struct ModerationServiceTests {
   @Test func twoServicesOnOneDirectoryLoseNoWord() async throws {
     let apps = try Self.directory([:])
     let services = [
-      try ModerationService(global: Self.global, apps: apps), try ModerationService(global: Self.global, apps: apps),
+      try ModerationService(lists: Self.lists(apps)), try ModerationService(lists: Self.lists(apps)),
     ]
     let acknowledged = await withTaskGroup(of: Bool.self) { group in
       for index in 0..<40 {
@@ -254,7 +261,7 @@ struct ModerationServiceTests {
   /// enforced once both are done, with no further reload.
   @Test func reloadsRacingEditsLeaveEveryWordEnforced() async throws {
     let apps = try Self.directory(["app.txt": "first\n"])
-    let service = try ModerationService(global: Self.global, apps: apps)
+    let service = try ModerationService(lists: Self.lists(apps))
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
         for _ in 0..<200 { service.reload() }
@@ -274,8 +281,9 @@ struct ModerationServiceTests {
     try FileManager.default.createDirectory(atPath: lists, withIntermediateDirectories: true)
     try "cachedword\n".write(toFile: lists + "/g.txt", atomically: true, encoding: .utf8)
     let cache = CompiledListCache(directory: root.appendingPathComponent("cache"))
-    let source = ModerationService.GlobalSource.cached(directories: [lists], in: cache)
-    let first = try ModerationService(global: source, apps: nil)
+    var source = ListSet(globalDirectories: [lists])
+    source.cache = cache
+    let first = try ModerationService(lists: source)
     let files = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path)
     #expect(files.count == 1 && files[0].hasSuffix(".compiled"))
     // A miss would compile and write the file anew (a rename: another inode); the same inode
@@ -285,7 +293,7 @@ struct ModerationServiceTests {
       return (try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)?.uint64Value
     }
     let written = try inode()
-    let second = try ModerationService(global: source, apps: nil)
+    let second = try ModerationService(lists: source)
     #expect(try inode() == written, "the second start compiled and wrote the file again")
     for service in [first, second] { #expect(Self.verdict(service, "a cachedword", app: "x") == .blocked) }
   }

@@ -10,10 +10,8 @@ import Testing
 enum ReadmeExample {
   static func run(line: String) async throws {
     // README example begins
-    let global =
-      try WordList.load(directory: "wordlists/global", origin: .global)
-      + WordList.load(directory: "wordlists/contact", origin: .global)  // contact details, as the CLI
-    let matcher = try Matcher(lists: global)  // build once, share across threads
+    var lists = ListSet(globalDirectories: ["wordlists/global", "wordlists/contact"])
+    let matcher = try lists.matcher()  // build once, share across threads
     let app = try Matcher(
       lists: [WordList(name: "app-42", origin: .custom, parsing: "秒杀 => **")],
       over: matcher)  // reuses the compiled global list
@@ -21,9 +19,9 @@ enum ReadmeExample {
     let matches = app.matches(in: "秒 杀 fuuuck")  // leftmost-longest
     print(Match.mask("秒 杀 fuuuck", matches: matches))  // "** ******"
 
-    // Whole items: verdicts, records, per-app custom lists, an optional reviewer.
-    let engine = try ModerationEngine(global: global)
-      .addingApp("app-42", custom: [WordList(name: "app-42", origin: .custom, parsing: "秒杀 => **")])
+    // Whole items: verdicts, records, per-app custom lists (apps/APPKEY.txt), a reviewer.
+    lists.apps = AppDirectory(path: "apps")
+    let engine = try lists.engine()
     let result = try await engine.moderate(try MessageItem(json: line))  // or engine.screen(_:) without the reviewer
     switch result.verdict {
     case .pass: print(result.flagged)  // flagged: a review entry matched

@@ -180,11 +180,10 @@ public struct CompiledListCache: Sendable {
     identity += exclusions
     for directory in directories {
       let path = URL(fileURLWithPath: directory).standardizedFileURL.path
-      guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
+      guard let names = try? ListDirectory(path: path).names() else { return nil }
       place += "directory \(path)\n"
       identity += "directory \(path)\n"
-      // The files WordList.load(directory:) reads, in its order.
-      for name in names.filter({ $0.hasSuffix(".txt") }).sorted() {
+      for name in names {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path).appendingPathComponent(name)) else {
           return nil
         }

@@ -159,12 +159,14 @@ public final class ModerationEngine: Sendable {
   }
 
   /// An engine of a compiled global list and apps' lists already compiled over it (for
-  /// ``ModerationService``, which compiles only the apps that change).
+  /// ``ModerationService``, which compiles only the apps that change); `default` is the
+  /// matcher of items of no app (the global list when nil).
   convenience init(
-    global: Matcher, appMatchers: [String: Matcher], configuration: Configuration, statistics: ReviewerStatistics
+    global: Matcher, default: Matcher? = nil, appMatchers: [String: Matcher], configuration: Configuration,
+    statistics: ReviewerStatistics
   ) {
     self.init(
-      global: global, default: global,
+      global: global, default: `default` ?? global,
       apps: appMatchers.mapValues { App(matcher: $0, categoryActions: configuration.categoryActions) },
       configuration: configuration, statistics: statistics)
   }

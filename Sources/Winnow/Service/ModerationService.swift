@@ -91,42 +91,6 @@ public final class ModerationService: Sendable {
     public var failedReloads: Int
   }
 
-  /// The global list's source: its directories, and how to compile them.
-  public struct GlobalSource: Sendable {
-    /// The directories of `*.txt` files.
-    public var directories: [String]
-    /// Compiles the directories' lists (the `winnow` command reads its compiled-list cache
-    /// here); throws ``WordListErrors`` or any error describing itself.
-    public var compile: @Sendable ([String]) throws -> Matcher
-
-    /// A source that compiles `directories` with `compile`, by default every `*.txt` file of
-    /// each as a global list.
-    public init(
-      directories: [String],
-      compile: @escaping @Sendable ([String]) throws -> Matcher = { directories in
-        var lists: [WordList] = []
-        for directory in directories { lists += try WordList.load(directory: directory, origin: .global) }
-        return try Matcher(lists: lists)
-      }
-    ) {
-      self.directories = directories
-      self.compile = compile
-    }
-
-    /// A source that reads the compiled list back from `cache` while the directories' files
-    /// are unchanged (see ``CompiledListCache``; a start then takes a few hundredths of a
-    /// second instead of a compile), and otherwise compiles and caches it.
-    public static func cached(directories: [String], in cache: CompiledListCache) -> GlobalSource {
-      GlobalSource(directories: directories) { directories in
-        try cache.matcher(directories: directories) {
-          var lists: [WordList] = []
-          for directory in directories { lists += try WordList.load(directory: directory, origin: .global) }
-          return try Matcher(lists: lists)
-        }
-      }
-    }
-  }
-
   private struct AppLists: Sendable {
     var fingerprint: FileFingerprint?
     /// The entries of the list (its text is not kept: ten thousand apps' lists would double
@@ -158,11 +122,12 @@ public final class ModerationService: Sendable {
     var failedReloads: Int
   }
 
-  /// The global list's source.
-  public let global: GlobalSource
+  /// The lists: the global list's directories and how it is compiled, and the apps'
+  /// directory.
+  public let listSet: ListSet
   /// Where the apps' lists and secrets are, if anywhere.
-  public let apps: AppDirectory?
-  /// The engines' configuration.
+  public var apps: AppDirectory? { listSet.apps }
+  /// The engines' configuration (with the list set's category actions and `allow:` rule).
   public let configuration: ModerationEngine.Configuration
   private let current: Mutex<Current>
   /// The reviewer's counters, kept across engines.
@@ -170,21 +135,27 @@ public final class ModerationService: Sendable {
   /// Held while lists are read, edited or compiled: edits and reloads take turns.
   private let lists: Mutex<Lists>
 
-  /// Reads and compiles the global list and every app's list.
+  /// Reads and compiles the global list and every app's list of `lists`. The apps' lists are
+  /// compiled compactly (``ListSet/AppLayout/compact``), whatever `lists.appLayout` says; a
+  /// service takes no custom files (``ListSet/customFiles``): its lists are the apps'.
   /// - Throws: ``ModerationServiceError`` with every error of every list, when any has one.
-  public init(global: GlobalSource, apps: AppDirectory?, configuration: ModerationEngine.Configuration = .init())
+  public init(lists listSet: ListSet, configuration: ModerationEngine.Configuration = .init())
     throws(ModerationServiceError)
   {
-    self.global = global
-    self.apps = apps
-    self.configuration = configuration
+    guard listSet.customFiles.isEmpty else {
+      throw ModerationServiceError(errors: ["a service's custom lists are its apps' lists (apps), not custom files"])
+    }
+    self.listSet = listSet
+    self.configuration = listSet.adjusted(configuration)
+    let configuration = self.configuration
+    let apps = listSet.apps
     var errors: [String] = []
     let matcher: Matcher
-    do { matcher = try global.compile(global.directories) } catch {
+    do { matcher = try listSet.globalMatcher() } catch {
       throw ModerationServiceError(errors: Self.messages(of: error))
     }
     var loaded = Lists(
-      global: matcher, globalFingerprint: Self.fingerprints(of: global.directories), apps: [:], secrets: [:],
+      global: matcher, globalFingerprint: Self.fingerprints(of: listSet.globalDirectories), apps: [:], secrets: [:],
       secretsFingerprint: nil)
     if let apps {
       do {
@@ -239,10 +210,10 @@ public final class ModerationService: Sendable {
     var report = ReloadReport()
     let swapped = lists.withLock { lists -> Lists? in
       var next = lists
-      let globalFingerprint = Self.fingerprints(of: global.directories)
+      let globalFingerprint = Self.fingerprints(of: listSet.globalDirectories)
       if globalFingerprint != lists.globalFingerprint {
         do {
-          next.global = try global.compile(global.directories)
+          next.global = try listSet.globalMatcher()
           next.globalFingerprint = globalFingerprint
           report.globalReloaded = true
         } catch {
@@ -450,12 +421,9 @@ public final class ModerationService: Sendable {
     return ["\(error)"]
   }
 
-  /// The fingerprints of the `*.txt` files of `directories`, in name order.
+  /// The fingerprints of the list files of `directories`, in order.
   private static func fingerprints(of directories: [String]) -> [FileFingerprint] {
-    directories.flatMap { directory -> [FileFingerprint] in
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-      return names.filter { $0.hasSuffix(".txt") }.sorted().compactMap { FileFingerprint(path: directory + "/" + $0) }
-    }
+    directories.flatMap { ListDirectory(path: $0).fingerprints() }
   }
 }
 
@@ -474,29 +442,4 @@ public struct ModerationServiceError: Error, Sendable, Hashable, CustomStringCon
 
   /// The errors, one a line.
   public var description: String { errors.joined(separator: "\n") }
-}
-
-/// What tells a file's versions apart without reading it: its inode, size and change times
-/// (an edit, or a rename over it, changes one of them).
-struct FileFingerprint: Hashable, Sendable {
-  let path: String
-  let inode: UInt64
-  let size: Int64
-  let modified: Int64
-  let modifiedNanoseconds: Int64
-  let changed: Int64
-  let changedNanoseconds: Int64
-
-  /// The fingerprint of the file at `path`, or nil when there is none.
-  init?(path: String) {
-    var status = stat()
-    guard stat(path, &status) == 0 else { return nil }
-    self.path = path
-    inode = UInt64(status.st_ino)
-    size = Int64(status.st_size)
-    modified = Int64(status.st_mtim.tv_sec)
-    modifiedNanoseconds = Int64(status.st_mtim.tv_nsec)
-    changed = Int64(status.st_ctim.tv_sec)
-    changedNanoseconds = Int64(status.st_ctim.tv_nsec)
-  }
 }

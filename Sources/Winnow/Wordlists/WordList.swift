@@ -68,36 +68,6 @@ public struct WordList: Sendable, Hashable {
   public static func load(directory: String, origin: Origin, normalization: Normalization = .default)
     throws(WordListErrors) -> [WordList]
   {
-    let names: [String]
-    do {
-      names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".txt") }.sorted()
-    } catch {
-      throw WordListErrors([
-        WordListError(.unreadable("not a readable directory"), at: SourceLocation(file: directory, line: 0))
-      ])
-    }
-    // Files are read and parsed on every core (a list and its lexicon are the two big ones).
-    // Meanwhile the fold table of the lists' rules, which compiling them needs first, is built
-    // as one more piece of work, on a core free of small files.
-    let loaded = concurrentMapEach(count: names.count + 1) { index -> Result<WordList, WordListErrors>? in
-      guard index > 0 else {
-        _ = FoldTable.shared(for: normalization)
-        return nil
-      }
-      return Result { () throws(WordListErrors) in
-        try load(path: directory + "/" + names[index - 1], origin: origin, normalization: normalization)
-      }
-    }
-    var lists: [WordList] = []
-    var errors: [WordListError] = []
-    for result in loaded {
-      switch result {
-      case .success(let list)?: lists.append(list)
-      case .failure(let error)?: errors += error.errors
-      case nil: continue
-      }
-    }
-    guard errors.isEmpty else { throw WordListErrors(errors) }
-    return lists
+    try ListDirectory(path: directory).load(origin: origin, normalization: normalization)
   }
 }
