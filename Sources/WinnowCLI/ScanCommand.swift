@@ -162,7 +162,7 @@ struct ScanCommand: AsyncParsableCommand {
 /// Where results go: standard output, or a temporary file beside `--output` renamed over it
 /// when the scan ends, so that a crash never leaves a half-written result file.
 ///
-/// The temporary file (``TemporaryFile``) is removed when the scan fails, when the sink is
+/// The temporary file (``AtomicFile``) is removed when the scan fails, when the sink is
 /// dropped without ``commit()``, and on SIGINT, SIGTERM and SIGHUP. Only a regular file or a
 /// new path is replaced: a FIFO, a device or a socket (`-o /dev/null`, `-o >(gzip > out.gz)`)
 /// is opened and written directly, and a path that is one of the inputs (or a link to one) is
@@ -173,7 +173,7 @@ struct ResultSink: ~Copyable {
     /// A FIFO, device or socket, written in place.
     case direct(path: String, descriptor: Int32)
     /// A regular file or a new path, replaced whole by a temporary file beside it.
-    case replacing(path: String, temporary: TemporaryFile)
+    case replacing(path: String, temporary: AtomicFile)
   }
   private let target: Target
   private var committed = false
@@ -202,12 +202,13 @@ struct ResultSink: ~Copyable {
         }
       }
     }
-    let temporary: TemporaryFile
-    do { temporary = try TemporaryFile(beside: path) } catch { throw CLIError("cannot write \(path): \(error)") }
+    let temporary: AtomicFile
+    do { temporary = try TemporaryFiles.make(replacing: path) } catch {
+      throw CLIError("cannot write \(path): \(error.cause)")
+    }
     // A result file is as readable as any file its user writes.
-    temporary.setMode(TemporaryFile.defaultMode)
+    temporary.setMode(AtomicFile.defaultMode)
     target = .replacing(path: path, temporary: temporary)
-    TemporaryFiles.remove(onSignal: temporary.path)
   }
 
   deinit {
@@ -216,8 +217,7 @@ struct ResultSink: ~Copyable {
     case .standardOutput: break
     case .direct(_, let descriptor): close(descriptor)
     case .replacing(_, let temporary):
-      close(temporary.descriptor)
-      unlink(temporary.path)
+      temporary.discard()
       TemporaryFiles.forget()
     }
   }
@@ -245,12 +245,9 @@ struct ResultSink: ~Copyable {
         throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
       }
     case .replacing(let path, let temporary):
-      let synchronized = fsync(temporary.descriptor) == 0
       committed = true
       TemporaryFiles.forget()
-      do { try temporary.commit(over: path, written: synchronized) } catch {
-        throw CLIError("cannot write \(path): \(error)")
-      }
+      do { try temporary.commit(durable: true) } catch { throw CLIError("cannot write \(path): \(error.cause)") }
     }
   }
 }

@@ -34,16 +34,11 @@ func lockListFile(_ path: String) throws {
   }
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory (``TemporaryFile``)
-/// and a rename, keeping the list's permissions.
+/// Writes `text` to `path` durably through a temporary file in the same directory and a rename
+/// (``AtomicFile``), keeping the list's permissions.
 func writeAtomically(_ text: String, to path: String) throws {
-  do throws(CLIError) {
-    let temporary = try TemporaryFile(beside: path)
-    var status = stat()
-    temporary.setMode(stat(path, &status) == 0 ? status.st_mode & 0o7777 : TemporaryFile.defaultMode)
-    try temporary.commit(over: path, written: temporary.write(Array(text.utf8)))
-  } catch {
-    FileHandle.standardError.write(Data("winnow: cannot write \(path): \(error)\n".utf8))
+  do { try AtomicFile.write(Array(text.utf8), to: path) } catch {
+    FileHandle.standardError.write(Data("winnow: cannot write \(path): \(error.cause)\n".utf8))
     throw CLIError.exitCode
   }
 }

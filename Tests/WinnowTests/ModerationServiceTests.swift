@@ -215,7 +215,7 @@ struct ModerationServiceTests {
     let apps = try Self.directory(["app.txt": "old\n"])
     let path = apps.listPath(of: "app")
     var steps: [String] = []
-    try DurableFile.write(Array("old\nnew\n".utf8), to: path) { descriptor in
+    try AtomicFile.write(Array("old\nnew\n".utf8), to: path) { descriptor in
       var status = stat()
       fstat(descriptor, &status)
       let isDirectory = status.st_mode & S_IFMT == S_IFDIR
@@ -227,7 +227,7 @@ struct ModerationServiceTests {
       steps == [#"file flushed, list reads "old\n""#, #"directory flushed, list reads "old\nnew\n""#], "\(steps)")
     // Without `durable`, nothing is flushed (caches, which can be rebuilt).
     var flushed = 0
-    try DurableFile.write(Array("x\n".utf8), to: path, durable: false) { _ in
+    try AtomicFile.write(Array("x\n".utf8), to: path, durable: false) { _ in
       flushed += 1
       return 0
     }

@@ -166,7 +166,7 @@ public struct CompiledListCache: Sendable {
   /// Writes `bytes` through a new temporary file (mode 0600) renamed over `file`, so that
   /// concurrent runs never read half a file; failures are ignored.
   private func write(_ bytes: [UInt8], to file: URL) {
-    try? DurableFile.write(bytes, to: file.path, mode: 0o600, durable: false)
+    try? AtomicFile.write(bytes, to: file.path, mode: 0o600, durable: false)
   }
 
   /// The cache file's name (which executable and directories it serves) and the identity of

@@ -147,53 +147,6 @@ public struct AppDirectoryError: Error, Sendable, Hashable, CustomStringConverti
   public var description: String { "\(file): \(cause)" }
 }
 
-/// Writes files so that a crash leaves either the old file or the new one, and an answered
-/// write survives a crash of the machine: a temporary file beside the target is written whole,
-/// flushed to disk, renamed over the target, and the directory flushed too.
-enum DurableFile {
-  /// Replaces `path` with `bytes`, with `mode` (by default the file's own, 0644 for a new
-  /// file); `durable: false` leaves out the two `fsync`s (for caches, which can be rebuilt).
-  /// - Throws: the system's cause, lower case; the target is then unchanged.
-  /// - Parameter sync: `fsync`, or a test's stand-in that records what is flushed and when.
-  static func write(
-    _ bytes: [UInt8], to path: String, mode: mode_t? = nil, durable: Bool = true,
-    sync: (Int32) -> Int32 = { fsync($0) }
-  ) throws(AppDirectoryError) {
-    let directory = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
-    var template = Array(((directory.isEmpty ? "." : directory) + "/.\(name).XXXXXX").utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { buffer in
-      buffer.baseAddress.map { mkstemp($0) } ?? -1
-    }
-    func failure(_ step: String) -> AppDirectoryError {
-      AppDirectoryError(file: path, cause: "\(step): \(String(cString: strerror(errno)))")
-    }
-    guard descriptor >= 0 else { throw failure("cannot create a temporary file") }
-    let temporary = template.withUnsafeBufferPointer { buffer in
-      buffer.baseAddress.map { String(cString: $0) } ?? ""
-    }
-    var status = stat()
-    fchmod(descriptor, mode ?? (stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644))
-    guard writeAll(bytes, to: descriptor), !durable || sync(descriptor) == 0 else {
-      let error = failure("cannot write")
-      close(descriptor)
-      unlink(temporary)
-      throw error
-    }
-    guard close(descriptor) == 0, rename(temporary, path) == 0 else {
-      let error = failure("cannot replace the file")
-      unlink(temporary)
-      throw error
-    }
-    guard durable else { return }
-    let directoryDescriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
-    if directoryDescriptor >= 0 {
-      _ = sync(directoryDescriptor)
-      close(directoryDescriptor)
-    }
-  }
-}
-
 /// Writes all of `bytes` to `descriptor`, again after an interrupted or partial write; false
 /// when the system refuses (a full disk, a closed pipe), with `errno` saying why.
 package func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {

@@ -363,8 +363,8 @@ public final class ModerationService: Sendable {
           compactLists: [WordList(file: file, origin: .custom)], over: lists.global,
           customAllowsGlobal: configuration.customAllowsGlobal)
       } catch { throw ModerationServiceError(errors: Self.messages(of: error)) }
-      do { try DurableFile.write(Array(file.text.utf8), to: path) } catch {
-        throw ModerationServiceError(errors: Self.messages(of: error), isWriteFailure: true)
+      do { try AtomicFile.write(Array(file.text.utf8), to: path) } catch {
+        throw ModerationServiceError(errors: ["\(path): \(error)"], isWriteFailure: true)
       }
       lists.apps[appKey] = AppLists(
         fingerprint: FileFingerprint(path: path), entryCount: file.entries.count, matcher: matcher)
