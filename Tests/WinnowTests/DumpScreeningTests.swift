@@ -17,6 +17,12 @@ struct DumpScreeningTests {
     return try! ModerationEngine(global: lists, configuration: .init(extractor: extractor))
   }()
 
+  /// With per-app lists: app `A1` finds `hello`, app `u1` has a list that finds nothing here.
+  static let appsEngine: ModerationEngine = {
+    try! engine.addingApp("A1", custom: [WordList(name: "A1.txt", origin: .custom, parsing: "hello\n")])
+      .addingApp("u1", custom: [WordList(name: "u1.txt", origin: .custom, parsing: "zzzz\n")])
+  }()
+
   /// Skips unknown types, and has a small content limit.
   static let strictEngine = try! ModerationEngine(
     global: lists, configuration: .init(extractor: ContentExtractor(unknownTypes: .skip, contentLimit: 40)))
@@ -114,9 +120,10 @@ struct DumpScreeningTests {
       let bytes = Self.line(recipe)
       if Self.confirm(bytes, Self.engine) { confirmed += 1 }
       if Self.confirm(bytes, Self.strictEngine) { confirmed += 1 }
+      if Self.confirm(bytes, Self.appsEngine) { confirmed += 1 }
     }
     // Only lines the screening passes are confirmed: enough of them must be, or this checks nothing.
-    #expect(confirmed >= 30, "\(confirmed) of 8000 screenings passed a line")
+    #expect(confirmed >= 45, "\(confirmed) of 12000 screenings passed a line")
   }
 
   /// The usual lines pass without being read, so that the scan gains: a test that only checked
@@ -266,10 +273,27 @@ struct DumpScreeningTests {
     #expect(missed.isEmpty, "\(missed.count) clean text lines not taken by the fast path, e.g. \(missed.prefix(3))")
   }
 
-  @Test func leavesEnginesWithAppListsToReading() throws {
+  /// With per-app lists, a line is checked against its app's lists (`appKey`, a history log's
+  /// `appId`), as its item would be; an app key that is not a plain string is left to reading.
+  @Test func checksALineAgainstItsAppsLists() throws {
     let engine = try Self.engine.addingApp(
       "app", custom: [WordList(name: "app.txt", origin: .custom, parsing: "tea\n")])
-    let line = #"{"msgUID":"A1","appKey":"app","content":{"content":"tea"}}"#
-    Array(line.utf8).withUnsafeBufferPointer { #expect(engine.cleanLine(ofDumpLine: $0) == nil) }
+    func clean(_ line: String) -> Bool {
+      Array(line.utf8).withUnsafeBufferPointer { engine.cleanLine(ofDumpLine: $0) != nil }
+    }
+    #expect(!clean(#"{"msgUID":"A1","appKey":"app","content":{"content":"tea"}}"#))
+    #expect(!clean(#"{"msgUID":"A1","content":{"content":"tea"},"appKey":"app"}"#))
+    #expect(!clean(#"{"appId":"app","classname":"RC:TxtMsg","content":{"content":"tea"},"timestamp":1700000000000}"#))
+    #expect(clean(#"{"appId":"other","classname":"RC:TxtMsg","content":{"content":"tea"},"timestamp":1700000000000}"#))
+    #expect(!clean(#"{"msgUID":"A1","appKey":"ap\u0070","content":{"content":"tea"}}"#))
+    #expect(!clean(#"{"msgUID":"A1","appKey":7,"content":{"content":"tea"}}"#))
+    #expect(clean(#"{"msgUID":"A1","appKey":"other","content":{"content":"tea"}}"#))
+    #expect(clean(#"{"msgUID":"A1","appKey":null,"content":{"content":"tea"}}"#))
+    #expect(clean(#"{"msgUID":"A1","content":{"content":"tea"}}"#))
+    #expect(clean(#"{"msgUID":"A1","appKey":"app","content":{"content":"coffee"}}"#))
+    #expect(!clean(#"{"msgUID":"A1","appKey":"other","content":{"content":"fuck"}}"#))
+    for line in [#"{"msgUID":"A1","appKey":"other","content":{"content":"tea"}}"#] {
+      #expect(Self.confirm(Array(line.utf8), engine))
+    }
   }
 }

@@ -30,9 +30,9 @@ extension ModerationEngine {
   /// and string value under `put`. Anything unusual gives nil rather than a second reading of
   /// the rules: keys or names written with escapes, content that is not an object, callback
   /// extension updates (`extraContent` without content), object names that are not strings,
-  /// and engines with per-app lists.
+  /// and, in an engine with per-app lists, an app key (`appKey`, a history log's `appId`) that
+  /// is not a plain string or null.
   @_spi(Tools) public func cleanLine(ofDumpLine line: UnsafeBufferPointer<UInt8>) -> CleanDumpLine? {
-    guard !hasApps else { return nil }
     let (range, prefixed) = DumpLine.body(of: line)
     guard !range.isEmpty else { return nil }
     let body = UnsafeBufferPointer(rebasing: line[range])
@@ -44,7 +44,8 @@ extension ModerationEngine {
     // stands if, once the whole line is read, that object is the content and its rule is the
     // text message's; otherwise the content is checked as any other.
     var checkedContent: (range: Range<Int>, isClean: Bool)? = nil
-    let textTrie = ContentExtractor.textMessagePathTrie
+    // With per-app lists, the app (and so the matcher) is known only once the line is read.
+    let textTrie = hasApps ? nil : ContentExtractor.textMessagePathTrie
     do {
       parser.skipWhitespace()
       guard parser.position < body.count, body[parser.position] == UInt8(ascii: "{") else { return nil }
@@ -108,6 +109,12 @@ extension ModerationEngine {
     let objectName = screening.objectName(lookup.range(DumpLineRules.objectNameKey(format, lookup)))
     let content = lookup.range(DumpLineRules.contentKey(format, sourceType, lookup))
     guard let objectName, let content else { return nil }
+    // The lists of the line's app, as ``matcher(for:)`` chooses them for its item.
+    var contentScreening = screening
+    if hasApps {
+      guard let appKey = screening.appKey(format == .historyLog ? members.appId : members.appKey) else { return nil }
+      contentScreening = ContentScreening(bytes: body, matcher: appKey.map(matcher(ofApp:)) ?? defaultMatcher)
+    }
     let rule: ContentRule = sourceType == .extension ? .extension : .fields(objectName)
     switch body[content.lowerBound] {
     case UInt8(ascii: "{"):
@@ -116,10 +123,10 @@ extension ModerationEngine {
       {
         return checkedContent.isClean ? CleanDumpLine(format: format, sourceType: sourceType) : nil
       }
-      return isClean(content, by: rule, screening) ? CleanDumpLine(format: format, sourceType: sourceType) : nil
+      return isClean(content, by: rule, contentScreening) ? CleanDumpLine(format: format, sourceType: sourceType) : nil
     case UInt8(ascii: "\""):
       // A string holding the content's JSON, as callback posts send it.
-      var parser = screening.checkedParser(at: content.lowerBound)
+      var parser = contentScreening.checkedParser(at: content.lowerBound)
       guard var text = try? parser.parseString() else { return nil }
       let clean = text.withUTF8 { json in
         var parser = JSONParser(json)
@@ -130,7 +137,7 @@ extension ModerationEngine {
           try parser.skipValue(depth: 0)
           parser.skipWhitespace()
           guard parser.position == json.count else { return false }
-          let inner = ContentScreening(bytes: json, matcher: screening.matcher)
+          let inner = ContentScreening(bytes: json, matcher: contentScreening.matcher)
           return isClean(start..<json.count, by: rule, inner)
         } catch { return false }
       }
@@ -412,6 +419,18 @@ private struct ContentScreening {
 
   /// The object name: `RC:TxtMsg` when absent or null, the string when it is one without
   /// escapes, else nil (not known).
+  /// An app key as reading takes it: nil (the default lists) when the member is absent or
+  /// null, its text when it is a plain string; nil for anything else (a number or an escaped
+  /// string, left to reading).
+  func appKey(_ range: Range<Int>?) -> String?? {
+    guard let range, bytes[range.lowerBound] != UInt8(ascii: "n") else { return .some(nil) }
+    var parser = checkedParser(at: range.lowerBound)
+    guard bytes[range.lowerBound] == UInt8(ascii: "\""), let text = try? parser.skipString(), !text.isEscaped else {
+      return nil
+    }
+    return .some(String(decoding: UnsafeBufferPointer(rebasing: bytes[text.text]), as: UTF8.self))
+  }
+
   func objectName(_ range: Range<Int>?) -> String? {
     guard let range, bytes[range.lowerBound] != UInt8(ascii: "n") else { return "RC:TxtMsg" }
     var parser = checkedParser(at: range.lowerBound)

@@ -192,6 +192,9 @@ public final class ModerationEngine: Sendable {
   /// Whether any app has its own custom lists.
   var hasApps: Bool { !apps.isEmpty }
 
+  /// The matcher of the items of app `appKey`: its own lists, or the default ones.
+  func matcher(ofApp appKey: String) -> Matcher { apps[appKey]?.matcher ?? defaultMatcher }
+
   /// The apps with their own custom lists.
   public var appKeys: [String] { apps.keys.sorted() }
 
