@@ -54,7 +54,7 @@ extension ModerationEngine {
         let name = UnsafeBufferPointer(rebasing: body[key.text])
         let start = parser.position
         if let textTrie, checkedContent == nil, start < body.count, body[start] == UInt8(ascii: "{"),
-          Self.equals(name, "content"), let objectName = members.objectName,
+          Self.equals(name, "content"), let objectName = members[.objectName],
           Self.equals(UnsafeBufferPointer(rebasing: body[objectName]), #""RC:TxtMsg""#)
         {
           let clean = try screening.skipObject(&parser, depth: 1, checkingPathsOf: textTrie)
@@ -73,36 +73,37 @@ extension ModerationEngine {
       let bytes = UnsafeBufferPointer(rebasing: body[value])
       return Self.equals(bytes, #""""#) || Self.equals(bytes, "null")
     }
-    guard isNone(members.pushContent), isNone(members.pushData), isNone(members.pushExt) else { return nil }
+    guard isNone(members[.pushContent]), isNone(members[.pushData]), isNone(members[.pushExt]) else { return nil }
     // Which format, kind, object name and content: the rules reading a line follows.
     let lookup = ByteLineMembers(members: members, body: body)
     let format = DumpLineRules.format(prefixed: prefixed, lookup)
     var sourceType = SourceType.original
     switch format {
     case .historyLog:
-      guard screening.areText(members.msgUID, members.fromUserId, members.targetId, members.groupId),
-        screening.areText(members.busChannel, members.channelId, members.appId),
-        screening.isConversationType(members.targetType),
-        screening.hasLogTime(members.timestamp, members.dateTime)
+      guard screening.areText(members[.msgUID], members[.fromUserId], members[.targetId], members[.groupId]),
+        screening.areText(members[.busChannel], members[.channelId], members[.appId]),
+        screening.isConversationType(members[.targetType]),
+        screening.hasLogTime(members[.timestamp], members[.dateTime])
       else { return nil }
     case .callback:
       // An extension update (`extraContent` alone) is left to reading.
       guard let kind = DumpLineRules.callbackKind(lookup), kind != .extension else { return nil }
       sourceType = kind
       guard
-        screening.areText(members.messageId, members.msgUID, members.extraContent, members.fromUserId),
-        screening.areText(members.targetId, members.toUserId, members.busChannel, members.appKey),
-        screening.areText(members.msgType, members.objectName, members.originalMsgUID),
-        screening.userIdsAreText(members.toUserIds),
-        screening.isConversationType(members.channelType),
-        screening.isTime(members.msgTimeStamp ?? members.msgTimestamp)
+        screening.areText(members[.messageId], members[.msgUID], members[.extraContent], members[.fromUserId]),
+        screening.areText(members[.targetId], members[.toUserId], members[.busChannel], members[.appKey]),
+        screening.areText(members[.msgType], members[.objectName], members[.originalMsgUID]),
+        screening.userIdsAreText(members[.toUserIds]),
+        screening.isConversationType(members[.channelType]),
+        screening.isTime(members[.msgTimeStamp] ?? members[.msgTimestamp])
       else { return nil }
     case .item:
-      guard let kind = screening.sourceType(members.kind),
-        screening.areText(members.msgUID, members.fromUserId, members.targetId, members.channelId, members.appKey),
-        screening.userIdsAreText(members.toUserIds),
-        screening.isConversationType(members.conversationType),
-        screening.isTime(members.sentTime)
+      guard let kind = screening.sourceType(members[.kind]),
+        screening.areText(
+          members[.msgUID], members[.fromUserId], members[.targetId], members[.channelId], members[.appKey]),
+        screening.userIdsAreText(members[.toUserIds]),
+        screening.isConversationType(members[.conversationType]),
+        screening.isTime(members[.sentTime])
       else { return nil }
       sourceType = kind
     }
@@ -112,7 +113,9 @@ extension ModerationEngine {
     // The lists of the line's app, as ``matcher(for:)`` chooses them for its item.
     var contentScreening = screening
     if hasApps {
-      guard let appKey = screening.appKey(format == .historyLog ? members.appId : members.appKey) else { return nil }
+      guard let appKey = screening.appKey(format == .historyLog ? members[.appId] : members[.appKey]) else {
+        return nil
+      }
       contentScreening = ContentScreening(bytes: body, matcher: appKey.map(matcher(ofApp:)) ?? defaultMatcher)
     }
     let rule: ContentRule = sourceType == .extension ? .extension : .fields(objectName)
@@ -187,81 +190,22 @@ extension JSONParseError {
   fileprivate static let unsure = JSONParseError(message: "not known to pass", offset: 0)
 }
 
-/// The value ranges of the members of a line that reading it looks at, the last of each name
-/// as lookups find it.
+/// The value ranges of the members of a line that reading it looks at (``LineKey``), the last
+/// of each name as lookups find it.
 private struct LineMembers {
-  // Item JSON.
-  var kind: Range<Int>?
-  var content: Range<Int>?
-  var msgUID: Range<Int>?
-  var fromUserId: Range<Int>?
-  var targetId: Range<Int>?
-  var toUserIds: Range<Int>?
-  var conversationType: Range<Int>?
-  var channelId: Range<Int>?
-  var objectName: Range<Int>?
-  var sentTime: Range<Int>?
-  var appKey: Range<Int>?
-  var sourceContent: Range<Int>?
-  // History logs.
-  var classname: Range<Int>?
-  var targetType: Range<Int>?
-  var groupId: Range<Int>?
-  var timestamp: Range<Int>?
-  var dateTime: Range<Int>?
-  var busChannel: Range<Int>?
-  var appId: Range<Int>?
-  // Callback posts.
-  var messageId: Range<Int>?
-  var originalMsgUID: Range<Int>?
-  var extraContent: Range<Int>?
-  var toUserId: Range<Int>?
-  var channelType: Range<Int>?
-  var msgType: Range<Int>?
-  var msgTimeStamp: Range<Int>?
-  var msgTimestamp: Range<Int>?
-  // Push texts, of items and callback posts.
-  var pushContent: Range<Int>?
-  var pushData: Range<Int>?
-  var pushExt: Range<Int>?
+  private var ranges = InlineArray<30, Range<Int>?>(repeating: nil)
 
-  mutating func note(_ key: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
-    func `is`(_ name: StaticString) -> Bool {
-      name.utf8CodeUnitCount == key.count && (0..<key.count).allSatisfy { name.utf8Start[$0] == key[$0] }
-    }
-    switch key.count {
-    case 4 where `is`("kind"): kind = value
-    case 5 where `is`("appId"): appId = value
-    case 6 where `is`("msgUID"): msgUID = value
-    case 6 where `is`("appKey"): appKey = value
-    case 7 where `is`("content"): content = value
-    case 7 where `is`("GroupId"): groupId = value
-    case 8 where `is`("targetId"): targetId = value
-    case 8 where `is`("sentTime"): sentTime = value
-    case 8 where `is`("dateTime"): dateTime = value
-    case 9 where `is`("toUserIds"): toUserIds = value
-    case 9 where `is`("channelId"): channelId = value
-    case 9 where `is`("classname"): classname = value
-    case 9 where `is`("timestamp"): timestamp = value
-    case 10 where `is`("fromUserId"): fromUserId = value
-    case 10 where `is`("objectName"): objectName = value
-    case 10 where `is`("targetType"): targetType = value
-    case 10 where `is`("busChannel"): busChannel = value
-    case 16 where `is`("conversationType"): conversationType = value
-    case 7 where `is`("msgType"): msgType = value
-    case 8 where `is`("toUserId"): toUserId = value
-    case 9 where `is`("messageId"): messageId = value
-    case 11 where `is`("channelType"): channelType = value
-    case 12 where `is`("msgTimeStamp"): msgTimeStamp = value
-    case 12 where `is`("msgTimestamp"): msgTimestamp = value
-    case 12 where `is`("extraContent"): extraContent = value
-    case 14 where `is`("originalMsgUID"): originalMsgUID = value
-    case 13 where `is`("sourceContent"): sourceContent = value
-    case 11 where `is`("pushContent"): pushContent = value
-    case 8 where `is`("pushData"): pushData = value
-    case 7 where `is`("pushExt"): pushExt = value
-    default: break
-    }
+  /// The value's bytes of the member, if the line has it.
+  @inline(__always)
+  subscript(key: LineKey) -> Range<Int>? {
+    get { ranges[key.rawValue] }
+    set { ranges[key.rawValue] = newValue }
+  }
+
+  /// Notes the member named by `name`, if reading looks at it.
+  @inline(__always)
+  mutating func note(_ name: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
+    if let key = LineKey.named(name) { self[key] = value }
   }
 }
 
@@ -272,22 +216,7 @@ private struct ByteLineMembers: LineMemberLookup {
 
   /// The value's bytes of the member (the last of its name).
   @inline(__always)
-  func range(_ key: LineKey) -> Range<Int>? {
-    switch key {
-    case .kind: members.kind
-    case .content: members.content
-    case .sourceContent: members.sourceContent
-    case .objectName: members.objectName
-    case .classname: members.classname
-    case .msgType: members.msgType
-    case .channelType: members.channelType
-    case .msgTimeStamp: members.msgTimeStamp
-    case .msgTimestamp: members.msgTimestamp
-    case .messageId: members.messageId
-    case .originalMsgUID: members.originalMsgUID
-    case .extraContent: members.extraContent
-    }
-  }
+  func range(_ key: LineKey) -> Range<Int>? { members[key] }
 
   func has(_ key: LineKey) -> Bool { range(key) != nil }
 

@@ -90,16 +90,16 @@
 
   static func historyLog(_ value: JSONValue) throws(ItemError) -> DumpLine {
     let members = ParsedLineMembers(value: value)
-    let type = try MessageItem.conversationType(value["targetType"], field: "targetType")
-    var targetId = try MessageItem.text(value, "targetId") ?? ""
-    if type == .group || type == .ultraGroup, let group = try MessageItem.text(value, "GroupId"), !group.isEmpty {
+    let type = try MessageItem.conversationType(value[.targetType], field: LineKey.targetType.name)
+    var targetId = try Self.text(value, .targetId) ?? ""
+    if type == .group || type == .ultraGroup, let group = try Self.text(value, .groupId), !group.isEmpty {
       targetId = group
     }
-    guard let content = value["content"] else { throw ItemError(.missingField("content")) }
-    var sentTime = try MessageItem.time(value["timestamp"], field: "timestamp")
-    if sentTime == nil, let dateTime = value["dateTime"] {
+    guard let content = value[.content] else { throw ItemError(.missingField(LineKey.content.name)) }
+    var sentTime = try MessageItem.time(value[.timestamp], field: LineKey.timestamp.name)
+    if sentTime == nil, let dateTime = value[.dateTime] {
       guard let text = dateTime.stringValue, let time = Self.milliseconds(fromLogDateTime: text) else {
-        throw ItemError(.invalidField("dateTime", "yyyy-MM-dd HH:mm:ss.SSS"))
+        throw ItemError(.invalidField(LineKey.dateTime.name, "yyyy-MM-dd HH:mm:ss.SSS"))
       }
       sentTime = time
     }
@@ -110,47 +110,50 @@
     default: flagged = nil
     }
     var item = MessageItem(
-      msgUID: try MessageItem.text(value, "msgUID") ?? "",
-      fromUserId: try MessageItem.text(value, "fromUserId") ?? "", targetId: targetId, conversationType: type,
-      channelId: try Self.firstText(value, "busChannel", "channelId") ?? "",
-      objectName: try MessageItem.text(value, DumpLineRules.objectNameKey(.historyLog, members).name) ?? "RC:TxtMsg",
-      content: try MessageItem.embeddedJSON(content, field: "content"), sentTime: sentTime ?? 0,
-      appKey: try MessageItem.text(value, "appId"))
+      msgUID: try Self.text(value, .msgUID) ?? "",
+      fromUserId: try Self.text(value, .fromUserId) ?? "", targetId: targetId, conversationType: type,
+      channelId: try Self.firstText(value, .busChannel, .channelId) ?? "",
+      objectName: try Self.text(value, DumpLineRules.objectNameKey(.historyLog, members)) ?? "RC:TxtMsg",
+      content: try MessageItem.embeddedJSON(content, field: LineKey.content.name), sentTime: sentTime ?? 0,
+      appKey: try Self.text(value, .appId))
     try item.readPush(value)
     return DumpLine(format: .historyLog, item: item, platformFlagged: flagged)
   }
 
   static func callback(_ value: JSONValue) throws(ItemError) -> DumpLine {
     let members = ParsedLineMembers(value: value)
-    let msgUID = try Self.firstText(value, "messageId", "msgUID") ?? ""
+    let msgUID = try Self.firstText(value, .messageId, .msgUID) ?? ""
     // Read (and type-checked) before the kind is decided, whatever it is.
-    let original = try MessageItem.text(value, "originalMsgUID") ?? ""
-    let extra = try MessageItem.text(value, "extraContent") ?? ""
-    guard let kind = DumpLineRules.callbackKind(members) else { throw ItemError(.missingField("content")) }
-    let objectName = try MessageItem.text(value, DumpLineRules.objectNameKey(.callback, members).name) ?? "RC:TxtMsg"
+    let original = try Self.text(value, .originalMsgUID) ?? ""
+    let extra = try Self.text(value, .extraContent) ?? ""
+    guard let kind = DumpLineRules.callbackKind(members) else { throw ItemError(.missingField(LineKey.content.name)) }
+    let objectName = try Self.text(value, DumpLineRules.objectNameKey(.callback, members)) ?? "RC:TxtMsg"
     let content: JSONValue
     switch kind {
     case .extension:
-      content = ["mid": .string(msgUID), "put": try MessageItem.embeddedJSON(.string(extra), field: "extraContent")]
+      content = [
+        "mid": .string(msgUID), "put": try MessageItem.embeddedJSON(.string(extra), field: LineKey.extraContent.name),
+      ]
     case .edit:
       // An edit without content (or with null or "") has nothing to read.
-      guard let rawContent = value["content"] else { throw ItemError(.missingField("content")) }
+      guard let rawContent = value[.content] else { throw ItemError(.missingField(LineKey.content.name)) }
       content = try Self.callbackContent(rawContent, objectName: objectName)
     case .original:
-      content = try Self.callbackContent(value["content"] ?? .null, objectName: objectName)
+      content = try Self.callbackContent(value[.content] ?? .null, objectName: objectName)
     }
-    var targetId = try Self.firstText(value, "targetId", "toUserId") ?? ""
-    let toUserIds = try MessageItem.userIds(value["toUserIds"])
+    var targetId = try Self.firstText(value, .targetId, .toUserId) ?? ""
+    let toUserIds = try MessageItem.userIds(value[.toUserIds])
     if targetId.isEmpty, let first = toUserIds.first { targetId = first }
     var item = MessageItem(
       sourceType: kind, msgUID: kind == .edit ? original : msgUID,
-      fromUserId: try MessageItem.text(value, "fromUserId") ?? "", targetId: targetId, toUserIds: toUserIds,
-      conversationType: try MessageItem.conversationType(value["channelType"], field: "channelType"),
-      channelId: try MessageItem.text(value, "busChannel") ?? "",
+      fromUserId: try Self.text(value, .fromUserId) ?? "", targetId: targetId, toUserIds: toUserIds,
+      conversationType: try MessageItem.conversationType(value[.channelType], field: LineKey.channelType.name),
+      channelId: try Self.text(value, .busChannel) ?? "",
       objectName: objectName,
       content: content,
-      sentTime: try MessageItem.time(value["msgTimeStamp"] ?? value["msgTimestamp"], field: "msgTimeStamp") ?? 0,
-      appKey: try MessageItem.text(value, "appKey"))
+      sentTime: try MessageItem.time(value[.msgTimeStamp] ?? value[.msgTimestamp], field: LineKey.msgTimeStamp.name)
+        ?? 0,
+      appKey: try Self.text(value, .appKey))
     try item.readPush(value)
     return DumpLine(format: .callback, item: item, platformFlagged: nil)
   }
@@ -166,11 +169,16 @@
   }
 
   /// The first of several fields that is present.
-  static func firstText(_ value: JSONValue, _ keys: String...) throws(ItemError) -> String? {
+  static func firstText(_ value: JSONValue, _ keys: LineKey...) throws(ItemError) -> String? {
     for key in keys {
-      if let text = try MessageItem.text(value, key) { return text }
+      if let text = try text(value, key) { return text }
     }
     return nil
+  }
+
+  /// A member read as text (``MessageItem/text(_:_:)``).
+  static func text(_ value: JSONValue, _ key: LineKey) throws(ItemError) -> String? {
+    try MessageItem.text(value, key.name)
   }
 
   /// `yyyy-MM-dd HH:mm:ss[.SSS]` as Unix milliseconds, the time read as UTC; nil unless every
