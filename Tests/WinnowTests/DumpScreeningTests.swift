@@ -4,8 +4,10 @@ import Testing
 
 @_spi(Tools) @testable import Winnow
 
-/// `ModerationEngine.cleanLine(ofDumpLine:)`, the batch scan's way past building items: it
-/// may only say a line passes when reading and screening the line says so too.
+/// `ModerationEngine.screen(dumpLine:)`, the batch scan's one door, and its in-place check
+/// (`cleanLine`), the way past building items: the check may only say a line passes when
+/// reading and screening the line says so too, and what it hands to the full screen changes
+/// no result.
 @Suite("Screening dump lines without reading items")
 struct DumpScreeningTests {
   static let lists = [try! WordList(name: "zh.txt", origin: .global, parsing: "傻逼\nfuck\nbad word\n")]
@@ -93,21 +95,50 @@ struct DumpScreeningTests {
     return bytes
   }
 
-  /// What reading the line and screening its item says about a line the screening passed;
-  /// false when the screening did not pass it (nothing to confirm).
+  /// What the full road (reading the line and screening its item) says about a line the door
+  /// passed in place; for a line it screened, that its result is the full road's (what the
+  /// in-place check found, handed over, changes nothing); the door's error is the full road's.
+  /// True when the door passed the line in place.
   @discardableResult
   static func confirm(_ bytes: [UInt8], _ engine: ModerationEngine) -> Bool {
     bytes.withUnsafeBufferPointer { line in
-      guard let clean = engine.cleanLine(ofDumpLine: line) else { return false }
-      do {
-        let read = try DumpLine(utf8: line)
-        #expect(read.format == clean.format && read.item.sourceType == clean.sourceType)
-        let result = try engine.screen(read.item)
+      let door = Result { () throws(ItemError) in try engine.screen(dumpLine: line) }
+      let full = Result { () throws(ItemError) in try engine.screen(dumpLine: line, inPlace: false) }
+      switch (door, full) {
+      case (.success(.clean(let clean)), .success(.screened(let result, let format, _))):
+        #expect(format == clean.format && result.item.sourceType == clean.sourceType)
         #expect(result.verdict == .pass && result.matches.isEmpty && result.warnings.isEmpty)
-      } catch {
-        Issue.record("passed a line that reading rejects: \(error)")
+        return true
+      case (.success(.screened(let first, let format, let flagged)), .success(.screened(let result, let f, let p))):
+        #expect(first == result && format == f && flagged == p, "a hand-over changed a result")
+      case (.failure(let first), .failure(let error)):
+        #expect(first.description == error.description)
+      default:
+        Issue.record("the door and the full road disagree: \(door) \(full)")
       }
-      return true
+      return false
+    }
+  }
+
+  /// What the in-place check found is taken by the full screen only for the same lists and
+  /// text: lines in any order, for apps whose lists find different things in texts of one
+  /// length (and for lines of no app), in the content, the mention or both, each get the full
+  /// road's result.
+  @Test func aHandedOverScanIsTheLinesOwn() async throws {
+    let engine = try Self.engine.addingApp(
+      "a", custom: [WordList(name: "a.txt", origin: .custom, parsing: "duck => **\n逼\n")]
+    ).addingApp("b", custom: [WordList(name: "b.txt", origin: .custom, parsing: "luck\n傻\n")])
+    let texts = ["oh fuck", "oh duck", "oh luck", "oh muck", "傻逼", "傻子", "", "f.u.c.k", "fuck luck duck"]
+    let apps = [#""a""#, #""b""#, #""c""#, "null"]
+    let steps = zip(Gen.int(in: 0...3), Gen.int(in: 0...(texts.count - 1)), Gen.int(in: 0...(texts.count - 1)))
+      .array(of: 1...8)
+    await propertyCheck(count: 200, input: steps) { steps in
+      for (app, first, second) in steps {
+        let line =
+          #"{"msgUID":"M","appKey":\#(apps[app]),"content":{"content":"\#(texts[first])","#
+          + #""mentionedInfo":{"mentionedContent":"\#(texts[second])"}}}"#
+        Self.confirm(Array(line.utf8), engine)
+      }
     }
   }
 

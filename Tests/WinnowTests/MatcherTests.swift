@@ -264,29 +264,4 @@ struct MatcherTests {
     #expect(mismatches.withLock { $0 } == 0)
     #expect(alone.contains { !$0.isEmpty })
   }
-
-  /// The report `findsNothing` remembers for the next scan of the same text: any order of
-  /// checks and scans (leftmost-longest or overlapping), by two matchers with different lists,
-  /// over texts of the same length with different matches, gives every scan the report a scan
-  /// that remembers nothing gives (`explain`'s).
-  @Test func aRememberedReportIsTheScansOwn() async throws {
-    let matchers = [try Self.matcher("fuck\n傻逼\n逼\nduck => **"), try Self.matcher("fuck\nluck\n傻")]
-    let texts = ["oh fuck", "oh duck", "oh luck", "oh muck", "傻逼", "傻子", "", "f.u.c.k", "fuck luck duck"]
-    let steps = zip(Gen.int(in: 0...1), Gen.int(in: 0...(texts.count - 1)), Gen.int(in: 0...2)).array(of: 1...12)
-    await propertyCheck(count: 300, input: steps) { steps in
-      for (matcherIndex, textIndex, action) in steps {
-        let (matcher, text) = (matchers[matcherIndex], texts[textIndex])
-        switch action {
-        case 0:
-          let expected = matcher.explain(text).report
-          var bytes = text
-          let nothing = bytes.withUTF8 { matcher.findsNothing(inUTF8: $0) }
-          #expect(nothing == (expected.matches.isEmpty && expected.warnings.isEmpty))
-        case 1: #expect(matcher.scan(text) == matcher.explain(text).report, "\(matcherIndex) \(text)")
-        default:
-          #expect(matcher.scan(text, kind: nil) == matcher.explain(text, kind: nil).report, "\(matcherIndex) \(text)")
-        }
-      }
-    }
-  }
 }

@@ -21,10 +21,11 @@ let benchmarks: @Sendable () -> Void = {
     var writer = JSONWriter()
     for line in lines {
       do {
-        let dumpLine = try line.withUnsafeBufferPointer { try DumpLine(utf8: $0) }
-        let result = try engine.screen(dumpLine.item)
-        if result.verdict == .blocked { blocked += 1 }
-        result.write(to: &writer)
+        let screened = try line.withUnsafeBufferPointer { try engine.screen(dumpLine: $0, inPlace: false) }
+        if case .screened(let result, _, _) = screened {
+          if result.verdict == .blocked { blocked += 1 }
+          result.write(to: &writer)
+        }
       } catch {}
       writer.endLine()
     }
@@ -33,20 +34,21 @@ let benchmarks: @Sendable () -> Void = {
   let expected = scanAll()
   check(expected.blocked > 0, "nothing blocked in the sample dump")
 
-  /// `winnow scan` without `--all`: lines that pass are counted without being read
-  /// (`cleanLine`), the others read and screened; the blocked and passed counts.
+  /// `winnow scan` without `--all`: lines that pass in place are counted without being read
+  /// (``ModerationEngine/screen(dumpLine:inPlace:)``), the others read and screened; the
+  /// blocked and passed counts.
   func countAll() -> (blocked: Int, passed: Int) {
     var blocked = 0
     var passed = 0
     for line in lines {
       line.withUnsafeBufferPointer { bytes in
-        if engine.cleanLine(ofDumpLine: bytes) != nil {
-          passed += 1
-          return
+        switch try? engine.screen(dumpLine: bytes) {
+        case .clean?: passed += 1
+        case .screened(let result, _, _)?:
+          if result.verdict == .blocked { blocked += 1 }
+          if result.verdict == .pass { passed += 1 }
+        case nil: break
         }
-        guard let dumpLine = try? DumpLine(utf8: bytes), let result = try? engine.screen(dumpLine.item) else { return }
-        if result.verdict == .blocked { blocked += 1 }
-        if result.verdict == .pass { passed += 1 }
       }
     }
     return (blocked, passed)

@@ -41,21 +41,26 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 /// `winnow scan`'s path: a line is read as an item or rejected with an error; an item is screened
-/// and its result is JSON that reads back. A line counted as passing without being read
-/// (`cleanLine`) is one that reading and screening pass, in that format and kind, with nothing
-/// found.
+/// and its result is JSON that reads back. A line the one door passes in place is one that the
+/// door's full reading and screening pass, in that format and kind, with nothing found; a line
+/// it screens gives the result the full road gives.
 private func fuzzDumpLine(_ bytes: UnsafeBufferPointer<UInt8>) {
-  let clean = globalEngine.cleanLine(ofDumpLine: bytes)
-  guard let line = try? DumpLine(utf8: bytes), let result = try? globalEngine.screen(line.item) else {
-    check(clean == nil, "a line that cannot be read or screened was counted as passing")
+  let inPlace = try? globalEngine.screen(dumpLine: bytes)
+  guard case .screened(let result, let format, _)? = try? globalEngine.screen(dumpLine: bytes, inPlace: false) else {
+    check(inPlace == nil, "a line that cannot be read or screened was screened in place")
     return
   }
-  if let clean {
+  switch inPlace {
+  case .clean(let clean)?:
     check(
-      line.format == clean.format && line.item.sourceType == clean.sourceType && result.verdict == .pass
+      format == clean.format && result.item.sourceType == clean.sourceType && result.verdict == .pass
         && result.matches.isEmpty && result.warnings.isEmpty,
-      "a line counted as passing (\(clean)) reads as \(line.format), \(result.verdict), \(result.matches.count) matches"
+      "a line counted as passing (\(clean)) reads as \(format), \(result.verdict), \(result.matches.count) matches"
     )
+  case .screened(let first, _, _)?:
+    check(first == result, "a line screened after its in-place check gives another result than its full screen")
+  case nil:
+    check(false, "a line the full road screens fails after its in-place check")
   }
   let json = result.json.jsonString
   check((try? JSONValue(parsing: json)) == result.json, "a result's JSON does not read back: \(json)")

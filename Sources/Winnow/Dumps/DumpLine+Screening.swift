@@ -1,4 +1,12 @@
-/// What ``ModerationEngine/cleanLine(ofDumpLine:)`` knows of a line that passes: how reading
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What ``ModerationEngine/screen(dumpLine:inPlace:)`` knows of a line that passes in place: how reading
 /// it would take it.
 @_spi(Tools) public struct CleanDumpLine: Sendable, Hashable {
   /// The format ``DumpLine/init(utf8:)`` reads the line as.
@@ -13,14 +21,66 @@
   }
 }
 
+/// What ``ModerationEngine/screen(dumpLine:inPlace:)`` makes of a dump line.
+@_spi(Tools) public enum ScreenedDumpLine: Sendable {
+  /// Passed with nothing found, known without building the line's item: its format and kind.
+  case clean(CleanDumpLine)
+  /// Read and screened: the result (which holds the item), the format the line was read as,
+  /// and a history log's `isSensitiveWord` (``DumpLine/platformFlagged``).
+  case screened(ModerationResult, format: DumpFormat, platformFlagged: Bool?)
+}
+
+/// What the in-place check of a line found in a text, handed to the full screen of the line
+/// so that the text is not scanned twice: the matcher's serial number, the text's bytes and
+/// the report (every match, `kind` nil).
+struct FoundText: Sendable {
+  var matcher: UInt64
+  var text: [UInt8]
+  var report: MatchReport
+
+  /// The report, when it is this matcher's for this text.
+  func report(of text: String, by matcher: Matcher) -> MatchReport? {
+    guard matcher.serial == self.matcher, text.utf8.elementsEqual(self.text) else { return nil }
+    return report
+  }
+}
+
 extension ModerationEngine {
-  /// The format and kind of a dump line whose message passes the word lists with nothing
-  /// found, decided without building its item: for batch scans, where almost every line passes.
+  /// Screens one line of a dump (without its newline): the one door of `winnow scan`.
   ///
-  /// A result is given only for a line that ``DumpLine/init(utf8:)`` reads in that format, as
-  /// an item of that ``SourceType``, whose item ``screen(_:)`` passes with no match and no
-  /// warning. Nil means *not known*: the line may pass, be flagged, or not be an item at all;
-  /// read it with ``DumpLine/init(utf8:)`` and screen its item as usual.
+  /// With `inPlace` (the default), the line is first checked in place, without building its
+  /// item: a line whose message passes the word lists of its app with nothing found, as almost
+  /// every line of a dump does, gives ``ScreenedDumpLine/clean(_:)``. Any other line is read
+  /// (``DumpLine/init(utf8:)``) and its item screened (``screen(_:)``); what the check found in
+  /// a text is handed to the screen, which does not scan that text again. Without `inPlace`
+  /// every line is read and screened (`scan --all`, which writes every line's result).
+  ///
+  /// A clean answer is given only for a line that reading takes in that format, as an item of
+  /// that ``SourceType``, and that screening passes with no match and no warning (the fuzz
+  /// target and the screening tests hold the two roads to each other).
+  /// - Throws: ``ItemError`` for a line that is not an item, or whose content is over the size
+  ///   limit or malformed.
+  @_spi(Tools) public func screen(
+    dumpLine line: UnsafeBufferPointer<UInt8>, inPlace: Bool = true
+  ) throws(ItemError) -> ScreenedDumpLine {
+    var found: FoundText? = nil
+    if inPlace, let clean = withUnsafeMutablePointer(to: &found, { cleanLine(ofDumpLine: line, found: $0) }) {
+      return .clean(clean)
+    }
+    let read = try DumpLine(utf8: line)
+    let (format, flagged) = (read.format, read.platformFlagged)
+    return .screened(try screen(read.item, found: found), format: format, platformFlagged: flagged)
+  }
+
+  /// The in-place check alone, what it found dropped (for tests).
+  func cleanLine(ofDumpLine line: UnsafeBufferPointer<UInt8>) -> CleanDumpLine? {
+    var found: FoundText? = nil
+    return withUnsafeMutablePointer(to: &found) { cleanLine(ofDumpLine: line, found: $0) }
+  }
+
+  /// The in-place check of ``screen(dumpLine:inPlace:)``: the format and kind of a dump line
+  /// whose message passes the word lists with nothing found, decided without building its item.
+  /// Nil means *not known*: the line may pass, be flagged, or not be an item at all.
   ///
   /// The line is checked as closely as reading it would (every byte of its JSON, every field's
   /// type); its user text is found by the same extraction rules and matched from the line's own
@@ -31,14 +91,17 @@ extension ModerationEngine {
   /// the rules: keys or names written with escapes, content that is not an object, callback
   /// extension updates (`extraContent` without content), object names that are not strings,
   /// and, in an engine with per-app lists, an app key (`appKey`, a history log's `appId`) that
-  /// is not a plain string or null.
-  @_spi(Tools) public func cleanLine(ofDumpLine line: UnsafeBufferPointer<UInt8>) -> CleanDumpLine? {
+  /// is not a plain string or null. The first text in which the matcher finds something is
+  /// written to `found`.
+  func cleanLine(
+    ofDumpLine line: UnsafeBufferPointer<UInt8>, found: UnsafeMutablePointer<FoundText?>
+  ) -> CleanDumpLine? {
     let (range, prefixed) = DumpLine.body(of: line)
     guard !range.isEmpty else { return nil }
     let body = UnsafeBufferPointer(rebasing: line[range])
     var parser = JSONParser(body)
     var members = LineMembers()
-    let screening = ContentScreening(bytes: body, matcher: defaultMatcher)
+    let screening = ContentScreening(bytes: body, matcher: defaultMatcher, found: found)
     // A text message's content object met after its `objectName` is checked as it is skipped:
     // skipped, then walked again to be checked, its every string was scanned twice. The answer
     // stands if, once the whole line is read, that object is the content and its rule is the
@@ -55,7 +118,7 @@ extension ModerationEngine {
         let start = parser.position
         if let textTrie, checkedContent == nil, start < body.count, body[start] == UInt8(ascii: "{"),
           Self.equals(name, "content"), let objectName = members[.objectName],
-          Self.equals(UnsafeBufferPointer(rebasing: body[objectName]), #""RC:TxtMsg""#)
+          Self.isTextMessageName(UnsafeBufferPointer(rebasing: body[objectName]))
         {
           let clean = try screening.skipObject(&parser, depth: 1, checkingPathsOf: textTrie)
           checkedContent = (start..<parser.position, clean)
@@ -116,12 +179,14 @@ extension ModerationEngine {
       guard let appKey = screening.appKey(format == .historyLog ? members[.appId] : members[.appKey]) else {
         return nil
       }
-      contentScreening = ContentScreening(bytes: body, matcher: appKey.map(matcher(ofApp:)) ?? defaultMatcher)
+      contentScreening = ContentScreening(
+        bytes: body, matcher: appKey.map(matcher(ofApp:)) ?? defaultMatcher, found: found)
     }
     let rule: ContentRule = sourceType == .extension ? .extension : .fields(objectName)
     switch body[content.lowerBound] {
     case UInt8(ascii: "{"):
-      if let checkedContent, checkedContent.range == content, case .fields("RC:TxtMsg") = rule,
+      if let checkedContent, checkedContent.range == content, case .fields(let name) = rule,
+        name == MessageItem.defaultObjectName,
         content.count <= configuration.extractor.contentLimit
       {
         return checkedContent.isClean ? CleanDumpLine(format: format, sourceType: sourceType) : nil
@@ -140,7 +205,7 @@ extension ModerationEngine {
           try parser.skipValue(depth: 0)
           parser.skipWhitespace()
           guard parser.position == json.count else { return false }
-          let inner = ContentScreening(bytes: json, matcher: contentScreening.matcher)
+          let inner = ContentScreening(bytes: json, matcher: contentScreening.matcher, found: found)
           return isClean(start..<json.count, by: rule, inner)
         } catch { return false }
       }
@@ -158,6 +223,22 @@ extension ModerationEngine {
     for index in bytes.indices where bytes[index] != text.utf8Start[index] { return false }
     return true
   }
+
+  /// Whether `bytes` are a JSON string of ``MessageItem/defaultObjectName`` written without
+  /// escapes.
+  @inline(__always)
+  private static func isTextMessageName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let name = Self.textMessageName
+    guard bytes.count == name.count + 2, bytes[0] == UInt8(ascii: "\""), bytes[name.count + 1] == UInt8(ascii: "\"")
+    else { return false }
+    return name.withUnsafeBufferPointer { name in
+      // SAFETY: `bytes` holds the name's count and two more (checked above).
+      memcmp(name.baseAddress!, bytes.baseAddress! + 1, name.count) == 0
+    }
+  }
+
+  /// ``MessageItem/defaultObjectName``'s bytes.
+  private static let textMessageName = Array(MessageItem.defaultObjectName.utf8)
 
   /// Which fields of a content object are user text: those of an object name's rule, or an
   /// extension's keys and values under `put`.
@@ -237,9 +318,11 @@ private struct ContentScreening {
   /// Not retained. Every closure over a screening retained and released it, and with two
   /// scanning threads both wrote the one matcher's reference count, moving its cache line
   /// between cores on every string.
-  /// SAFETY: a screening lives only inside ``ModerationEngine/cleanLine(ofDumpLine:)``,
+  /// SAFETY: a screening lives only inside ``ModerationEngine/cleanLine(ofDumpLine:found:)``,
   /// whose engine holds the matcher.
   unowned(unsafe) let matcher: Matcher
+  /// Where the first text the matcher finds something in is written, for the full screen.
+  let found: UnsafeMutablePointer<FoundText?>
 
   /// A parser at `position` of the line, which does not check its strings' UTF-8 again (the
   /// whole line's was).
@@ -361,7 +444,7 @@ private struct ContentScreening {
   }
 
   func objectName(_ range: Range<Int>?) -> String? {
-    guard let range, bytes[range.lowerBound] != UInt8(ascii: "n") else { return "RC:TxtMsg" }
+    guard let range, bytes[range.lowerBound] != UInt8(ascii: "n") else { return MessageItem.defaultObjectName }
     var parser = checkedParser(at: range.lowerBound)
     guard bytes[range.lowerBound] == UInt8(ascii: "\""), let text = try? parser.skipString(), !text.isEscaped else {
       return nil
@@ -454,13 +537,20 @@ private struct ContentScreening {
     return text.withUTF8 { findsNothing(in: $0) }
   }
 
-  /// `matcher.findsNothing(inUTF8: text)`, calling the matcher as a guaranteed reference: a call
-  /// on the unowned reference itself retained and released the matcher around it, on every
-  /// string a scan checks.
+  /// Whether the matcher finds nothing, and warns of nothing, in `text`; when it does find
+  /// something, the report is written to ``found`` (once: the check stops at the first). The
+  /// matcher is called as a guaranteed reference: a call on the unowned reference itself
+  /// retained and released the matcher around it, on every string a scan checks.
   @inline(__always)
   private func findsNothing(in text: UnsafeBufferPointer<UInt8>) -> Bool {
     // SAFETY: as for `matcher`, the engine holds the matcher for the whole screening.
-    Unmanaged.passUnretained(matcher)._withUnsafeGuaranteedRef { $0.findsNothing(inUTF8: text) }
+    Unmanaged.passUnretained(matcher)._withUnsafeGuaranteedRef { matcher in
+      guard let report = matcher.findings(inUTF8: text) else { return true }
+      if found.pointee == nil {
+        found.pointee = FoundText(matcher: matcher.serial, text: Array(text), report: report)
+      }
+      return false
+    }
   }
 }
 

@@ -3,7 +3,7 @@
   /// Winnow's item JSON (see ``MessageItem``).
   case item
   /// The platform's message history log: `{"appId":…,"fromUserId":…,"targetId":…,
-  /// "targetType":3,"GroupId":…,"classname":"RC:TxtMsg","content":{…},"dateTime":"2024-01-02
+  /// "targetType":3,"GroupId":…,"classname":…,"content":{…},"dateTime":"2024-01-02
   /// 03:04:05.678","msgUID":…,"timestamp":…,"isSensitiveWord":"false"}`, optionally glued to a
   /// `yyyy/MM/dd HH:mm:ss` prefix.
   case historyLog = "history-log"
@@ -113,7 +113,8 @@
       msgUID: try Self.text(value, .msgUID) ?? "",
       fromUserId: try Self.text(value, .fromUserId) ?? "", targetId: targetId, conversationType: type,
       channelId: try Self.firstText(value, .busChannel, .channelId) ?? "",
-      objectName: try Self.text(value, DumpLineRules.objectNameKey(.historyLog, members)) ?? "RC:TxtMsg",
+      objectName: try Self.text(value, DumpLineRules.objectNameKey(.historyLog, members))
+        ?? MessageItem.defaultObjectName,
       content: try MessageItem.embeddedJSON(content, field: LineKey.content.name), sentTime: sentTime ?? 0,
       appKey: try Self.text(value, .appId))
     try item.readPush(value)
@@ -127,7 +128,8 @@
     let original = try Self.text(value, .originalMsgUID) ?? ""
     let extra = try Self.text(value, .extraContent) ?? ""
     guard let kind = DumpLineRules.callbackKind(members) else { throw ItemError(.missingField(LineKey.content.name)) }
-    let objectName = try Self.text(value, DumpLineRules.objectNameKey(.callback, members)) ?? "RC:TxtMsg"
+    let objectName =
+      try Self.text(value, DumpLineRules.objectNameKey(.callback, members)) ?? MessageItem.defaultObjectName
     let content: JSONValue
     switch kind {
     case .extension:

@@ -42,13 +42,11 @@ public final class Matcher: Sendable {
   /// Whether an allow entry of a custom list may hide a match of a global entry (see
   /// ``init(lists:over:customAllowsGlobal:)``).
   private let customAllowsGlobal: Bool
-  /// A number no other matcher of this process has: a report remembered for one matcher (see
-  /// ``findsNothing(inUTF8:)``) is never taken for another's, as an address could be once the
-  /// first matcher is freed.
-  private let serial = Matcher.serials.add(1, ordering: .relaxed).newValue
+  /// A number no other matcher of this process has: a report the in-place check of a dump
+  /// line hands to the full screen (``FoundText``) is never taken for another matcher's, as an
+  /// address could be once the first matcher is freed.
+  let serial = Matcher.serials.add(1, ordering: .relaxed).newValue
   private static let serials = Atomic<UInt64>(0)
-  /// The longest text whose report ``findsNothing(inUTF8:)`` remembers.
-  static let rememberedTextLimit = 1 << 16
   /// Up to this many candidates, duplicates are found by comparing rather than hashing.
   static let linearDeduplicationLimit = 32
 
@@ -139,12 +137,10 @@ public final class Matcher: Sendable {
   public var memoryFootprint: Int { layers.reduce(0) { $0 + $1.memoryFootprint } }
 
   /// Whether the lists find nothing in `text`: no block, replace or review match (and no regex
-  /// check stopped by its limit, which leaves the answer unknown). The cheap question to ask
-  /// first: when it says no, ``overlappingMatches(in:)`` (what ``ModerationEngine/screen(_:)``
-  /// decides on) of the same text on the same thread reuses the scan instead of repeating it.
+  /// check stopped by its limit, which leaves the answer unknown).
   public func isClean(_ text: String) -> Bool {
     var text = text
-    return text.withUTF8 { findsNothing(inUTF8: $0) }
+    return text.withUTF8 { findings(inUTF8: $0) == nil }
   }
 
   /// Non-overlapping matches chosen by `kind` (leftmost-longest by default), in order.
@@ -162,47 +158,16 @@ public final class Matcher: Sendable {
   public func scan(_ text: String, kind: MatchKind? = .leftmostLongest) -> MatchReport {
     var text = text
     var suppressed: [SuppressedMatch]? = nil
-    return text.withUTF8 { bytes in
-      if kind == nil, let report = rememberedReport(of: bytes) { return report }
-      return scan(utf8: bytes, kind: kind, suppressed: &suppressed)
-    }
+    return text.withUTF8 { scan(utf8: $0, kind: kind, suppressed: &suppressed) }
   }
 
-  /// Whether ``scan(_:kind:)`` of the text these bytes encode (valid UTF-8) reports no match
-  /// and no warning.
-  ///
-  /// When it does report something, the report is remembered on this thread for the next
-  /// ``scan(_:kind:)`` of the same text by this matcher (every match, `kind` nil, which is what
-  /// the engine decides on): `winnow scan`
-  /// checks a line in place with this, and a line it flags is read in full and screened
-  /// next, which scanned the text a second time. A scan is a function of the matcher and the
-  /// text alone, so the remembered report is the one a scan would give.
-  func findsNothing(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  /// What ``scan(_:kind:)`` with `kind` nil (every match, which is what the engine decides on)
+  /// reports in the text these bytes encode (valid UTF-8); nil when it finds nothing and warns
+  /// of nothing. The in-place check of a dump line checks its texts with this.
+  func findings(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> MatchReport? {
     var suppressed: [SuppressedMatch]? = nil
     let report = scan(utf8: bytes, kind: nil, suppressed: &suppressed)
-    guard report.matches.isEmpty && report.warnings.isEmpty else {
-      if bytes.count <= Self.rememberedTextLimit {
-        ThreadWorkspace.withWorkspace { workspace in
-          workspace.found = RememberedReport(matcher: serial, text: Array(bytes), report: report)
-        }
-      }
-      return false
-    }
-    return true
-  }
-
-  /// The report ``findsNothing(inUTF8:)`` last remembered on this thread, when it was for
-  /// this matcher and `bytes`; it is then forgotten.
-  private func rememberedReport(of bytes: UnsafeBufferPointer<UInt8>) -> MatchReport? {
-    ThreadWorkspace.withWorkspace { workspace in
-      guard workspace.found?.matcher == serial, workspace.found!.text.count == bytes.count else { return nil }
-      let isSame = workspace.found!.text.withUnsafeBufferPointer { text in
-        // SAFETY: both buffers hold `bytes.count` bytes (checked above).
-        bytes.isEmpty || memcmp(text.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-      }
-      guard isSame else { return nil }
-      return workspace.found.take()!.report
-    }
+    return report.matches.isEmpty && report.warnings.isEmpty ? nil : report
   }
 
   /// Scans a text like ``scan(_:kind:)`` and also lists where an entry's text was found but not
@@ -463,20 +428,10 @@ struct ScanWorkspace: Sendable {
   /// for every text, they were two allocations a text.
   var regexScratch: RegexScratchStore? = nil
   var rules: [Normalization] = []
-  /// The last report ``Matcher/findsNothing(inUTF8:)`` found something in.
-  var found: RememberedReport? = nil
 
   /// Whether every text's buffers are small enough to keep (see ``WordShaper/keptCapacity``).
   /// Indices, not iteration: iterating would copy each text.
   var isWorthKeeping: Bool { texts.indices.allSatisfy { texts[$0].isWorthKeeping } }
-}
-
-/// A report ``Matcher/findsNothing(inUTF8:)`` remembers: the matcher's serial number, the
-/// text's bytes and what the scan found in them.
-struct RememberedReport: Sendable {
-  var matcher: UInt64
-  var text: [UInt8]
-  var report: MatchReport
 }
 
 /// A match before allow-filtering and selection: an entry of a layer over original bytes.

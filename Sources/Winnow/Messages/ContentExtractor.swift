@@ -150,10 +150,10 @@ public struct ContentExtractor: Sendable, Hashable {
   func rule(for objectName: String) -> Rule? {
     // Text messages, most of any dump, skip hashing their name: built-in names cannot be
     // registered again, so their rule is always the built-in one.
-    objectName == "RC:TxtMsg" ? Self.textMessageRule : rules[objectName]
+    objectName == MessageItem.defaultObjectName ? Self.textMessageRule : rules[objectName]
   }
 
-  private static let textMessageRule = builtInRules["RC:TxtMsg"]
+  private static let textMessageRule = builtInRules[MessageItem.defaultObjectName]
 
   /// `body(known, trie)`: whether the object name has a rule, and the rule's paths as a trie
   /// (``FieldPath/trie(_:)``), or nil for a rule of no fields (``Rule/none``) or an unknown
@@ -163,7 +163,7 @@ public struct ContentExtractor: Sendable, Hashable {
     for objectName: String, _ body: (_ known: Bool, _ trie: UnsafeBufferPointer<UInt8>?) -> Result
   ) -> Result {
     // Text messages skip hashing their name, as in ``rule(for:)``.
-    if objectName == "RC:TxtMsg", let trie = Self.textMessagePathTrie { return body(true, trie) }
+    if objectName == MessageItem.defaultObjectName, let trie = Self.textMessagePathTrie { return body(true, trie) }
     guard let trie = pathTries[objectName] else { return body(rules[objectName] != nil, nil) }
     return trie.withUnsafeBufferPointer { body(true, $0) }
   }
@@ -177,7 +177,9 @@ public struct ContentExtractor: Sendable, Hashable {
   /// memory that lives as long as the process: lent without an array to retain, and read by
   /// the in-place check of a dump line while it walks the line.
   // SAFETY: written once, when first read, and never changed or freed.
-  nonisolated(unsafe) static let textMessagePathTrie: UnsafeBufferPointer<UInt8>? = builtInPathTries["RC:TxtMsg"].map {
+  nonisolated(unsafe) static let textMessagePathTrie: UnsafeBufferPointer<UInt8>? = builtInPathTries[
+    MessageItem.defaultObjectName
+  ].map {
     trie in
     let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: trie.count)
     _ = copy.initialize(from: trie)

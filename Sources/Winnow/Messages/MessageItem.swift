@@ -5,17 +5,18 @@
 ///
 /// ```json
 /// {"msgUID":"BS4S-…","fromUserId":"u1","targetId":"g1","conversationType":10,"channelId":"c1",
-///  "objectName":"RC:TxtMsg","content":{"content":"hello"},"sentTime":1700000000000}
+///  "objectName":"RC:ReferenceMsg","content":{"content":"hello","referMsg":{…}},"sentTime":1700000000000}
 /// {"kind":"extension","msgUID":"…","targetId":"g1","conversationType":10,"channelId":"c1",
 ///  "sentTime":1700000000000,"sourceContent":{"mid":"…","put":{"key":"value"}}}
-/// {"kind":"edit","msgUID":"…","targetId":"g1","conversationType":3,"objectName":"RC:TxtMsg",
+/// {"kind":"edit","msgUID":"…","targetId":"g1","conversationType":3,
 ///  "sentTime":1700000000000,"sourceContent":{"content":"new text"}}
 /// ```
 ///
 /// `kind` is `message` (the default), `extension` or `edit`. `content` (for messages) and
 /// `sourceContent` (for extensions and edits) may be an object or a string holding JSON.
 /// `conversationType` may be a number or a `channelType` name (`GROUP`); `appKey` chooses an
-/// app's custom lists; `toUserIds` is optional.
+/// app's custom lists; `toUserIds` is optional. An item without `objectName` is a text message
+/// (``defaultObjectName``).
 public struct MessageItem: Sendable, Hashable {
   /// Original message, extension update or edit.
   public var sourceType: SourceType
@@ -66,11 +67,16 @@ public struct MessageItem: Sendable, Hashable {
     pushExt = .object(members)
   }
 
+  /// The object name of an item that has none, a text message's: `RC:TxtMsg`. Every reading
+  /// (item JSON, history logs, callback posts, the in-place check of a dump line) takes it from
+  /// here.
+  public static let defaultObjectName = "RC:TxtMsg"
+
   /// Creates an item.
   public init(
     sourceType: SourceType = .original, msgUID: String, fromUserId: String = "", targetId: String,
     toUserIds: [String] = [], conversationType: ConversationType, channelId: String = "",
-    objectName: String = "RC:TxtMsg", content: JSONValue, sentTime: Int64, appKey: String? = nil
+    objectName: String = MessageItem.defaultObjectName, content: JSONValue, sentTime: Int64, appKey: String? = nil
   ) {
     self.sourceType = sourceType
     self.msgUID = msgUID
@@ -128,7 +134,7 @@ public struct MessageItem: Sendable, Hashable {
       toUserIds: try Self.userIds(value["toUserIds"]),
       conversationType: try Self.conversationType(value["conversationType"]),
       channelId: try Self.text(value, "channelId") ?? "",
-      objectName: try Self.text(value, "objectName") ?? "RC:TxtMsg",
+      objectName: try Self.text(value, "objectName") ?? Self.defaultObjectName,
       content: try Self.embeddedJSON(rawContent, field: contentKey),
       sentTime: try Self.time(value["sentTime"], field: "sentTime") ?? 0,
       appKey: try Self.text(value, "appKey"))

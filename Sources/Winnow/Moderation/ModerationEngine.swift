@@ -234,13 +234,19 @@ public final class ModerationEngine: Sendable {
     try screenFields(item).result
   }
 
+  /// ``screen(_:)``, taking what the in-place check of a dump line found in one of the item's
+  /// texts instead of scanning that text again.
+  func screen(_ item: __owned MessageItem, found: FoundText?) throws(ItemError) -> ModerationResult {
+    try screenFields(item, found: found).result
+  }
+
   /// ``screen(_:)``, and the item's text fields as delivered (replacements applied), which the
   /// reviewer is shown.
   ///
   /// A blocked item's matches, result and record are built once each and moved, not copied:
   /// copying them (a retain for every string of the item and of each match) was a tenth of a
   /// blocked line's scan.
-  private func screenFields(_ item: __owned MessageItem) throws(ItemError) -> (
+  private func screenFields(_ item: __owned MessageItem, found: FoundText? = nil) throws(ItemError) -> (
     result: ModerationResult, fields: [TextField]
   ) {
     var fields = try configuration.extractor.fields(of: item)
@@ -251,7 +257,7 @@ public final class ModerationEngine: Sendable {
     // Every match of each field, overlapping ones included: the decision compares them all
     // (see ``DecidingMatches``), after categories are switched.
     for index in fields.indices {
-      let report = matcher.scan(fields[index].text, kind: nil)
+      let report = found?.report(of: fields[index].text, by: matcher) ?? matcher.scan(fields[index].text, kind: nil)
       if !report.matches.isEmpty {
         let location = fields[index].location
         var found = report.matches.map { FieldMatch(field: location, match: $0) }

@@ -270,16 +270,19 @@ struct ScanWorker: Sendable {
   /// copied (holding a batch's items in an array copied each one, a retain per string, on the
   /// way out).
   ///
-  /// A line that ``ModerationEngine/cleanLine(ofDumpLine:)`` passes, as almost every line of
-  /// a dump does, is counted without building its item; the others are read and screened in
-  /// full. With `--all`, every line is read, since every line's result is written.
+  /// Each line goes through ``ModerationEngine/screen(dumpLine:inPlace:)``: a line that passes
+  /// in place, as almost every line of a dump does, is counted without building its item; the
+  /// others are read and screened in full. With `--all`, every line is read, since every
+  /// line's result is written.
   @Sendable func process(_ batch: LineBatch) -> BatchOutput {
     batch.bytes.withUnsafeBufferPointer { bytes in
       process(batch) { (offset) throws(ItemError) -> LineOutcome in
         let bytes = UnsafeBufferPointer(rebasing: bytes[batch.lines[offset]])
-        if !writeAll, let clean = engine.cleanLine(ofDumpLine: bytes) { return .clean(clean) }
-        let line = try DumpLine(utf8: bytes)
-        return .screened(ScreenedLine(line), try engine.screen(line.item))
+        switch try engine.screen(dumpLine: bytes, inPlace: !writeAll) {
+        case .clean(let clean): return .clean(clean)
+        case .screened(let result, let format, let flagged):
+          return .screened(ScreenedLine(format: format, platformFlagged: flagged), result)
+        }
       }
     }
   }
@@ -300,10 +303,12 @@ struct ScanWorker: Sendable {
     var format: DumpFormat
     var platformFlagged: Bool?
 
-    init(_ line: DumpLine) {
-      format = line.format
-      platformFlagged = line.platformFlagged
+    init(format: DumpFormat, platformFlagged: Bool?) {
+      self.format = format
+      self.platformFlagged = platformFlagged
     }
+
+    init(_ line: DumpLine) { self.init(format: line.format, platformFlagged: line.platformFlagged) }
   }
 
   /// With the reviewer: each batch's items concurrently, at most twice `--reviewer-concurrency`
