@@ -16,6 +16,43 @@
 /// and the feminine `ة` and plural `ات` endings, which make other words (`جماعة`, group,
 /// from `جماع`).
 enum ArabicWordEdges {
+  /// The bits this rule owns.
+  static let owned = PatternCheck.arabicStart | PatternCheck.arabicEnd | PatternCheck.persianEnd
+
+  /// The checks a pattern of `entry` (normalized as `normalized`) asks of this rule: a
+  /// whole-word entry whose first (last) letter is of the Arabic script.
+  static func checks(of entry: Entry, _ normalized: NormalizedEntry) -> UInt8 {
+    guard entry.boundary != .substring else { return 0 }
+    var checks: UInt8 = 0
+    if normalized.firstClass == .arabicLetter { checks |= PatternCheck.arabicStart }
+    if normalized.lastClass == .arabicLetter {
+      checks |= PatternCheck.arabicEnd
+      if isPersianSpelling(entry.text) { checks |= PatternCheck.persianEnd }
+    }
+    return checks
+  }
+
+  /// Why a candidate fails this rule's checks of `checks` (``MatcherLayer/Rejection/none``: it
+  /// does not); `runs` are its pattern's minimum repeat counts (empty when all are 1). Copies
+  /// of an edge letter beyond the entry's own may belong to the clitic (`اللعق`).
+  @inline(__always)
+  static func rejection(of candidate: EdgeCandidate, checks: UInt8, runs: [UInt16]) -> MatcherLayer.Rejection {
+    let (start, end) = (candidate.start, candidate.end)
+    func extra(_ offset: Int) -> Int {
+      max(0, Int(candidate.text[candidate.unit(start + offset)].run) - Int(runs.isEmpty ? 1 : runs[offset]))
+    }
+    if checks & PatternCheck.arabicStart != 0, !beginsWord(at: start, in: candidate.scalars, extra: extra(0)) {
+      return .startInsideWord
+    }
+    if checks & PatternCheck.arabicEnd != 0,
+      !endsWord(
+        at: end, in: candidate.scalars, extra: extra(end - start - 1), persian: checks & PatternCheck.persianEnd != 0)
+    {
+      return .endInsideWord
+    }
+    return .none
+  }
+
   /// Proclitics and their combinations: conjunctions `و` `ف`, prepositions `ب` `ل` `ك`, the
   /// article `ال` (`لل` after `ل`).
   static let prefixes: [String] = [

@@ -1,0 +1,196 @@
+extension MatcherLayer {
+  /// Adds this layer's candidate matches in `text` to `candidates`.
+  func collect(
+    in text: NormalizedUnits, layer: Int, into candidates: inout [Candidate], warnings: inout [MatchWarning],
+    rejected: inout [(Candidate, Rejection)]?
+  ) {
+    // Regexes whose required literal the (primary) walk found; the others need no run.
+    var triggered: [Int32]? = []  // allocates only when a literal is found
+    if !text.hasOptionalUnits {
+      let scalars = text.scalars
+      walk(scalars, units: nil, in: text, layer: layer, into: &candidates, triggered: &triggered, rejected: &rejected)
+      if !regexes.isEmpty {
+        matchRegexes(
+          scalars, units: nil, in: text, layer: layer, triggered: triggered ?? [], into: &candidates,
+          warnings: &warnings)
+      }
+      return
+    }
+    // Primary walk without optional units, then a second walk with them (`反v动`, `售k粉`).
+    let primaryUnits = text.scalars.indices.filter { !text[$0].isOptional }.map { Int32($0) }
+    let primary = primaryUnits.map { text.scalars[Int($0)] }
+    primary.withUnsafeBufferPointer { scalars in
+      walk(
+        scalars, units: primaryUnits, in: text, layer: layer, into: &candidates, triggered: &triggered,
+        rejected: &rejected)
+      if !regexes.isEmpty {
+        matchRegexes(
+          scalars, units: primaryUnits, in: text, layer: layer, triggered: triggered ?? [], into: &candidates,
+          warnings: &warnings)
+      }
+    }
+    var secondWalk: [Int32]? = nil  // regexes ran on the primary walk; their triggers here are moot
+    walk(
+      text.scalars, units: nil, in: text, layer: layer, into: &candidates, triggered: &secondWalk, rejected: &rejected)
+  }
+
+  /// Runs the automaton over `scalars` (units `units[k]` of `text`, or unit `k` when nil),
+  /// adding to `triggered` (unless it is nil) the regexes whose literal it finds.
+  fileprivate func walk(
+    _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedUnits, layer: Int,
+    into candidates: inout [Candidate], triggered: inout [Int32]?, rejected: inout [(Candidate, Rejection)]?
+  ) {
+    guard self.automaton != nil else { return }
+    // Matches starting inside a word would be rejected (unless two spelled letters meet there,
+    // `g b i t c h`), and only `explain` asks for rejections. Walk positions are units only
+    // when `units` is nil.
+    let skipsInsideWords = skipsInsideWords && units == nil && rejected == nil && !text.hasSpelledUnits
+    // The closure captures the layer and the automaton as unmanaged references and reads them
+    // as guaranteed ones, which neither retains them nor the arrays read through them. Captured
+    // strongly, each was retained and released per walk: on shared objects, which both cores
+    // of a two-job scan touch for almost every line. Captured unowned(unsafe), every read of
+    // the layer's arrays in the closure retained and released the array, per match. Bound with
+    // `guard let`, the automaton was retained for the walk. (Counted with uprobes on
+    // swift_retain.)
+    // SAFETY: the caller holds the layer, and the layer its automaton, for the whole walk.
+    let layerReference = Unmanaged.passUnretained(self)
+    let automatonReference = Unmanaged.passUnretained(self.automaton.unsafelyUnwrapped)
+    automatonReference._withUnsafeGuaranteedRef { walked in
+      walked.forEachMatchByStart(in: scalars, skippingInsideWords: skipsInsideWords) { pattern, end in
+        layerReference._withUnsafeGuaranteedRef { layerObject in
+          automatonReference._withUnsafeGuaranteedRef { automaton in
+            let entryIndex = Int(layerObject.patternEntries[pattern])
+            if entryIndex < 0 {
+              triggered?.append(Int32(-entryIndex - 1))
+              return
+            }
+            let start = end - Int(automaton.patternLengths[pattern])
+            let rejection = layerObject.check(
+              pattern: pattern, from: start, to: end, scalars: scalars, units: units, in: text)
+            guard rejection == .none || rejected != nil else { return }
+            let first = units.map { Int($0[start]) } ?? start
+            let last = units.map { Int($0[end - 1]) } ?? end - 1
+            let candidate = Candidate(
+              layer: layer, entry: entryIndex, start: Int(text[first].start), end: Int(text[last].end))
+            if rejection == .none {
+              candidates.append(candidate)
+            } else {
+              rejected?.append((candidate, rejection))
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Why a literal's candidate is not a match (``none``: it is one).
+  enum Rejection: UInt8, Sendable {
+    case none
+    /// A `word:` entry cut from two neighbouring words of the lexicon (`日入` in `18日入住`).
+    case crossesLexiconWord
+    /// A whole-word entry preceded by a word character (`ass` in `class`), or by Arabic
+    /// letters that are not a proclitic (`لعق` in `العقل`).
+    case startInsideWord
+    /// A whole-word entry followed by a word character (`ass` in `assess`), or by Arabic
+    /// letters that are not an enclitic (`مص` in `مصر`).
+    case endInsideWord
+    /// Fewer repeated letters than the entry writes (`xx` against a single `x`).
+    case tooFewRepeats
+  }
+
+  /// Whether a candidate of a literal's `pattern` over walk positions `start..<end` meets its
+  /// entry's word edges (each script's rule, in turn) and repeat counts, and if not, why.
+  @inline(__always)
+  private func check(
+    pattern: Int, from start: Int, to end: Int, scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?,
+    in text: NormalizedUnits
+  ) -> Rejection {
+    let checks = patternChecks[pattern]
+    let candidate = EdgeCandidate(start: start, end: end, scalars: scalars, units: units, text: text)
+    if checks & HanWordEdges.readsLexicon != 0, !lexicon.isEmpty {
+      let rejection = HanWordEdges.rejection(of: candidate, checks: checks, lexicon: lexicon)
+      if rejection != .none { return rejection }
+    }
+    if checks & LatinWordEdges.owned != 0 {
+      let rejection = LatinWordEdges.rejection(of: candidate, checks: checks)
+      if rejection != .none { return rejection }
+    }
+    let runs = patternRuns[pattern]
+    if checks & ArabicWordEdges.owned != 0 {
+      let rejection = ArabicWordEdges.rejection(of: candidate, checks: checks, runs: runs)
+      if rejection != .none { return rejection }
+    }
+    for offset in runs.indices where text[candidate.unit(start + offset)].run < runs[offset] { return .tooFewRepeats }
+    return .none
+  }
+
+  /// Adds the matches of this layer's `raw:` regexes in the original text's UTF-8 `bytes` to
+  /// `candidates`: their ranges are the original's already. `scratch` is the thread's.
+  func collectRaw(
+    in bytes: UnsafeBufferPointer<UInt8>, layer: Int, scratch: inout RegexScratch, into candidates: inout [Candidate],
+    warnings: inout [MatchWarning]
+  ) {
+    // A regex whose required literals the text lacks, or that needs more digits than the text
+    // has, cannot match it.
+    let (found, digits) = rawPrefilter.isUseful ? rawPrefilter.scan(bytes) : (0, 0)
+    for (position, index) in rawRegexes.enumerated() {
+      let needed = rawPrefilter.needed[position]
+      guard found & needed == needed, digits >= rawPrefilter.digitsNeeded[position] else { continue }
+      let (entryIndex, program, _) = regexes[Int(index)]
+      let outcome = program.forEachMatch(in: bytes, scratch: &scratch) { range in
+        candidates.append(Candidate(layer: layer, entry: entryIndex, start: range.lowerBound, end: range.upperBound))
+      }
+      if outcome != .completed {
+        warnings.append(
+          MatchWarning(
+            entry: entries[entryIndex].entry, message: RegexProgram.describe(outcome),
+            origin: entries[entryIndex].origin))
+      }
+    }
+  }
+
+  /// Runs the regexes that need to run (no prefilter, or in `triggered`) over the UTF-8 form of
+  /// `scalars` and maps byte ranges back to units.
+  private func matchRegexes(
+    _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedUnits, layer: Int,
+    triggered: [Int32], into candidates: inout [Candidate], warnings: inout [MatchWarning]
+  ) {
+    guard !unfilteredRegexes.isEmpty || !triggered.isEmpty else { return }
+    // In list order, each once (a literal may be found several times).
+    var toRun = triggered.isEmpty ? unfilteredRegexes : unfilteredRegexes + triggered
+    if !triggered.isEmpty {
+      toRun.sort()
+      toRun = toRun.enumerated().filter { $0.offset == 0 || toRun[$0.offset - 1] != $0.element }.map(\.element)
+    }
+    var subject: [UInt8] = []
+    var positionOfByte: [Int32] = []
+    subject.reserveCapacity(scalars.count * 2)
+    for (position, value) in scalars.enumerated() {
+      let before = subject.count
+      // Regexes read a `1` inside a word as `i`, as entries do.
+      UTF8Decoding.append(UnicodeTables.plainLetter(value), to: &subject)
+      for _ in before..<subject.count { positionOfByte.append(Int32(position)) }
+    }
+    var scratch = RegexScratch()
+    subject.withUnsafeBufferPointer { subject in
+      for index in toRun {
+        let (entryIndex, program, _) = regexes[Int(index)]
+        let outcome = program.forEachMatch(in: subject, scratch: &scratch) { range in
+          let first = Int(positionOfByte[range.lowerBound])
+          let last = Int(positionOfByte[range.upperBound - 1])
+          let firstUnit = units.map { Int($0[first]) } ?? first
+          let lastUnit = units.map { Int($0[last]) } ?? last
+          candidates.append(
+            Candidate(
+              layer: layer, entry: entryIndex, start: Int(text[firstUnit].start), end: Int(text[lastUnit].end)))
+        }
+        if outcome != .completed {
+          warnings.append(
+            MatchWarning(
+              entry: entries[entryIndex].entry, message: RegexProgram.describe(outcome),
+              origin: entries[entryIndex].origin))
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,168 @@
+/// The lists of a ``Matcher`` that share one set of normalization rules, compiled. Internal.
+///
+/// Split by concern: this file holds the layer's parts; `MatcherLayer+Build.swift` compiles
+/// lists into them; `MatcherLayer+Scan.swift` finds candidates in a text. Where a whole-word
+/// entry's word may begin and end is one rule per script in `WordEdges/` (``LatinWordEdges``,
+/// ``HanWordEdges``, ``ArabicWordEdges``), each owning its ``PatternCheck`` bits: a new
+/// script's rule is a file there, a line in ``checksAndLexicon`` and a line in ``check``.
+final class MatcherLayer: Sendable {
+  /// An entry with what the scan needs beside it.
+  struct CompiledEntry: Sendable {
+    let entry: Entry
+    let origin: WordList.Origin
+    let list: String
+  }
+
+  let normalizer: Normalizer
+  let entries: [CompiledEntry]
+  /// By entry, its action as one byte: what choosing among a text's candidates reads, where
+  /// reading it from `entries` copied the action out of a large record.
+  let entryActions: [ActionCode]
+  /// Whether the layer has allow entries, whose candidates hide others.
+  let hasAllowEntries: Bool
+  /// By entry, its ``Entry/language`` as an index in ``LanguageEvidence/codes``: -1 for an
+  /// entry of any language, `Int16.max` for a language the evidence cannot see (the entry then
+  /// never matches).
+  let entryLanguages: [Int16]
+  /// By entry, the languages of its ``Entry/alsoWordOf`` as bits of indices in
+  /// ``LanguageEvidence/codes``; 0 for an entry without (any other language then counts).
+  let entryAlsoWordOf: [UInt64]
+  /// Whether any entry has a language.
+  let hasLanguageEntries: Bool
+  /// Whether any block entry's word is also a name (``Entry/isAlsoName``).
+  let hasNameEntries: Bool
+  /// Whether any review entry is an insult that blocks where aimed (``Entry/isInsult``).
+  let hasInsultEntries: Bool
+
+  /// An entry's ``Entry/Action`` without its replacement text.
+  enum ActionCode: UInt8, Sendable {
+    case block, replace, allow, lexicon, review
+
+    init(_ action: Entry.Action) {
+      switch action {
+      case .block: self = .block
+      case .review: self = .review
+      case .replace: self = .replace
+      case .allow: self = .allow
+      case .lexicon: self = .lexicon
+      }
+    }
+  }
+  /// The automaton of the literal entries, if any; pattern `i` is entry `patternEntries[i]`,
+  /// or, when that is negative, the required literal of regex `-patternEntries[i] - 1`.
+  let automaton: AhoCorasick?
+  let patternEntries: [Int32]
+  /// By pattern: the checks a candidate must pass (``PatternCheck`` bits, set and read by the
+  /// word-edge rules), read on every automaton hit, so kept apart from the entries.
+  let patternChecks: [UInt8]
+  /// By pattern: the minimum repeat count of each scalar (a variant's own, see
+  /// ``joinedVariant``, or its entry's), empty when every count is 1.
+  let patternRuns: [[UInt16]]
+  /// The lexicon words of the layer's lists and of the lists compiled with or under it, as
+  /// written (`入住 3.9`: the word, and its Zipf frequency when the line gives one; see
+  /// ``Entry/Action/lexicon``).
+  let lexiconWords: [String]
+  /// The lexicon words of one to three scalars, normalized, as ``HanWordEdges/lexiconKey(_:)``,
+  /// ``HanWordEdges/lexiconKey(_:_:)`` and ``HanWordEdges/lexiconKey(_:_:_:)`` pack them, each with its Zipf frequency in
+  /// tenths (30 when its line gives none); empty when no entry of the layer reads it.
+  let lexicon: [UInt64: UInt8]
+  /// The regex entries: entry index, program, and whether the automaton holds a literal that
+  /// every match requires (then the regex runs only where the walk found it).
+  let regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)]
+  /// Indices in `regexes` of the regexes without a prefilter, which run on every text. A scan
+  /// visits these and the triggered ones only, not all regexes.
+  let unfilteredRegexes: [Int32]
+  /// Indices in `regexes` of the `raw:` regexes, which run on the original text of every text
+  /// (``collectRaw(in:layer:scratch:into:warnings:)``), not on the normalized one.
+  let rawRegexes: [Int32]
+  /// Which of ``rawRegexes`` a text can match, from literals their matches must contain.
+  let rawPrefilter: RawPrefilter
+  /// Whether every pattern that starts with an ASCII letter or digit checks its start
+  /// (``PatternCheck/start``: a whole-word entry, as every Latin entry of the global list is). A walk
+  /// then need not look for matches that start inside a word, which would all be rejected
+  /// (see ``AhoCorasick/forEachMatchByStart(in:skippingInsideWords:_:)``).
+  let skipsInsideWords: Bool
+
+  /// A layer from its parts: what ``init(lists:rules:lexiconWords:donor:)`` computes, or what
+  /// a compiled matcher holds (see `Matcher+Compiled.swift`).
+  init(
+    normalizer: Normalizer, entries: [CompiledEntry], automaton: AhoCorasick?, patternEntries: [Int32],
+    patternChecks: [UInt8], patternRuns: [[UInt16]], lexiconWords: [String], lexicon: [UInt64: UInt8],
+    regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)], skipsInsideWords: Bool
+  ) {
+    self.normalizer = normalizer
+    self.entries = entries
+    entryActions = entries.map { ActionCode($0.entry.action) }
+    hasAllowEntries = entryActions.contains(.allow)
+    entryLanguages = entries.map { compiled in
+      guard let language = compiled.entry.language else { return -1 }
+      return LanguageEvidence.codes.firstIndex(of: language).map { Int16($0) } ?? Int16.max
+    }
+    entryAlsoWordOf = entries.map { LanguageEvidence.mask(of: $0.entry.alsoWordOf) }
+    hasLanguageEntries = entryLanguages.contains { $0 >= 0 }
+    hasNameEntries = entries.contains { $0.entry.isAlsoName && $0.entry.action == .block }
+    hasInsultEntries = entries.contains { $0.entry.isInsult && $0.entry.action == .review }
+    self.automaton = automaton
+    self.patternEntries = patternEntries
+    self.patternChecks = patternChecks
+    self.patternRuns = patternRuns
+    self.lexiconWords = lexiconWords
+    self.lexicon = lexicon
+    self.regexes = regexes
+    let isRaw = regexes.map { entries[$0.entry].entry.kind == .rawRegex }
+    self.unfilteredRegexes = regexes.indices.filter { !regexes[$0].prefiltered && !isRaw[$0] }.map { Int32($0) }
+    self.rawRegexes = regexes.indices.filter { isRaw[$0] }.map { Int32($0) }
+    self.rawPrefilter = RawPrefilter(
+      patterns: rawRegexes.map { entries[regexes[Int($0)].entry].entry.text },
+      caseless: normalizer.rules.contains(.caseFolding))
+    self.skipsInsideWords = skipsInsideWords
+  }
+
+  var memoryFootprint: Int {
+    let entryBytes = entries.reduce(0) { total, compiled in
+      total + 96 + compiled.entry.text.utf8.count
+    }
+    return (automaton?.memoryFootprint ?? 0) + patternEntries.capacity * 5 + patternRuns.capacity * 8 + entryBytes
+      + regexes.count * 512 + lexicon.capacity * 10
+  }
+}
+
+/// The checks a literal's pattern asks of a candidate, one bit each: set when a list is
+/// compiled by the word-edge rule that owns them, read by the same rule on every automaton
+/// hit. Compiled lists store them (`Matcher+Compiled.swift`): changing a value changes the
+/// format.
+enum PatternCheck {
+  /// ``LatinWordEdges``: no word character right before the candidate.
+  static let start: UInt8 = 1
+  /// ``LatinWordEdges``: no word character right after the candidate.
+  static let end: UInt8 = 2
+  /// ``HanWordEdges``: the candidate must not make a lexicon word with the scalars beside it
+  /// (`word:` entries).
+  static let lexicon: UInt8 = 4
+  /// ``HanWordEdges``: the candidate, all Han characters, must not be cut from more likely
+  /// words by the segmentation of its context (whole-word entries of two or more Han
+  /// characters).
+  static let segmentation: UInt8 = 8
+  /// ``ArabicWordEdges``: the letters before the candidate's first (Arabic-script) letter in
+  /// its word must be a proclitic.
+  static let arabicStart: UInt8 = 16
+  /// ``ArabicWordEdges``: the letters after the candidate's last letter must be an enclitic.
+  static let arabicEnd: UInt8 = 32
+  /// ``ArabicWordEdges``, with ``arabicEnd``: the entry is spelled as Persian, so its word
+  /// ends in a Persian suffix only.
+  static let persianEnd: UInt8 = 64
+}
+
+/// A candidate of a literal's pattern as the word-edge rules see it: walk positions
+/// `start..<end` of `scalars`, which are units `units[k]` of `text` (unit `k` when `units` is
+/// nil).
+struct EdgeCandidate {
+  let start: Int
+  let end: Int
+  let scalars: UnsafeBufferPointer<UInt32>
+  let units: [Int32]?
+  let text: NormalizedUnits
+
+  /// The unit of walk position `position`.
+  @inline(__always) func unit(_ position: Int) -> Int { units.map { Int($0[position]) } ?? position }
+}
