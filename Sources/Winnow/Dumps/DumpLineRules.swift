@@ -52,8 +52,11 @@ enum LineKey: Int, Sendable, CaseIterable {
     }
   }
 
-  /// The member's name in the line's JSON.
-  var name: String { staticName.description }
+  /// The member's name in the line's JSON: made once for every key (reading a line looks up
+  /// a score of names, and each was a new string made from ``staticName``).
+  var name: String { Self.names[rawValue] }
+
+  private static let names = allCases.map(\.staticName.description)
 
   /// The key whose name is `bytes`, or nil. The keys are tried by the length of their names
   /// (a test holds this dispatch to the table: every name finds its key); a table of keys by
