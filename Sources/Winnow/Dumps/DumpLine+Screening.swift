@@ -141,44 +141,24 @@ extension ModerationEngine {
       parser.skipWhitespace()
       guard parser.position == body.count else { return nil }
     } catch { return nil }
-    // A line with push text is read and screened in full: an empty one (`""`, `null`) is none.
-    func isNone(_ value: Range<Int>?) -> Bool {
-      guard let value else { return true }
-      let bytes = UnsafeBufferPointer(rebasing: body[value])
-      return Self.equals(bytes, #""""#) || Self.equals(bytes, "null")
-    }
-    guard isNone(members[.pushContent]), isNone(members[.pushData]), isNone(members[.pushExt]) else { return nil }
     // Which format, kind, object name and content: the rules reading a line follows.
     let lookup = ByteLineMembers(members: members, body: body)
     let format = DumpLineRules.format(prefixed: prefixed, lookup)
+    // Every member the format reads, as reading would take it (``DumpSchema``).
+    let holds = DumpSchema.members(of: format).withUnsafeBufferPointer { schema in
+      for member in schema where !screening.holds(member, members) { return false }
+      return true
+    }
+    guard holds else { return nil }
     var sourceType = SourceType.original
     switch format {
-    case .historyLog:
-      guard screening.areText(members[.msgUID], members[.fromUserId], members[.targetId], members[.groupId]),
-        screening.areText(members[.busChannel], members[.channelId], members[.appId]),
-        screening.isConversationType(members[.targetType]),
-        screening.hasLogTime(members[.timestamp], members[.dateTime])
-      else { return nil }
+    case .historyLog: break
     case .callback:
       // An extension update (`extraContent` alone) is left to reading.
       guard let kind = DumpLineRules.callbackKind(lookup), kind != .extension else { return nil }
       sourceType = kind
-      guard
-        screening.areText(members[.messageId], members[.msgUID], members[.extraContent], members[.fromUserId]),
-        screening.areText(members[.targetId], members[.toUserId], members[.busChannel], members[.appKey]),
-        screening.areText(members[.msgType], members[.objectName], members[.originalMsgUID]),
-        screening.userIdsAreText(members[.toUserIds]),
-        screening.isConversationType(members[.channelType]),
-        screening.isTime(members[.msgTimeStamp] ?? members[.msgTimestamp])
-      else { return nil }
     case .item:
-      guard let kind = screening.sourceType(members[.kind]),
-        screening.areText(
-          members[.msgUID], members[.fromUserId], members[.targetId], members[.channelId], members[.appKey]),
-        screening.userIdsAreText(members[.toUserIds]),
-        screening.isConversationType(members[.conversationType]),
-        screening.isTime(members[.sentTime])
-      else { return nil }
+      guard let kind = screening.sourceType(members[.kind]) else { return nil }
       sourceType = kind
     }
     let objectName = screening.objectName(lookup.range(DumpLineRules.objectNameKey(format, lookup)))
@@ -352,13 +332,33 @@ private struct ContentScreening {
     return parser
   }
 
-  /// Fields read as text (``MessageItem/text(_:_:)``), each absent or holding a string, a
-  /// number, a boolean or null, not an object or array.
-  func areText(_ ranges: Range<Int>?...) -> Bool {
-    ranges.allSatisfy { range in
+  /// Whether the line's value of `member`, if it has one, is one reading takes as the
+  /// member's kind (push text: none, which the check requires).
+  @inline(__always)
+  func holds(_ member: DumpSchema.Member, _ members: LineMembers) -> Bool {
+    let range = members[member.key]
+    switch member.kind {
+    case .text: return isText(range)
+    case .userIds: return userIdsAreText(range)
+    case .conversationType: return isConversationType(range)
+    case .time: return isTime(range)
+    case .timeOr(let fallback): return isTime(range ?? members[fallback])
+    case .logTimeOr(let fallback): return hasLogTime(range, members[fallback])
+    case .push:
+      // A line with push text is read and screened in full: an empty one (`""`, `null`) is none.
       guard let range else { return true }
-      return bytes[range.lowerBound] != UInt8(ascii: "{") && bytes[range.lowerBound] != UInt8(ascii: "[")
+      return (range.count == 2 && bytes[range.lowerBound] == UInt8(ascii: "\""))
+        || (range.count == 4 && bytes[range.lowerBound] == UInt8(ascii: "n"))
     }
+  }
+
+  /// A field read as text (``MessageItem/text(_:_:)``), absent or holding a string, a number,
+  /// a boolean or null, not an object or array. (One range, not a variadic list: a list was an
+  /// array allocated for every call.)
+  @inline(__always)
+  func isText(_ range: Range<Int>?) -> Bool {
+    guard let range else { return true }
+    return bytes[range.lowerBound] != UInt8(ascii: "{") && bytes[range.lowerBound] != UInt8(ascii: "[")
   }
 
   /// A history log's time as reading takes it: `timestamp` in Unix milliseconds, else

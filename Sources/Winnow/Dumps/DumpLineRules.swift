@@ -161,6 +161,84 @@ enum DumpLineRules {
   }
 }
 
+/// How reading takes a member's value (the readers of ``MessageItem``). Every kind takes a
+/// member the line lacks.
+enum MemberKind: Sendable, Hashable {
+  /// Text (``MessageItem/text(_:_:)``): a string, a number, a boolean or null.
+  case text
+  /// Receivers (``MessageItem/userIds(_:)``): null, a string, or an array of strings, numbers
+  /// and booleans.
+  case userIds
+  /// A conversation type (``MessageItem/conversationType(_:field:)``): a number or a name.
+  case conversationType
+  /// A time in Unix milliseconds (``MessageItem/time(_:field:)``).
+  case time
+  /// A time read from this member or, when the line lacks it, from the one named.
+  case timeOr(LineKey)
+  /// A history log's time: this member in Unix milliseconds unless it is absent or null, else
+  /// the one named as `yyyy-MM-dd HH:mm:ss.SSS`.
+  case logTimeOr(LineKey)
+  /// Push text (``MessageItem/readPush(_:)``), read whatever it holds; the in-place check
+  /// passes only a line without any (absent, `""` or null).
+  case push
+}
+
+/// The members each dump format reads, and how: the one table of them. The members
+/// ``DumpLineRules`` decides from (the kind, the object name, the content) are not in it.
+/// The in-place check of a line walks it; reading a line (``DumpLine``) reads the same members
+/// with the readers the kinds name, and the screening property test, which writes every kind of
+/// value into every ``LineKey``, holds the two to each other.
+enum DumpSchema {
+  /// A member and how it is read.
+  struct Member: Sendable, Hashable {
+    let key: LineKey
+    let kind: MemberKind
+
+    init(_ key: LineKey, _ kind: MemberKind) {
+      self.key = key
+      self.kind = kind
+    }
+  }
+
+  /// The members a line of `format` reads.
+  @inline(__always)
+  static func members(of format: DumpFormat) -> [Member] {
+    switch format {
+    case .historyLog: historyLog
+    case .callback: callback
+    case .item: item
+    }
+  }
+
+  /// A history log: `targetType` is the conversation type, `GroupId` the group's target, the time
+  /// `timestamp` else `dateTime`.
+  static let historyLog: [Member] = [
+    Member(.msgUID, .text), Member(.fromUserId, .text), Member(.targetId, .text), Member(.groupId, .text),
+    Member(.busChannel, .text), Member(.channelId, .text), Member(.appId, .text),
+    Member(.targetType, .conversationType), Member(.timestamp, .logTimeOr(.dateTime)),
+    Member(.pushContent, .push), Member(.pushData, .push), Member(.pushExt, .push),
+  ]
+
+  /// A callback post: `channelType` is the conversation type, the time `msgTimeStamp` else
+  /// `msgTimestamp`.
+  static let callback: [Member] = [
+    Member(.messageId, .text), Member(.msgUID, .text), Member(.extraContent, .text), Member(.fromUserId, .text),
+    Member(.targetId, .text), Member(.toUserId, .text), Member(.busChannel, .text), Member(.appKey, .text),
+    Member(.msgType, .text), Member(.objectName, .text), Member(.originalMsgUID, .text),
+    Member(.toUserIds, .userIds), Member(.channelType, .conversationType),
+    Member(.msgTimeStamp, .timeOr(.msgTimestamp)),
+    Member(.pushContent, .push), Member(.pushData, .push), Member(.pushExt, .push),
+  ]
+
+  /// Winnow's item JSON.
+  static let item: [Member] = [
+    Member(.msgUID, .text), Member(.fromUserId, .text), Member(.targetId, .text), Member(.channelId, .text),
+    Member(.appKey, .text), Member(.toUserIds, .userIds), Member(.conversationType, .conversationType),
+    Member(.sentTime, .time),
+    Member(.pushContent, .push), Member(.pushData, .push), Member(.pushExt, .push),
+  ]
+}
+
 extension JSONValue {
   /// The value of a line's member (the last of its name), if it has one.
   subscript(key: LineKey) -> JSONValue? { self[key.name] }
