@@ -1,7 +1,7 @@
 /// A member of a dump line that reading it looks at: the one table of their names. Reading a
-/// line into an item (``DumpLine``), the in-place check
-/// (``ModerationEngine/cleanLine(ofDumpLine:)``) and the check's tests all take the names from
-/// here; ``DumpLineRules`` decides from them how a line is read.
+/// line into an item (``DumpLine``), the in-place check of
+/// ``ModerationEngine/screen(dumpLine:inPlace:)`` and the check's tests all take the names
+/// from here; ``DumpLineRules`` decides from them how a line is read.
 enum LineKey: Int, Sendable, CaseIterable {
   // Item JSON.
   case kind, content, msgUID, fromUserId, targetId, toUserIds, conversationType, channelId, objectName, sentTime
@@ -106,9 +106,10 @@ extension LineMemberLookup {
 }
 
 /// How a dump line is read, written once for both readings of a line: ``DumpLine/init(utf8:)``,
-/// which builds its item, and ``ModerationEngine/cleanLine(ofDumpLine:)``, which checks the
-/// line's bytes in place and must take a line exactly as the reading would. Each rule decides
-/// from which members a line has, not from how they are held.
+/// which builds its item, and the in-place check of
+/// ``ModerationEngine/screen(dumpLine:inPlace:)``, which checks the line's bytes in place and
+/// must take a line exactly as the reading would. Each rule decides from which members a line
+/// has, not from how they are held.
 enum DumpLineRules {
   /// The format: a history log when the line has a log time prefix or a `classname`; a
   /// callback post when it has any of `msgType`, `channelType`, `msgTimeStamp`,
