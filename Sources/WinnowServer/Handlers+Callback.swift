@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import Winnow
+@_spi(Tools) import Winnow
 
 extension Handlers {
   /// `POST /callback/message`: the platform's message callback, server side. The form POST is

@@ -2,7 +2,7 @@ import CoreMetrics
 import Metrics
 import Prometheus
 import Synchronization
-import Winnow
+@_spi(Tools) import Winnow
 
 /// The server's metrics, through swift-metrics into a Prometheus registry of the server's own
 /// (not the process-wide bootstrap, so several servers can live in one process, as in tests).

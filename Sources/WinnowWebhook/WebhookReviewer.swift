@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import Winnow
+@_spi(Tools) import Winnow
 
 /// A third-party reviewer over HTTP: each item is POSTed to a URL and the answer decides.
 ///

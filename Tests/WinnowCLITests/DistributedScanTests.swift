@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Winnow
+@_spi(Tools) import Winnow
 
 /// What a scan split across machines needs of `winnow scan`: lines tagged with where they come
 /// from (`--tagged`), a summary as JSON (`--summary-json`), and the sum of the parts' summaries

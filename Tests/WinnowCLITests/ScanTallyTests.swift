@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Winnow
+@_spi(Tools) import Winnow
 import WinnowTestSupport
 
 @testable import WinnowCLI

@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// Arabic-script entries meet their word across a clitic at most, and Arabic marks and the
 /// tatweel do not hide them.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// `AtomicFile`, the one writer of every file Winnow writes: the target is either the old file
 /// or the new one, whatever fails. (The order of its flushes is tested with the service's

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WinnowTestSupport
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// A matcher of the named files of the built-in global list (`wordlists/global`), or nil when
 /// one of them cannot be read, for the suites that test what the shipped lists decide.

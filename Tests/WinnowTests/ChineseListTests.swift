@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The built-in Chinese list (`wordlists/global/zh.txt` with its lexicon) under rule 26 of
 /// SOURCES.md: a word none of whose English senses the English list blocks is flagged, while

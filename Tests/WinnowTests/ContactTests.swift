@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WinnowTestSupport
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// `raw:` regexes, which read the original text, and the contact list built on them: every kind
 /// of contact and link it must find, and the near misses it must let through.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// Which text of which message type is moderated.
 @Suite("Content extraction")

@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The engine's decision over overlapping entries of every layer and action, against a naive
 /// reference: every occurrence of every entry of both lists found by comparing at every

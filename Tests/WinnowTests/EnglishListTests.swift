@@ -1,7 +1,7 @@
 import Testing
 import WinnowTestSupport
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The built-in English list as rule 6 of SOURCES.md leaves it: a word WordNet gives no
 /// offensive sense is flagged when only better-profanity lists it, when it is frequent or when it

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// `Matcher.explain`: where an entry was found but not reported, and why, for someone tuning a
 /// list (`winnow check --suppressed`).

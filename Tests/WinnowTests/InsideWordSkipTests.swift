@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// Walks that skip positions inside words (every Latin entry whole-word, as in the global
 /// list) find exactly what walks that test every position find: `explain`, which lists

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The built-in Japanese list (`wordlists/global/ja.txt`) under rule 11 of SOURCES.md: Japanese
 /// writes no space between words, so a common word that holds a blocking entry (wordfreq's

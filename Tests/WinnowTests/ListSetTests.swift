@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// `ListSet`, the one road from list files to matchers and engines, and `ListDirectory`, the
 /// one listing of a directory's list files.

@@ -3,7 +3,7 @@ import PropertyBased
 import Synchronization
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The combined matcher on whole lists: normalization, word boundaries, allow entries, regexes.
 @Suite("Matcher")

@@ -4,7 +4,7 @@ import PropertyBased
 import Synchronization
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The platform's signature, the app directory and the service that swaps engines.
 @Suite("Moderation service")

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The decision order, the records, and the reviewer policies.
 @Suite("Moderation")
@@ -148,7 +148,8 @@ struct ModerationTests {
     ]
     for (template, expected) in expectations {
       let engine = try ModerationEngine(
-        global: [Self.global], custom: [Self.custom], configuration: .init(recordExtra: template))
+        global: [Self.global], custom: [Self.custom],
+        configuration: .init(extractor: ContentExtractor(), recordExtra: template))
       #expect(try engine.screen(item).record?.extra == expected, "\(template.template)")
     }
     let custom = try Self.engine().screen(Self.item("加微信 now"))
@@ -158,7 +159,8 @@ struct ModerationTests {
   @Test func extraStaysWithinTheLimit() throws {
     let words = (0..<200).map { "词语\($0)号" }
     let list = try WordList(name: "many.txt", origin: .custom, parsing: words.joined(separator: "\n"))
-    let engine = try ModerationEngine(global: [], custom: [list], configuration: .init(recordExtra: .detail))
+    let engine = try ModerationEngine(
+      global: [], custom: [list], configuration: .init(extractor: ContentExtractor(), recordExtra: .detail))
     let result = try engine.screen(MessageItem.text(words.joined(separator: " "), msgUID: "m", targetId: "t"))
     let extra = try #require(result.record?.extra)
     #expect(extra.count <= 1024)

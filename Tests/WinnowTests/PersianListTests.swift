@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The built-in Persian list (`wordlists/global/fa.txt`) under rule 16 of SOURCES.md: an entry
 /// that standard Persian uses often (hazm's lexicon, Zipf 4.0 or more) has an ordinary sense and

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The built-in list's pinyin entries (`wordlists/global/zh-pinyin.txt`, categories
 /// `pinyin.profanity` and `pinyin.sexual`): the ways chat writes a Chinese insult in Latin

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WinnowTestSupport
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The literals a `raw:` regex's matches must contain, read from its pattern, and the prefilter
 /// that skips a raw regex on a text without them: it must never skip a text the regex matches.

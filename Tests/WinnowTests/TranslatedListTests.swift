@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The built-in lists of the languages rule 26 of SOURCES.md reads in a dictionary into English
 /// (Apertium's pairs, or FreeDict's dictionaries where Apertium has none): an entry none of whose

@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The decoder's inline three-byte path against its general one, on bytes rich in lead,
 /// continuation, overlong and surrogate sequences, and against the standard library on valid

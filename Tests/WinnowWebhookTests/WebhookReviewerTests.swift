@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Synchronization
 import Testing
-import Winnow
+@_spi(Tools) import Winnow
 import WinnowTestSupport
 
 @testable import WinnowWebhook

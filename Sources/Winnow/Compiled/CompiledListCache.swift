@@ -28,7 +28,7 @@ import Foundation
 /// nothing is read or written there, and `onDistrust` is told why, once. The checksum covers
 /// the whole file (header and identity included), and every table index is checked as the
 /// file is read back (``Matcher/init(compiledBytes:identity:)``).
-public struct CompiledListCache: Sendable {
+@_spi(Tools) public struct CompiledListCache: Sendable {
   /// The directory of the cache files.
   public let directory: URL
 

@@ -25,7 +25,7 @@ extension Match {
 
 /// Where an entry's text was found but not reported, and why: what ``Matcher/explain(_:kind:)``
 /// lists, so that someone tuning a list can see why `class` does not match `ass`.
-public struct SuppressedMatch: Sendable, Hashable {
+@_spi(Tools) public struct SuppressedMatch: Sendable, Hashable {
   /// Why a found entry was not reported.
   public enum Reason: Sendable, Hashable {
     /// Inside the span of an allow entry's match (`ass` inside `class`, with `allow:class`).
@@ -50,7 +50,7 @@ public struct SuppressedMatch: Sendable, Hashable {
 }
 
 /// Something a scan could not finish, reported beside the matches: a regex stopped at a limit.
-public struct MatchWarning: Sendable, Hashable, CustomStringConvertible {
+@_spi(Tools) public struct MatchWarning: Sendable, Hashable, CustomStringConvertible {
   /// The regex entry concerned.
   public let entry: Entry
   /// What happened, in lower case.
@@ -72,7 +72,7 @@ public struct MatchWarning: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The result of a scan: the matches, and warnings about what could not be checked fully.
-public struct MatchReport: Sendable, Hashable {
+@_spi(Tools) public struct MatchReport: Sendable, Hashable {
   /// Matches in order of start (then end).
   public var matches: [Match]
   /// Regex entries that hit a limit on this text; their later matches may be missing.

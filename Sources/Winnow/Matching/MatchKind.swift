@@ -3,7 +3,7 @@
 /// If unsure, use ``leftmostLongest``: it is what masking and verdicts want (the longest entry
 /// at the earliest position, `傻逼玩意` over `傻逼`). Use overlapping matches
 /// (``AhoCorasick/overlappingMatches(in:offsets:)``) to explain or audit everything a text contains.
-public enum MatchKind: String, Sendable, CaseIterable {
+@_spi(Tools) public enum MatchKind: String, Sendable, CaseIterable {
   /// Matches in the order the automaton finds them (earliest end); after each, scanning resumes
   /// at its end. Among matches ending at the same place, the longest wins. This is classic
   /// Aho-Corasick, and the only kind that also has an overlapping form.

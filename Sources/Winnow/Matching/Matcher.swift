@@ -143,8 +143,14 @@ public final class Matcher: Sendable {
     return text.withUTF8 { findings(inUTF8: $0) == nil }
   }
 
-  /// Non-overlapping matches chosen by `kind` (leftmost-longest by default), in order.
-  public func matches(in text: String, kind: MatchKind = .leftmostLongest) -> [Match] {
+  /// Non-overlapping matches, leftmost-longest (the longest entry at the earliest position,
+  /// `傻逼玩意` over `傻逼`: what masking and verdicts use), in order.
+  public func matches(in text: String) -> [Match] {
+    scan(text, kind: .leftmostLongest).matches
+  }
+
+  /// Non-overlapping matches chosen by `kind`, in order.
+  @_spi(Tools) public func matches(in text: String, kind: MatchKind) -> [Match] {
     scan(text, kind: kind).matches
   }
 
@@ -155,7 +161,7 @@ public final class Matcher: Sendable {
 
   /// Scans a text: the matches (non-overlapping by `kind`, or all when `kind` is nil) and any
   /// warnings.
-  public func scan(_ text: String, kind: MatchKind? = .leftmostLongest) -> MatchReport {
+  @_spi(Tools) public func scan(_ text: String, kind: MatchKind? = .leftmostLongest) -> MatchReport {
     var text = text
     var suppressed: [SuppressedMatch]? = nil
     return text.withUTF8 { scan(utf8: $0, kind: kind, suppressed: &suppressed) }
@@ -175,7 +181,7 @@ public final class Matcher: Sendable {
   /// or with fewer repeated letters than the entry writes, in order of start. For tuning lists
   /// (`winnow check --suppressed`); slower than a plain scan. Regex entries' rejections are not
   /// listed.
-  public func explain(_ text: String, kind: MatchKind? = .leftmostLongest) -> (
+  @_spi(Tools) public func explain(_ text: String, kind: MatchKind? = .leftmostLongest) -> (
     report: MatchReport, suppressed: [SuppressedMatch]
   ) {
     var text = text

@@ -18,7 +18,7 @@
 /// types neither built in nor registered follow ``unknownTypes``. Content that is a string, not
 /// an object (a custom type may carry plain text), is moderated as one text field, whatever the
 /// type's paths.
-public struct ContentExtractor: Sendable, Hashable {
+@_spi(Tools) public struct ContentExtractor: Sendable, Hashable {
   /// How the fields of one object name are found.
   public enum Rule: Sendable, Hashable {
     /// The strings at these paths.
@@ -226,7 +226,7 @@ public struct ContentExtractor: Sendable, Hashable {
 }
 
 /// A custom message type that cannot be registered.
-public struct ExtractionRuleError: Error, Sendable, Hashable, CustomStringConvertible {
+@_spi(Tools) public struct ExtractionRuleError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Why the registration was refused.
   public let description: String
   init(_ description: String) { self.description = description }

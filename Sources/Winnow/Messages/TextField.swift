@@ -1,7 +1,7 @@
 /// A path to text inside message content, as a custom type registers it: keys separated by
 /// dots, `[]` after a key for every element of an array (`title`, `user.name`, `nameList[]`,
 /// `items[].label`).
-public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
+@_spi(Tools) public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
   enum Step: Sendable, Hashable {
     case key(String)
     case eachElement

@@ -118,7 +118,7 @@ public struct ReviewPolicy: Sendable, Hashable {
 }
 
 /// A reviewer call that did not answer within the policy's timeout.
-public struct ReviewTimeoutError: Error, Sendable, CustomStringConvertible {
+@_spi(Tools) public struct ReviewTimeoutError: Error, Sendable, CustomStringConvertible {
   /// The timeout that passed.
   public let timeout: Duration
   /// The timeout as one line.

@@ -46,7 +46,7 @@ public final class ModerationEngine: Sendable {
   /// Settings besides the word lists.
   public struct Configuration: Sendable {
     /// Which fields of which message types are moderated, and the content size limit.
-    public var extractor: ContentExtractor
+    @_spi(Tools) public var extractor = ContentExtractor()
     /// The third-party reviewer, if any.
     public var reviewer: (any ContentReviewer)?
     /// Timeout, failure and review policy for the reviewer.
@@ -61,7 +61,7 @@ public final class ModerationEngine: Sendable {
     /// (`["politics": .block]` blocks what the shipped list only flags). Empty: the lists decide.
     public var categoryActions: [String: CategoryAction]
     /// What a record's `extra`, shown to the sender, says (by default the deciding categories).
-    public var recordExtra: RecordExtra
+    @_spi(Tools) public var recordExtra = RecordExtra.categories
     /// What an item decides whose check a regex could not finish (by default review).
     public var onIncomplete: IncompleteAction = .review
     /// The channel a record names for an ultra-group item that has none: `RCDefault`, every
@@ -71,18 +71,22 @@ public final class ModerationEngine: Sendable {
 
     /// Creates a configuration.
     public init(
-      extractor: ContentExtractor = ContentExtractor(), reviewer: (any ContentReviewer)? = nil,
-      reviewPolicy: ReviewPolicy = ReviewPolicy(), logger: Logger = Logger(label: "winnow.moderation"),
-      customAllowsGlobal: Bool = false, categoryActions: [String: CategoryAction] = [:],
-      recordExtra: RecordExtra = .categories
+      reviewer: (any ContentReviewer)? = nil, reviewPolicy: ReviewPolicy = ReviewPolicy(),
+      logger: Logger = Logger(label: "winnow.moderation"), customAllowsGlobal: Bool = false,
+      categoryActions: [String: CategoryAction] = [:]
     ) {
-      self.recordExtra = recordExtra
-      self.extractor = extractor
       self.reviewer = reviewer
       self.reviewPolicy = reviewPolicy
       self.logger = logger
       self.customAllowsGlobal = customAllowsGlobal
       self.categoryActions = categoryActions
+    }
+
+    /// A default configuration with these message types and record `extra`.
+    @_spi(Tools) public init(extractor: ContentExtractor, recordExtra: RecordExtra = .categories) {
+      self.init()
+      self.extractor = extractor
+      self.recordExtra = recordExtra
     }
   }
 
@@ -123,7 +127,7 @@ public final class ModerationEngine: Sendable {
   public let defaultMatcher: Matcher
   private let apps: [String: App]
   /// Counters of reviewer calls (shared with engines made by ``addingApp(_:custom:)``).
-  public let reviewerStatistics: ReviewerStatistics
+  @_spi(Tools) public let reviewerStatistics: ReviewerStatistics
 
   /// Compiles the global list and default custom lists.
   /// - Throws: ``WordListErrors`` with every entry that cannot be compiled.

@@ -35,9 +35,9 @@ public struct ModerationResult: Sendable, Hashable {
   /// Every match of a block or replace entry, in field order.
   public var matches: [FieldMatch]
   /// Regex entries that stopped at a limit while scanning this item.
-  public var warnings: [MatchWarning]
+  @_spi(Tools) public var warnings: [MatchWarning]
   /// What the third-party reviewer said, when it was asked.
-  public var review: ReviewReport?
+  @_spi(Tools) public var review: ReviewReport?
 
   /// Whether a review entry matched (or the check could not finish and
   /// ``ModerationEngine/Configuration/onIncomplete`` is review) and the item was not blocked:
@@ -59,7 +59,7 @@ public struct ModerationResult: Sendable, Hashable {
 }
 
 /// The third-party reviewer's part in a result.
-public struct ReviewReport: Sendable, Hashable {
+@_spi(Tools) public struct ReviewReport: Sendable, Hashable {
   /// The answer, when there was one.
   public var decision: ReviewDecision?
   /// Why there was no answer (`no answer within 3.0 seconds`, a connection error …).

@@ -15,7 +15,7 @@
 ///
 /// A reviewer's own `extra` (its message for the sender) is used as it is. The record cuts the
 /// result to ``BlockedMessageInfo/maximumExtraLength`` characters.
-public struct RecordExtra: Sendable, Hashable {
+@_spi(Tools) public struct RecordExtra: Sendable, Hashable {
   /// The template.
   public var template: String
 

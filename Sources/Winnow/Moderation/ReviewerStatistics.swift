@@ -2,7 +2,7 @@ import Synchronization
 
 /// Counters of reviewer calls, shared by every task that uses an engine. Read them for metrics;
 /// each property is a snapshot.
-public final class ReviewerStatistics: Sendable {
+@_spi(Tools) public final class ReviewerStatistics: Sendable {
   private struct State {
     var counts = Counts()
     /// Calls waiting for one in flight to end, first come first served.

@@ -33,7 +33,7 @@ public struct AppDirectory: Sendable, Hashable {
   /// The app keys that have a list file, sorted. Files whose name is not a valid app key are
   /// left out.
   /// - Throws: ``AppDirectoryError`` when the directory cannot be read.
-  public func appKeys() throws(AppDirectoryError) -> [String] {
+  @_spi(Tools) public func appKeys() throws(AppDirectoryError) -> [String] {
     let names: [String]
     do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
       throw AppDirectoryError(file: path, cause: "not a readable directory")
@@ -53,7 +53,7 @@ public struct AppDirectory: Sendable, Hashable {
   /// by this user (or root), and neither readable nor writable by group or others.
   /// - Throws: ``AppDirectoryError`` naming the cause when a check fails, the file cannot be
   ///   read, is not a JSON object of strings, or names an invalid app key.
-  public func secrets() throws(AppDirectoryError) -> [String: String] {
+  @_spi(Tools) public func secrets() throws(AppDirectoryError) -> [String: String] {
     let file = path + "/secrets.json"
     var status = stat()
     guard stat(path, &status) == 0 else { throw AppDirectoryError(file: path, cause: String(cString: strerror(errno))) }
@@ -131,7 +131,7 @@ public struct AppDirectory: Sendable, Hashable {
 }
 
 /// A problem with an app directory or one of its files.
-public struct AppDirectoryError: Error, Sendable, Hashable, CustomStringConvertible {
+@_spi(Tools) public struct AppDirectoryError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The file or directory.
   public let file: String
   /// What is wrong, lower case.

@@ -50,9 +50,9 @@ public struct ListSet: Sendable {
   /// Whether `allow:` entries of custom and app lists hide matches of the global list.
   public var customAllowsGlobal = false
   /// Where the compiled global list is kept between runs; nil compiles it every time.
-  public var cache: CompiledListCache?
+  @_spi(Tools) public var cache: CompiledListCache?
   /// Told why the cache's directory or file is not trusted (see ``CompiledListCache``).
-  public var onCacheDistrust: @Sendable (String) -> Void = { _ in }
+  @_spi(Tools) public var onCacheDistrust: @Sendable (String) -> Void = { _ in }
   /// Whether the compiled global list is kept until the process exits (a short command skips
   /// freeing it object by object).
   package var keepsGlobalUntilExit = false

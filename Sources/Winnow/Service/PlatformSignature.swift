@@ -4,7 +4,7 @@
 /// The server API sends them in the `App-Key`, `Nonce`, `Timestamp` and `Signature` headers;
 /// the message callback in the `nonce`, `signTimestamp` and `signature` query parameters.
 /// ``WebhookReviewer`` signs its calls this way and `winnow serve` checks them.
-public enum PlatformSignature {
+@_spi(Tools) public enum PlatformSignature {
   /// The signature of a request: `SHA1(secret + nonce + timestamp)` in lowercase hex.
   public static func signature(secret: String, nonce: String, timestamp: String) -> String {
     let digest = SHA1.digest(Array((secret + nonce + timestamp).utf8))

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Winnow
+@_spi(Tools) import Winnow
 
 extension CheckCommand {
   /// `winnow check --item JSON`: one item through the whole pipeline.

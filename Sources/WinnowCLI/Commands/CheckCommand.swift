@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Winnow
+@_spi(Tools) import Winnow
 
 /// `winnow check`: one text against the word lists, every match explained.
 struct CheckCommand: AsyncParsableCommand {

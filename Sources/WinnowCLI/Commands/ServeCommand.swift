@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Winnow
+@_spi(Tools) import Winnow
 import WinnowServer
 
 /// `winnow serve`: the HTTP service (see ``WinnowHTTPServer``).

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Winnow
+@_spi(Tools) import Winnow
 
 /// Loads list files and directories (their `*.txt`), reporting every bad line with file:line
 /// (with what compiling would find in the lines that parse, see

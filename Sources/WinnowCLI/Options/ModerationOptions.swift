@@ -2,7 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import Logging
-import Winnow
+@_spi(Tools) import Winnow
 import WinnowWebhook
 
 /// Options for moderating items: which fields of which types, and the third-party reviewer.
@@ -106,10 +106,10 @@ struct ModerationOptions: ParsableArguments {
       }
     }
     var configuration = ModerationEngine.Configuration(
-      extractor: extractor,
       reviewPolicy: ReviewPolicy(
         timeout: .milliseconds(Int64(timeout * 1000)),
         onFailure: reviewerFailure == .failOpen ? .failOpen : .failClosed, onReview: onReview))
+    configuration.extractor = extractor
     configuration.logger.logLevel = logLevel
     configuration.recordExtra = RecordExtra(template: recordExtra)
     configuration.onIncomplete = onIncomplete

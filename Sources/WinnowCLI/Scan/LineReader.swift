@@ -1,5 +1,5 @@
 import Foundation
-import Winnow
+@_spi(Tools) import Winnow
 
 /// A run of whole lines read from one input, in one buffer: what a scan worker processes.
 struct LineBatch: Sendable {

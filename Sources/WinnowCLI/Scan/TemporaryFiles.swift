@@ -1,5 +1,5 @@
 import Foundation
-import Winnow
+@_spi(Tools) import Winnow
 
 /// The one temporary output file a signal must not leave behind. The handler may only call
 /// async-signal-safe functions: it reads a path prepared in advance and unlinks it.
