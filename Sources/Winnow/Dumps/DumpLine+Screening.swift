@@ -106,12 +106,23 @@ extension ModerationEngine {
   func cleanLine(
     ofDumpLine line: UnsafeBufferPointer<UInt8>, found: UnsafeMutablePointer<FoundText?>
   ) -> CleanDumpLine? {
+    // The table of the line's members, on the stack (``LineMembers``).
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: LineKey.count) { table in
+      guard let base = table.baseAddress else { return nil }
+      table.initialize(repeating: 0)
+      return cleanLine(ofDumpLine: line, found: found, members: LineMembers(base))
+    }
+  }
+
+  /// ``cleanLine(ofDumpLine:found:)`` with an empty table of the line's members.
+  private func cleanLine(
+    ofDumpLine line: UnsafeBufferPointer<UInt8>, found: UnsafeMutablePointer<FoundText?>, members: LineMembers
+  ) -> CleanDumpLine? {
     let (range, prefixed) = DumpLine.body(of: line)
     // Member ranges are packed in 32-bit halves (``LineMembers``).
     guard !range.isEmpty, range.count < Int(UInt32.max) else { return nil }
     let body = UnsafeBufferPointer(rebasing: line[range])
     var parser = JSONParser(body)
-    var members = LineMembers()
     let screening = ContentScreening(bytes: body, matcher: defaultMatcher, found: found)
     // A text message's content object met after its `objectName` is checked as it is skipped:
     // skipped, then walked again to be checked, its every string was scanned twice. The answer
@@ -266,9 +277,16 @@ extension JSONParseError {
 /// of each name as lookups find it. Each range is packed in one word (its end in the high half,
 /// 0 for a member the line lacks: a value is never empty): as optional ranges the table was
 /// three times as large, and setting it up and copying it cost 2% of a clean line's check.
-/// Lines of 4 GiB or more are left to reading (see ``ModerationEngine/cleanLine(ofDumpLine:found:)``).
+/// The table is on the stack of ``ModerationEngine/cleanLine(ofDumpLine:found:)``, which holds
+/// it for the whole check: this value is where it is, so passing it copies one word (held
+/// inline, its 240 bytes were copied for every reader). Lines of 4 GiB or more are left to
+/// reading.
 private struct LineMembers {
-  private var ranges = InlineArray<30, UInt64>(repeating: 0)
+  /// ``LineKey/count`` words, zero for a member the line lacks.
+  private let ranges: UnsafeMutablePointer<UInt64>
+
+  /// The table at `ranges`, ``LineKey/count`` words set to zero.
+  init(_ ranges: UnsafeMutablePointer<UInt64>) { self.ranges = ranges }
 
   /// The value's bytes of the member, if the line has it.
   @inline(__always)
@@ -280,7 +298,7 @@ private struct LineMembers {
   /// Notes the member named by `name`, if reading looks at it; its value's bytes are
   /// `value`, within a line shorter than 4 GiB.
   @inline(__always)
-  mutating func note(_ name: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
+  func note(_ name: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
     if let key = LineKey.named(name) {
       ranges[key.rawValue] =
         UInt64(truncatingIfNeeded: value.upperBound) << 32
