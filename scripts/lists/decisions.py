@@ -98,6 +98,14 @@ def engine_commit(root):
     return result.stdout.strip()
 
 
+def older_than_engine(root, winnow):
+    """Whether the binary `winnow` was built before the last commit that changed the engine's
+    sources: the table would then name a commit the rules did not run."""
+    result = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%ct", "--", "Sources", "Package.swift"],
+                            capture_output=True, text=True, check=True)
+    return Path(winnow).stat().st_mtime < int(result.stdout.strip())
+
+
 def write_table(path, rows, commit):
     lines = [f"# winnow {commit}", "\t".join(COLUMNS)] + ["\t".join(row.fields()) for row in rows]
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
