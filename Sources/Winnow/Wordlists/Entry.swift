@@ -75,7 +75,7 @@ public struct Entry: Sendable, Hashable {
   /// The category (`profanity`, `drugs`, …) from the list's `[section]`, if any.
   public var category: String?
   /// Where the entry was read from, if it came from a file.
-  public var source: SourceLocation?
+  @_spi(Tools) public var source: SourceLocation?
   /// The language of the text the entry applies to (`nl`, from a `[category: lang=nl]`
   /// section), or nil for text in any language. A word that is also a common word of another
   /// language (Dutch `nicht` is German *not*) is given its language, and then does not match in
@@ -108,7 +108,16 @@ public struct Entry: Sendable, Hashable {
   /// Creates an entry. The boundary defaults to whole-word, or substring for allow entries.
   public init(
     text: String, kind: Kind = .literal, action: Action = .block, boundary: Boundary? = nil,
-    category: String? = nil, source: SourceLocation? = nil, language: String? = nil
+    category: String? = nil, language: String? = nil
+  ) {
+    self.init(
+      text: text, kind: kind, action: action, boundary: boundary, category: category, source: nil, language: language)
+  }
+
+  /// Creates an entry read from `source`.
+  @_spi(Tools) public init(
+    text: String, kind: Kind = .literal, action: Action = .block, boundary: Boundary? = nil,
+    category: String? = nil, source: SourceLocation?, language: String? = nil
   ) {
     self.text = text
     self.kind = kind
@@ -157,7 +166,7 @@ public struct Entry: Sendable, Hashable {
 }
 
 /// A place in a word-list file: its path (or name) and 1-based line number.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+@_spi(Tools) public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   /// The file's path, or a name for a list that did not come from a file.
   public var file: String
   /// The 1-based line number.

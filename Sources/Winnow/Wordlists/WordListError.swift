@@ -4,7 +4,7 @@
 /// `wordlists/custom.txt:12: invalid regex at offset 3: missing closing parenthesis`.
 ///
 /// `WordListError` is `Sendable`.
-public struct WordListError: Error, Sendable, Hashable, CustomStringConvertible {
+@_spi(Tools) public struct WordListError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What is wrong.
   public enum Kind: Sendable, Hashable {
     /// An entry with no text (`re:`, `allow:`, ` => ***`).
@@ -68,10 +68,10 @@ public struct WordListError: Error, Sendable, Hashable, CustomStringConvertible 
 /// the others. `WordListErrors` is `Sendable`.
 public struct WordListErrors: Error, Sendable, CustomStringConvertible {
   /// Every error found, in file and line order.
-  public let errors: [WordListError]
+  @_spi(Tools) public let errors: [WordListError]
 
   /// Creates the error from a non-empty list.
-  public init(_ errors: [WordListError]) { self.errors = errors }
+  @_spi(Tools) public init(_ errors: [WordListError]) { self.errors = errors }
 
   /// Every error, one a line.
   public var description: String { errors.map(\.description).joined(separator: "\n") }
