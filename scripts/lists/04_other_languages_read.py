@@ -9,7 +9,12 @@ from lists.chinese import *  # noqa: F401,F403
 
 def run(s):
     """Reads what the stages before it left in `s`, and leaves what the stages after it read."""
-    english, english_blocking, ldnoobw, optional, vocabulary, winnow = s.english, s.english_blocking, s.ldnoobw, s.optional, s.vocabulary, s.winnow
+    english = s.english
+    english_blocking = s.english_blocking
+    ldnoobw = s.ldnoobw
+    optional = s.optional
+    vocabulary = s.vocabulary
+    winnow = s.winnow
     # The other languages' lists, rule 7 applied; rules 13, 14 and 17 are applied to all below.
     latin = {"en": english}
     for path in sorted(ldnoobw.iterdir()):

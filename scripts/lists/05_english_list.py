@@ -8,7 +8,15 @@ from lists.chinese import *  # noqa: F401,F403
 
 def run(s):
     """Reads what the stages before it left in `s`, and leaves what the stages after it read."""
-    borrowed, counts, english, found, frequencies, listed, names, ordinary_english, respelled = s.borrowed, s.counts, s.english, s.found, s.frequencies, s.listed, s.names, s.ordinary_english, s.respelled
+    borrowed = s.borrowed
+    counts = s.counts
+    english = s.english
+    found = s.found
+    frequencies = s.frequencies
+    listed = s.listed
+    names = s.names
+    ordinary_english = s.ordinary_english
+    respelled = s.respelled
     LEDGER.note("en", [e for e in english if key(e) in names], 19, "also a name (wamerican): the name option")
     sections = []
     english_insult_entries, english_profanity = set(), set()

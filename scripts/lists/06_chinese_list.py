@@ -11,7 +11,14 @@ from lists.chinese import *  # noqa: F401,F403
 
 def run(s):
     """Reads what the stages before it left in `s`, and leaves what the stages after it read."""
-    counts, data, english_blocking, english_insult_entries, english_profanity, ldnoobw, optional, winnow = s.counts, s.data, s.english_blocking, s.english_insult_entries, s.english_profanity, s.ldnoobw, s.optional, s.winnow
+    counts = s.counts
+    data = s.data
+    english_blocking = s.english_blocking
+    english_insult_entries = s.english_insult_entries
+    english_profanity = s.english_profanity
+    ldnoobw = s.ldnoobw
+    optional = s.optional
+    winnow = s.winnow
     houbb = [e for e in read_lines(data / "houbb-sensitive-word" / "sensitive_word_dict.txt")]
     # Rule 31: written in simplified characters, as the engine reads them, and only where they
     # add an entry.

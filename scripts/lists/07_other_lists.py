@@ -10,7 +10,14 @@ from lists.chinese import *  # noqa: F401,F403
 
 def run(s):
     """Reads what the stages before it left in `s`, and leaves what the stages after it read."""
-    borrowed, counts, english_blocking, found, frequencies, latin, listed, winnow = s.borrowed, s.counts, s.english_blocking, s.found, s.frequencies, s.latin, s.listed, s.winnow
+    borrowed = s.borrowed
+    counts = s.counts
+    english_blocking = s.english_blocking
+    found = s.found
+    frequencies = s.frequencies
+    latin = s.latin
+    listed = s.listed
+    winnow = s.winnow
     ordinary_zipf = {"ja": common_words("ja"), "fa": persian_zipf()}  # rule 16
     translated_ordinary = ordinary_by_translation(latin, english_blocking, winnow)
     for language, entries in ordinary_by_dictionary(latin, english_blocking, winnow).items():

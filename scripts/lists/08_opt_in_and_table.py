@@ -8,7 +8,8 @@ from lists.chinese import *  # noqa: F401,F403
 
 def run(s):
     """Reads what the stages before it left in `s`, and leaves what the stages after it read."""
-    counts, optional = s.counts, s.optional
+    counts = s.counts
+    optional = s.optional
     for lang, entries in sorted(optional.items()):
         name = f"{lang}-ordinary.txt"
         header = (f"Opt-in: entries of the {lang} sources that are ordinary words in chat.\n"
