@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The repository's root directory (this file is `Tests/Support/TestHelpers.swift`), for tests
 /// that read the built-in lists and the samples.
@@ -28,5 +29,27 @@ public struct SeededGenerator: RandomNumberGenerator {
 public func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
   await withCheckedContinuation { continuation in
     DispatchQueue.global().async { continuation.resume(returning: body()) }
+  }
+}
+
+/// A new empty directory under the system's temporary directory, named `prefix-UUID`, removed
+/// with everything in it when the test process exits (tests that hand a directory to a service
+/// or a matcher cannot remove it when they return: a suite's shared lists outlive any one test).
+public func scratchDirectory(_ prefix: String) throws -> String {
+  let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
+  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  ScratchDirectories.made.withLock { made in
+    if made.isEmpty { atexit { ScratchDirectories.removeAll() } }
+    made.append(path)
+  }
+  return path
+}
+
+/// The directories ``scratchDirectory(_:)`` made, removed at exit.
+private enum ScratchDirectories {
+  static let made = Mutex<[String]>([])
+
+  static func removeAll() {
+    for path in made.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WinnowTestSupport
 
 @_spi(Tools) @testable import Winnow
 
@@ -8,9 +9,7 @@ import Testing
 /// edits: `anEditIsFlushedBeforeItsRenameAndTheRenameBeforeTheAnswer`.)
 @Suite struct AtomicFileTests {
   static func directory() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("winnow-atomic-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+    try scratchDirectory("winnow-atomic")
   }
 
   static func entries(_ directory: String) -> [String] {

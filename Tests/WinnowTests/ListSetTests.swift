@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WinnowTestSupport
 
 @_spi(Tools) @testable import Winnow
 
@@ -8,8 +9,7 @@ import Testing
 @Suite struct ListSetTests {
   /// A new directory holding `files` (name → text).
   static func directory(_ files: [String: String]) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("winnow-lists-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    let path = try scratchDirectory("winnow-lists")
     for (name, text) in files { try text.write(toFile: path + "/" + name, atomically: false, encoding: .utf8) }
     return path
   }

@@ -3,6 +3,7 @@ import Foundation
 import PropertyBased
 import Synchronization
 import Testing
+import WinnowTestSupport
 
 @_spi(Tools) @testable import Winnow
 
@@ -46,8 +47,7 @@ struct ModerationServiceTests {
   // MARK: - The app directory
 
   static func directory(_ files: [String: String], secretsMode: mode_t = 0o600) throws -> AppDirectory {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("winnow-apps-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    let path = try scratchDirectory("winnow-apps")
     for (name, text) in files {
       try text.write(toFile: path + "/" + name, atomically: false, encoding: .utf8)
       if name == "secrets.json" { chmod(path + "/" + name, secretsMode) }
@@ -104,8 +104,8 @@ struct ModerationServiceTests {
 
   /// A global list of one word, `globalword`, in a directory of its own.
   static let globalDirectory: String = {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("winnow-global-\(UUID().uuidString)").path
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    // Made or not, the tests that read it say so: a missing directory fails them.
+    let path = (try? scratchDirectory("winnow-global")) ?? "/nonexistent/winnow-global"
     try? "globalword\n".write(toFile: path + "/global.txt", atomically: true, encoding: .utf8)
     return path
   }()
