@@ -110,16 +110,3 @@ def write_table(path, rows, commit):
     lines = [f"# winnow {commit}", "\t".join(COLUMNS)] + ["\t".join(row.fields()) for row in rows]
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
-
-def read_table(path):
-    """The rows of a decisions table."""
-    lines = Path(path).read_text(encoding="utf-8").split("\n")
-    if not lines[0].startswith("# winnow ") or lines[1] != "\t".join(COLUMNS) or lines[-1] != "":
-        raise ValueError(f"{path}: not a decisions table")
-    rows = []
-    for number, line in enumerate(lines[2:-1], start=3):
-        fields = line.split("\t")
-        if len(fields) != len(COLUMNS):
-            raise ValueError(f"{path}:{number}: {len(fields)} fields, expected {len(COLUMNS)}")
-        rows.append(Row(*fields))
-    return rows
