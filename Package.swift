@@ -51,6 +51,8 @@ let package = Package(
         .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "Logging", package: "swift-log"),
+        // The platform's mute and ban calls for repeat offenders.
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ]
     ),
     // Runs before `main`: ignores SIGHUP for `winnow serve` from the program's first code.

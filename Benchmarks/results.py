@@ -2,7 +2,7 @@
 """Writes one section of Benchmarks/RESULTS.md: the latest figures of one benchmark script.
 
 Usage: Benchmarks/results.py SECTION FILE
-  SECTION: `quality`, `recall`, `compare`, `serve` or `spark` (the script that ran); FILE: what it
+  SECTION: `quality`, `recall`, `compare`, `serve`, `offenders` or `spark` (the script that ran); FILE: what it
   printed.
 
 The section is replaced between its markers (`<!-- SECTION: begin -->` and `<!-- SECTION: end
@@ -23,6 +23,7 @@ TITLES = {
     "recall": "Recall on labelled posts and plain insults (`Benchmarks/quality/recall`)",
     "compare": "Speed (`Benchmarks/compare/run`)",
     "serve": "Serving under load (`Benchmarks/serve/run`)",
+    "offenders": "Offenders in the server (`Benchmarks/serve/offenders`)",
     "spark": "Scanning on Spark (`Benchmarks/spark/run`)",
 }
 PREAMBLE = """# Benchmark results

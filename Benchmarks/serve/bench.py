@@ -83,7 +83,7 @@ def app_directory(path, apps, seed=7):
 
 
 class Server:
-    def __init__(self, winnow, apps, threads, work):
+    def __init__(self, winnow, apps, threads, work, extra=()):
         self.log = open(work / f"serve-{threads}-{time.time_ns()}.log", "w+")
         token = work / "token"
         token.write_text("bench-token\n")
@@ -91,7 +91,7 @@ class Server:
         self.started = time.monotonic()
         self.process = subprocess.Popen(
             [winnow, "serve", "--port", "0", "--threads", str(threads), "--apps", str(apps),
-             "--signature-window", "0", "--admin-token-file", str(token)],
+             "--signature-window", "0", "--admin-token-file", str(token), *extra],
             stdout=subprocess.DEVNULL, stderr=self.log)
         self.port = None
         while self.port is None:

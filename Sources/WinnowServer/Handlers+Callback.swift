@@ -43,6 +43,7 @@ extension Handlers {
       return unreadable(appKey: appKey, cause: error.description)
     }
     metrics.result(result)
+    offenders.record(result)
     // What the sender is shown: the record's `extra` (by default the deciding categories).
     var extra = result.verdict == .blocked ? result.record?.extra ?? "" : nil
     // The item's push text and title are moderated with it. The platform's answer cannot carry

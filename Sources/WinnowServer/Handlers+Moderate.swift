@@ -56,6 +56,7 @@ extension Handlers {
     do {
       let result = try await engine.moderate(item)
       metrics.result(result)
+      offenders.record(result)
       return .success(result)
     } catch { return .failure(error) }
   }

@@ -55,11 +55,14 @@ struct Handlers: Sendable {
   let nonces: NonceRegistry?
   /// The errors the last look for changed files found (logged once until they change).
   let watchedErrors = WatchedErrors()
+  /// Repeat offenders: windows, events and platform calls.
+  let offenders: OffenderService
 
-  init(holder: ServiceHolder, metrics: ServerMetrics, configuration: ServerConfiguration) {
+  init(holder: ServiceHolder, metrics: ServerMetrics, configuration: ServerConfiguration, offenders: OffenderService) {
     self.holder = holder
     self.metrics = metrics
     self.configuration = configuration
+    self.offenders = offenders
     nonces =
       configuration.signatureWindowSeconds > 0 ? NonceRegistry(window: configuration.signatureWindowSeconds) : nil
   }
@@ -86,6 +89,12 @@ struct Handlers: Sendable {
       await handle(.status, request) { request in
         if let refusal = adminRefusal(request, optional: true) { return refusal }
         return status()
+      }
+    }
+    router.get("/v1/offenders") { request, _ in
+      await handle(.offenders, request) { request in
+        if let refusal = adminRefusal(request, optional: false) { return refusal }
+        return offenderEvents(app: request.uri.queryParameters["app"].map(String.init))
       }
     }
     router.post("/admin/reload") { request, _ in
@@ -205,6 +214,28 @@ struct Handlers: Sendable {
       for error in report.errors { configuration.logger.error("reload (\(trigger)) kept the old lists: \(error)") }
     }
     return report
+  }
+
+  /// `GET /v1/offenders?app=K`: the recent events (of app K), oldest first, and how many
+  /// senders are tracked.
+  private func offenderEvents(app: String?) -> Reply {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.key("tracked")
+    writer.number(offenders.tracker.count)
+    writer.key("evicted")
+    writer.number(offenders.tracker.evicted)
+    if let failure = offenders.eventsFailure {
+      writer.key("eventsFileError")
+      writer.string(failure)
+    }
+    writer.key("events")
+    writer.beginArray()
+    for event in offenders.events(app: app) { event.write(to: &writer) }
+    writer.endArray()
+    writer.endObject()
+    writer.endLine()
+    return Reply(status: .ok, body: writer.bytes)
   }
 
   private func status() -> Reply {

@@ -44,6 +44,8 @@ public struct ServerConfiguration: Sendable {
   public var maximumAnswerBytes = 32 << 20
   /// Most items of one NDJSON batch moderated at once (reviewer calls overlap up to this).
   public var batchConcurrency = 16
+  /// Repeat offenders: the policy, the events file and the platform calls.
+  public var offenders = OffenderConfiguration()
   /// The log.
   public var logger = Logger(label: "winnow.serve")
 

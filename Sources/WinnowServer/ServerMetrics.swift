@@ -10,11 +10,12 @@ import Synchronization
 /// - `winnow_requests_total{endpoint,status}` and `winnow_request_duration_seconds{endpoint}`;
 /// - `winnow_verdicts_total{verdict,block_type,source_type}`, and `winnow_flagged_total`;
 /// - `winnow_reviewer_calls{outcome}` (read from the engine's counters at each scrape);
+/// - `winnow_enforcements_total{action,result}`: offender rules fired, by what became of them;
 /// - `winnow_reloads_total{result}`, `winnow_lists_version`, `winnow_list_entries{list}`.
 final class ServerMetrics: Sendable {
   /// The endpoints, as the `endpoint` label names them.
   enum Endpoint: String, CaseIterable, Sendable {
-    case healthz, readyz, metrics, status, reload, moderate, callback, sensitiveword
+    case healthz, readyz, metrics, status, reload, moderate, callback, sensitiveword, offenders
   }
 
   let registry = PrometheusCollectorRegistry()
@@ -77,6 +78,15 @@ final class ServerMetrics: Sendable {
     if result.incomplete {
       CoreMetrics.Counter(label: "winnow_incomplete_checks_total", factory: factory).increment()
     }
+  }
+
+  /// Counts a fired offender rule by its action and what became of it: `event` (no platform
+  /// call to make), `ok`, `failed`, `skipped` (no secret for the app), `dropped` (too many calls
+  /// waiting).
+  func enforcement(action: String, result: String) {
+    CoreMetrics.Counter(
+      label: "winnow_enforcements_total", dimensions: [("action", action), ("result", result)], factory: factory
+    ).increment()
   }
 
   /// Counts a signed message callback whose message could not be read or moderated.

@@ -17,6 +17,7 @@ import Winnow
 /// - `POST /callback/message`: the platform's message callback, signed;
 /// - `POST /sensitiveword/{add,batch/add,list,delete,batch/delete}.json`: the platform's
 ///   sensitive-word API for each app's custom list, signed;
+/// - `GET /v1/offenders?app=K`: the recent offender events (admin token);
 /// - `GET /healthz`, `GET /readyz`, `GET /v1/status`, `GET /metrics`, `POST /admin/reload`.
 ///
 /// The lists load in the background: the server listens at once and answers 503 until they
@@ -41,7 +42,10 @@ public struct WinnowHTTPServer: Sendable {
   public func run(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws {
     let holder = ServiceHolder()
     let metrics = ServerMetrics()
-    let handlers = Handlers(holder: holder, metrics: metrics, configuration: configuration)
+    let offenders = try OffenderService(
+      configuration: configuration.offenders, metrics: metrics, logger: configuration.logger,
+      secret: { app in holder.service?.secret(ofApp: app) })
+    let handlers = Handlers(holder: holder, metrics: metrics, configuration: configuration, offenders: offenders)
     let router = Router()
     handlers.register(on: router)
     let group = Self.eventLoops(threads: max(1, configuration.threads))
@@ -63,6 +67,7 @@ public struct WinnowHTTPServer: Sendable {
         services: [
           .init(service: app),
           .init(service: lists, successTerminationBehavior: .ignore),
+          .init(service: OffenderCalls(offenders: offenders), successTerminationBehavior: .ignore),
         ],
         gracefulShutdownSignals: [.sigterm, .sigint],
         logger: configuration.logger))
@@ -92,6 +97,19 @@ public struct WinnowHTTPServer: Sendable {
     // An unlimited limit reads as the largest value; it is capped at 2^20 either way.
     let soft = min(UInt64(limit.rlim_cur), 1 << 20)
     return max(64, Int(soft) / 4 * 3)
+  }
+}
+
+/// Makes the platform calls of fired offender rules until shutdown.
+private struct OffenderCalls: Service {
+  let offenders: OffenderService
+
+  func run() async throws {
+    await withGracefulShutdownHandler {
+      await offenders.run()
+    } onGracefulShutdown: {
+      offenders.finish()
+    }
   }
 }
 

@@ -12,6 +12,8 @@ public final class TestHTTPServer: Sendable {
     public var uri: String
     public var contentType: String?
     public var body: String
+    /// Every header, by lowercase name (the first value of a repeated one).
+    public var headers: [String: String] = [:]
   }
 
   public struct Response: Sendable {
@@ -115,7 +117,9 @@ public final class TestHTTPServer: Sendable {
         guard let head else { return }
         let request = Request(
           method: head.method.rawValue, uri: head.uri, contentType: head.headers.first(name: "Content-Type"),
-          body: body)
+          body: body,
+          headers: Dictionary(
+            head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first }))
         recorder.record(request)
         let response = respond(request)
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)

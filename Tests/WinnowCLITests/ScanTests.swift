@@ -37,13 +37,13 @@ struct ScanTests {
     #expect(records.count == 4)
     #expect(
       records[0].hasPrefix(
-        #"{"file":"\#(dump)","line":2,"msgUID":"B2","format":"history-log","sourceType":0,"verdict":"blocked","blockType":1,"sensitiveType":1,"record":{"type":3,"targetId":"g7","channelId":"","blockedMsgUId":"B2","blockType":1,"#
+        #"{"file":"\#(dump)","line":2,"msgUID":"B2","format":"history-log","sourceType":0,"appKey":"app","fromUserId":"u2","verdict":"blocked","blockType":1,"sensitiveType":1,"record":{"type":3,"targetId":"g7","channelId":"","blockedMsgUId":"B2","blockType":1,"#
       ))
     #expect(records[0].contains(#""sentTime":1704164645678,"sourceType":0,"sourceContent":null}"#))
     #expect(records[0].hasSuffix(#","platformFlagged":true}"#))
     #expect(
       records[1].hasPrefix(
-        #"{"file":"\#(dump)","line":3,"msgUID":"C3","format":"callback","sourceType":0,"verdict":"blocked","blockType":1,"#
+        #"{"file":"\#(dump)","line":3,"msgUID":"C3","format":"callback","sourceType":0,"fromUserId":"u4","verdict":"blocked","blockType":1,"#
       ))
     #expect(records[1].contains(#""record":{"type":1,"targetId":"u5","#))
     #expect(
@@ -60,6 +60,7 @@ struct ScanTests {
         "  by format: item 2, history-log 1, callback 1",
         "  matches by list: zh.txt 3",
         #"  top entries: "傻逼" zh.txt:2 ×2, "fuck" zh.txt:4 ×1"#,
+        #"  worst senders (blocked/replaced/flagged): "u4" 1/0/0, "app/u2" 1/0/0"#,
       ])
   }
 
@@ -406,14 +407,18 @@ struct ScanTests {
     let records = result.stdout.split(separator: "\n").map(String.init)
     #expect(records.count == 2)
     #expect(
-      records[0].contains(#""line":1,"msgUID":"A1","format":"item","sourceType":0,"verdict":"blocked","blockType":3,"#))
+      records[0].contains(
+        #""line":1,"msgUID":"A1","format":"item","sourceType":0,"fromUserId":"u1","verdict":"blocked","blockType":3,"#
+      ))
     #expect(records[0].contains(#""review":{"failure":"reviewer unreachable: "#))
     #expect(
       records[1].contains(
-        #""line":2,"msgUID":"B2","format":"history-log","sourceType":0,"verdict":"blocked","blockType":1,"#))
+        #""line":2,"msgUID":"B2","format":"history-log","sourceType":0,"appKey":"app","fromUserId":"u2","verdict":"blocked","blockType":1,"#
+      ))
     #expect(Self.summary(result.stderr).contains("  blocked by blockType: 1 global 1, 2 custom 0, 3 third-party 1"))
     #expect(
-      Self.summary(result.stderr).last == "  reviewer: 1 calls, 0 passed, 0 review, 0 rejected, 0 timed out, 1 failed")
+      Self.summary(result.stderr).contains(
+        "  reviewer: 1 calls, 0 passed, 0 review, 0 rejected, 0 timed out, 1 failed"))
   }
 
   @Test func categoriesCanBeSwitchedOffAndListsAdded() async throws {

@@ -8,7 +8,10 @@ import os
 import sys
 
 # Counts that depend on how a run was cut, not on what it found.
-RUN_SHAPE = {"seconds", "jobs", "parts"}
+# How the run was cut, not what it found; and `senders`, the ten worst senders, which a sum of
+# parts' summaries gives as the ten worst of each part's ten (exact offenders come from
+# `winnow scan --offenders` and `winnow offenders`, see Docs/offenders.md).
+RUN_SHAPE = {"seconds", "jobs", "parts", "senders"}
 
 
 def split(sample, directory):

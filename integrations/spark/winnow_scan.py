@@ -23,6 +23,10 @@ Options of this job (all others pass to `winnow scan` unchanged):
     --winnow PATH      the winnow binary (default: `winnow` on the PATH)
     --jobs N           workers of each `winnow scan` (default 1: one a task, as Spark gives
                        a task one core; raise it with spark.task.cpus)
+    --offenders PATH   also write the offenders of the whole run to PATH (any path Spark
+                       writes): each task's `winnow scan --offenders -` lines, merged on the
+                       driver by `winnow offenders --json`, so the file is the one a scan of
+                       all the dumps on one machine writes (`--policy FILE` applies to both)
 
 Shipping. With a `local` master, the executors run on this machine and use the binary, the
 lists and their compiled cache where they are. Otherwise the binary (built with
@@ -46,7 +50,13 @@ USAGE = "usage: spark-submit winnow_scan.py [winnow scan options] --output OUT D
 # Options of `winnow scan` that this job sets itself.
 RESERVED = {"--output", "-o", "--tagged", "--summary-json", "--no-progress", "--quiet", "--jobs"}
 # Options whose value is a local path the executors need.
-SHIPPED = {"--global": "global", "--custom": "custom", "--apps": "apps", "--reviewer-secret-file": "secret"}
+SHIPPED = {
+    "--global": "global",
+    "--custom": "custom",
+    "--apps": "apps",
+    "--reviewer-secret-file": "secret",
+    "--policy": "policy",
+}
 
 
 def fail(message, status=2):
@@ -73,8 +83,14 @@ def parse(argv):
     if any(argument in ("-h", "--help") for argument in argv):
         print(__doc__)
         sys.exit(0)
-    settings = {"output": None, "format": "json", "winnow": shutil.which("winnow") or "winnow", "jobs": "1"}
-    own = {"--output": "output", "--format": "format", "--winnow": "winnow", "--jobs": "jobs"}
+    settings = {
+        "output": None,
+        "format": "json",
+        "winnow": shutil.which("winnow") or "winnow",
+        "jobs": "1",
+        "offenders": None,
+    }
+    own = {"--output": "output", "--format": "format", "--winnow": "winnow", "--jobs": "jobs", "--offenders": "offenders"}
     passed, dumps = [], []
     index = 0
     # --winnow first: it says which `winnow scan` options there are.
@@ -184,8 +200,9 @@ def ship(sc, settings, passed):
         'w="$1"; shift; [ -x "$w" ] || chmod u+x "$w"; "$w" "$@"; s=$?; '
         'case "$s" in 0|1|3) exit 0;; esac; exit "$s"'
     )
+    offenders = ["--offenders", "-"] if settings["offenders"] else []
     return ["sh", "-c", script, "winnow-task", binary, "scan", "--tagged", "--summary-json", "-", "--no-progress", "--quiet",
-            "--jobs", settings["jobs"]] + arguments + ["-"]
+            "--jobs", settings["jobs"]] + offenders + arguments + ["-"]
 
 
 def check_paths(spark, dumps):
@@ -235,6 +252,27 @@ def tagged_lines(spark, dumps):
     return lines.select(F.concat_ws("\t", F.col("file"), first.cast("string"), F.col("value")).alias("value"))
 
 
+def merge_offenders(jvm, sc, settings, passed, lines):
+    """Merges the tasks' offenders lines with `winnow offenders --json` and writes the file to
+    --offenders (any path Spark writes)."""
+    directory = tempfile.mkdtemp(prefix="winnow-offenders-")
+    parts = os.path.join(directory, "parts.jsonl")
+    with open(parts, "w", encoding="utf-8") as file:
+        file.write("".join(line + "\n" for line in lines))
+    merged = os.path.join(directory, "offenders.jsonl")
+    policy = [argument for name, value in passed if name == "--policy" for argument in ("--policy", value)]
+    local_winnow = shutil.which(settings["winnow"]) or settings["winnow"]
+    done = subprocess.run([local_winnow, "offenders", "--top", "1", "--json", merged] + policy + [parts],
+                          stdout=subprocess.DEVNULL)
+    if done.returncode != 0:
+        fail("cannot merge the partitions' offenders")
+    target = jvm.org.apache.hadoop.fs.Path(settings["offenders"])
+    target.getFileSystem(sc._jsc.hadoopConfiguration()).copyFromLocalFile(
+        True, True, jvm.org.apache.hadoop.fs.Path(merged), target
+    )
+    shutil.rmtree(directory, ignore_errors=True)
+
+
 def main(argv):
     settings, passed, dumps = parse(argv)
     from pyspark import StorageLevel
@@ -248,6 +286,8 @@ def main(argv):
     if output_path.getFileSystem(sc._jsc.hadoopConfiguration()).exists(output_path):
         fail(f"--output {settings['output']} exists: give a new directory")
     check_paths(spark, dumps)
+    if any(name == "--policy" for name, _ in passed) and not settings["offenders"]:
+        fail("--policy applies to --offenders: give both", 64)
     command = ship(sc, settings, passed)
 
     strings = jvm.org.apache.spark.sql.Encoders.STRING()
@@ -257,8 +297,12 @@ def main(argv):
     out = DataFrame(spark._jsparkSession.createDataset(piped.rdd(), strings).toDF(), spark)
     out.persist(StorageLevel.MEMORY_AND_DISK)
     is_summary = F.col("value").startswith('{"summary":')
+    is_offender = F.col("value").startswith('{"offender":')
     summaries = [row["value"] for row in out.where(is_summary).collect()]
-    results = out.where(~is_summary)
+    # Each task's offenders, one line a sender of its lines: a sender of several partitions has
+    # a line in each, merged below.
+    offenders = [row["value"] for row in out.where(is_offender).collect()] if settings["offenders"] else []
+    results = out.where(~is_summary & ~is_offender)
     if settings["format"] == "parquet":
         typed = spark._jsparkSession.read().json(getattr(results._jdf, "as")(strings))
         DataFrame(typed, spark).write.parquet(settings["output"])
@@ -287,6 +331,8 @@ def main(argv):
     target.getFileSystem(sc._jsc.hadoopConfiguration()).copyFromLocalFile(
         True, True, jvm.org.apache.hadoop.fs.Path(summary_file), target
     )
+    if settings["offenders"]:
+        merge_offenders(jvm, sc, settings, passed, offenders)
     spark.stop()
     return status
 

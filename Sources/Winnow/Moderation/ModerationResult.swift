@@ -72,7 +72,8 @@ public struct ModerationResult: Sendable, Hashable {
 }
 
 extension ModerationResult {
-  /// The result as one JSON object: `verdict`, `blockType` and `sensitiveType`, `record` when
+  /// The result as one JSON object: `appKey` and `fromUserId` when the item has them,
+  /// `verdict`, `blockType` and `sensitiveType`, `record` when
   /// blocked, `flagged: true` when a review entry matched an item that was not blocked, `content`
   /// (the rewritten content) when replaced, `matches` (each with `field`,
   /// `text`, `start`, `end` in UTF-8 bytes of the field, `entry`, `kind`, `action`,
@@ -90,6 +91,15 @@ extension ModerationResult {
   /// Writes the members of ``json`` into an object the caller has opened, so that it can put
   /// members of its own around them (`winnow scan` puts the file and line first).
   @_spi(Tools) public func writeMembers(to writer: inout JSONWriter) {
+    // The sender, where the item names one: who an operator looks for after a block.
+    if let appKey = item.appKey, !appKey.isEmpty {
+      writer.key("appKey")
+      writer.string(appKey)
+    }
+    if !item.fromUserId.isEmpty {
+      writer.key("fromUserId")
+      writer.string(item.fromUserId)
+    }
     writer.key("verdict")
     writer.string(verdict.rawValue)
     writer.key("blockType")

@@ -58,12 +58,32 @@ struct ScanCommand: AsyncParsableCommand {
         """))
   var tagged = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Write one JSON line per sender (appKey, fromUserId) with a blocked, replaced or flagged message to FILE.",
+      discussion: """
+        Each line has the sender's counts, first and last sentTime, categories, conversations, \
+        the policy's recommendation and the messages behind it (Docs/offenders.md). Every line \
+        is read in full, as with --all. -: as lines {"offender":…} of standard output after the \
+        results (what a distributed scan collects; `winnow offenders` reads both forms).
+        """, valueName: "FILE"))
+  var offenders: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The offender policy (JSON) for --offenders; default: the built-in one (winnow offenders --print-policy).",
+      valueName: "FILE"))
+  var policy: String?
+
   @OptionGroup var lists: ListOptions
 
   @OptionGroup(title: "Items") var moderation: ModerationOptions
 
   func validate() throws {
     try validateJobs(jobs)
+    if policy != nil && offenders == nil {
+      throw ValidationError("--policy applies to --offenders: give both")
+    }
   }
 
   func run() async throws {
@@ -82,6 +102,13 @@ struct ScanCommand: AsyncParsableCommand {
   }
 
   private func scan(configuration: ModerationEngine.Configuration) async throws -> Int32 {
+    var offenderPolicy = OffenderPolicy.builtIn
+    if let policy {
+      do { offenderPolicy = try loadPolicy(policy) } catch {
+        FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+        throw CLIError.exitCode
+      }
+    }
     let engine: ModerationEngine
     do { engine = try lists.engine(configuration: configuration) } catch let error as CLIError {
       FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
@@ -100,8 +127,16 @@ struct ScanCommand: AsyncParsableCommand {
     let clock = ContinuousClock()
     let start = clock.now
     var tally = ScanTally()
+    tally.everyMessage = offenders != nil
+    var offenderSink: ResultSink?
+    if let offenders, offenders != "-" {
+      do { offenderSink = try ResultSink(path: offenders, inputs: inputs) } catch {
+        FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+        throw CLIError.exitCode
+      }
+    }
     let worker = ScanWorker(
-      engine: engine, writeAll: all,
+      engine: engine, writeAll: all, everyMessage: offenders != nil,
       reviewerWidth: moderation.reviewerConcurrency > Int.max / 2 ? Int.max : moderation.reviewerConcurrency * 2)
     do {
       for file in inputs {
@@ -122,6 +157,24 @@ struct ScanCommand: AsyncParsableCommand {
         }
       }
       progress.finish()
+      if let offenders {
+        var writer = JSONWriter()
+        let wrapped = offenders == "-"
+        for (key, sender) in tally.offenders.offenders() {
+          if wrapped { writer.bytes.append(contentsOf: #"{"offender":"#.utf8) }
+          OffenderTally.writeLine(key: key, sender: sender, policy: offenderPolicy, to: &writer)
+          if wrapped { writer.bytes.insert(UInt8(ascii: "}"), at: writer.bytes.count - 1) }
+        }
+        if wrapped {
+          // After every result line on standard output (those of -o FILE go to the file).
+          guard writeAll(writer.bytes, to: STDOUT_FILENO) else {
+            throw CLIError("cannot write standard output: \(String(cString: strerror(errno)))")
+          }
+        } else {
+          try offenderSink?.write(writer.bytes)
+          try offenderSink?.commit()
+        }
+      }
       try sink.commit()
     } catch {
       // The output cannot be written (a full disk, a directory as the target): the scan could
@@ -262,6 +315,8 @@ struct BatchOutput: Sendable {
 struct ScanWorker: Sendable {
   let engine: ModerationEngine
   let writeAll: Bool
+  /// Every line is read and every message counted by sender (`--offenders`).
+  var everyMessage = false
   /// Items of a batch moderated at once with the reviewer.
   var reviewerWidth = 32
 
@@ -278,7 +333,7 @@ struct ScanWorker: Sendable {
     batch.bytes.withUnsafeBufferPointer { bytes in
       process(batch) { (offset) throws(ItemError) -> LineOutcome in
         let bytes = UnsafeBufferPointer(rebasing: bytes[batch.lines[offset]])
-        switch try engine.screen(dumpLine: bytes, inPlace: !writeAll) {
+        switch try engine.screen(dumpLine: bytes, inPlace: !writeAll && !everyMessage) {
         case .clean(let clean): return .clean(clean)
         case .screened(let result, let format, let flagged):
           return .screened(ScreenedLine(format: format, platformFlagged: flagged), result)
@@ -375,6 +430,7 @@ struct ScanWorker: Sendable {
   func process(_ batch: LineBatch, moderate: (Int) throws(ItemError) -> LineOutcome) -> BatchOutput {
     var output = BatchOutput()
     output.tally.bytes = batch.byteCount
+    output.tally.everyMessage = everyMessage
     var writer = JSONWriter()
     for offset in batch.lines.indices {
       var file = batch.file

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 @_spi(Tools) import Winnow
-import WinnowServer
+@_spi(Tools) import WinnowServer
 
 /// `winnow serve`: the HTTP service (see ``WinnowHTTPServer``).
 struct ServeCommand: AsyncParsableCommand {
@@ -77,6 +77,35 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(name: .customLong("max-body"), help: "The largest request body, in bytes (default 4194304).")
   var maximumBody = 4 << 20
 
+  @Option(
+    help: ArgumentHelp(
+      "The offender policy (JSON); default: the built-in one (winnow offenders --print-policy).", valueName: "FILE"))
+  var policy: String?
+
+  @Option(help: ArgumentHelp("Append each offender event to FILE (JSON Lines).", valueName: "FILE"))
+  var events: String?
+
+  @Flag(help: "Call the platform's mute and ban API when an offender rule fires (needs --platform-url).")
+  var enforce = false
+
+  @Option(
+    name: .customLong("platform-url"),
+    help: ArgumentHelp("The platform's server API, for --enforce (https://api.example.com).", valueName: "URL"))
+  var platformURL: String?
+
+  @Option(name: .customLong("max-offenders"), help: "The most senders tracked at once (default 1000000).")
+  var maximumOffenders = 1_000_000
+
+  @Option(
+    name: .customLong("enforce-attempts"),
+    help: "Calls to the platform per event at most, retries included (default 8).")
+  var enforceAttempts = 8
+
+  @Option(
+    name: .customLong("enforce-backoff"),
+    help: "Seconds before the first retry of a platform call, doubled for each next one up to 30 (default 0.5).")
+  var enforceBackoff: Double = 0.5
+
   @OptionGroup var lists: ListOptions
   @OptionGroup var moderation: ModerationOptions
 
@@ -99,6 +128,15 @@ struct ServeCommand: AsyncParsableCommand {
     if let maximumConnections, maximumConnections < 1 { throw ValidationError("--max-connections must be 1 or more") }
     if maximumLines < 1 { throw ValidationError("--max-lines must be 1 or more") }
     if maximumAnswer < 1024 { throw ValidationError("--max-answer must be at least 1024") }
+    if enforce != (platformURL != nil) { throw ValidationError("--enforce and --platform-url go together") }
+    if let platformURL, !(platformURL.hasPrefix("http://") || platformURL.hasPrefix("https://")) {
+      throw ValidationError("--platform-url must be an http:// or https:// URL")
+    }
+    if maximumOffenders < 1 { throw ValidationError("--max-offenders must be 1 or more") }
+    if !(1...100).contains(enforceAttempts) { throw ValidationError("--enforce-attempts must be 1 to 100") }
+    if !(enforceBackoff >= 0.001 && enforceBackoff <= 30) {
+      throw ValidationError("--enforce-backoff must be 0.001 to 30 seconds")
+    }
   }
 
   func run() async throws {
@@ -123,6 +161,17 @@ struct ServeCommand: AsyncParsableCommand {
     server.moderateNeedsToken = moderateNeedsToken
     if let adminTokenFile {
       do { server.adminToken = try readSecretFile(adminTokenFile) } catch let error as CLIError {
+        FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+        throw CLIError.exitCode
+      }
+    }
+    server.offenders.eventsPath = events
+    server.offenders.platformURL = enforce ? platformURL : nil
+    server.offenders.capacity = maximumOffenders
+    server.offenders.attempts = enforceAttempts
+    server.offenders.backoff = .milliseconds(Int64(enforceBackoff * 1000))
+    if let policy {
+      do { server.offenders.policy = try loadPolicy(policy) } catch {
         FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
         throw CLIError.exitCode
       }

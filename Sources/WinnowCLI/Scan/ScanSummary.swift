@@ -38,6 +38,17 @@ struct ScanSummary: Codable, Equatable, Sendable {
   var entries: [EntryCount] = []
   /// The reviewer's calls, when a reviewer was configured.
   var reviewer: ReviewerCounts?
+  /// The worst senders (most blocked, then flagged and replaced), at most ten; nil in summaries
+  /// written before senders were counted.
+  var senders: [SenderCount]?
+
+  struct SenderCount: Codable, Equatable, Sendable {
+    var appKey: String
+    var fromUserId: String
+    var blocked: Int
+    var replaced: Int
+    var flagged: Int
+  }
 
   struct SourceCounts: Codable, Equatable, Sendable {
     var read = 0
@@ -110,6 +121,13 @@ struct ScanSummary: Codable, Equatable, Sendable {
     counts += formats.sorted { $0.key < $1.key }.map { ("formats.\($0.key)", $0.value) }
     counts += lists.sorted { $0.key < $1.key }.map { ("lists.\($0.key)", $0.value) }
     counts += entries.map { ("entries.\($0.entry).count", $0.count) }
+    for sender in senders ?? [] {
+      counts += [
+        ("senders.\(sender.fromUserId).blocked", sender.blocked),
+        ("senders.\(sender.fromUserId).replaced", sender.replaced),
+        ("senders.\(sender.fromUserId).flagged", sender.flagged),
+      ]
+    }
     if let reviewer {
       counts += [
         ("reviewer.calls", reviewer.calls), ("reviewer.passed", reviewer.passed),
@@ -157,6 +175,29 @@ struct ScanSummary: Codable, Equatable, Sendable {
     }
     entries = counts.map { EntryCount(entry: $0.key.entry, place: $0.key.place, count: $0.value) }
       .sorted { ($1.count, $0.entry, $0.place) < ($0.count, $1.entry, $1.place) }
+    // The ten worst of the parts' ten worst: exact for a sender who is among the ten worst of
+    // every part that has them (`--offenders` files add up exactly, see `winnow offenders`).
+    if senders != nil || other.senders != nil {
+      var bySender: [OffenderTally.Key: SenderCount] = [:]
+      for sender in (senders ?? []) + (other.senders ?? []) {
+        let key = OffenderTally.Key(appKey: sender.appKey, fromUserId: sender.fromUserId)
+        if var known = bySender[key] {
+          known.blocked &+= sender.blocked
+          known.replaced &+= sender.replaced
+          known.flagged &+= sender.flagged
+          bySender[key] = known
+        } else {
+          bySender[key] = sender
+        }
+      }
+      senders = Array(
+        bySender.values.sorted {
+          let left = ($0.blocked, $0.flagged &+ $0.replaced)
+          let right = ($1.blocked, $1.flagged &+ $1.replaced)
+          if left != right { return left > right }
+          return ($0.appKey, $0.fromUserId) < ($1.appKey, $1.fromUserId)
+        }.prefix(10))
+    }
     switch (reviewer, other.reviewer) {
     case (let mine?, let theirs?): reviewer = mine + theirs
     case (nil, let theirs?): reviewer = theirs
@@ -232,6 +273,14 @@ struct ScanSummary: Codable, Equatable, Sendable {
       lines.append(
         "  reviewer: \(reviewer.calls) calls, \(reviewer.passed) passed, \(reviewer.reviewed) review, "
           + "\(reviewer.rejected) rejected, \(reviewer.timeouts) timed out, \(reviewer.failures) failed")
+    }
+    if let senders, !senders.isEmpty {
+      lines.append(
+        "  worst senders (blocked/replaced/flagged): "
+          + senders.map {
+            let name = ($0.appKey.isEmpty ? "" : $0.appKey + "/") + $0.fromUserId
+            return "\(jsonString(Self.shortened(name))) \($0.blocked)/\($0.replaced)/\($0.flagged)"
+          }.joined(separator: ", "))
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -48,6 +48,9 @@ struct ScanTally: Sendable {
       })
   }
   private var sites = Sites()
+  /// Counts by sender; with ``everyMessage``, every message and its incidents (`--offenders`).
+  var offenders = OffenderTally()
+  var everyMessage = false
 
   struct EntryKey: Hashable, Sendable {
     var text: String
@@ -111,6 +114,7 @@ struct ScanTally: Sendable {
     for index in result.matches.indices {
       addMatch(result.matches[index].match.entry, list: result.matches[index].match.list)
     }
+    offenders.add(result, everyMessage: everyMessage)
   }
 
   /// Counts a match of `entry` of `list`.
@@ -146,6 +150,7 @@ struct ScanTally: Sendable {
       actedOnBySourceType[index] += other.actedOnBySourceType[index]
     }
     for index in byFormat.indices { byFormat[index] += other.byFormat[index] }
+    offenders.merge(other.offenders)
     for site in other.sites.counts.indices {
       sites.add(other.sites.entries[site], list: other.sites.lists[site], count: other.sites.counts[site])
     }
@@ -189,6 +194,8 @@ struct ScanTally: Sendable {
     summary.entries = byEntry.map { ScanSummary.EntryCount(entry: $0.key.text, place: $0.key.place, count: $0.value) }
       .sorted { ($1.count, $0.entry, $0.place) < ($0.count, $1.entry, $1.place) }
     summary.reviewer = reviewer.map(ScanSummary.ReviewerCounts.init)
+    let worst = offenders.worst()
+    summary.senders = worst.isEmpty ? nil : worst
     return summary
   }
 }

@@ -1,0 +1,329 @@
+@_spi(Tools) import Winnow
+
+/// What a scan knows of each sender (app and `fromUserId`): message counts, first and last
+/// `sentTime`, and every blocked, replaced or flagged message (an ``OffenderIncident``).
+/// Mergeable across batches and across the parts of a dump: the incidents are kept whole, so a
+/// policy gives the same answer on a merged tally as on one scan of the whole dump.
+///
+/// Items without a `fromUserId` are not tallied.
+struct OffenderTally: Sendable {
+  struct Key: Hashable, Sendable, Comparable {
+    var appKey: String
+    var fromUserId: String
+
+    static func < (left: Key, right: Key) -> Bool {
+      (left.appKey, left.fromUserId) < (right.appKey, right.fromUserId)
+    }
+  }
+
+  struct Sender: Sendable {
+    var messages = 0
+    var blocked = 0
+    var replaced = 0
+    var flagged = 0
+    var firstSentTime = Int64.max
+    var lastSentTime = Int64.min
+    var incidents: [OffenderIncident] = []
+
+    mutating func merge(_ other: Sender) {
+      messages &+= other.messages
+      blocked &+= other.blocked
+      replaced &+= other.replaced
+      flagged &+= other.flagged
+      firstSentTime = min(firstSentTime, other.firstSentTime)
+      lastSentTime = max(lastSentTime, other.lastSentTime)
+      incidents += other.incidents
+    }
+
+    /// Worse first: more blocked, then more flagged and replaced.
+    func isWorse(than other: Sender) -> Bool {
+      (blocked, flagged &+ replaced) > (other.blocked, other.flagged &+ other.replaced)
+    }
+  }
+
+  var senders: [Key: Sender] = [:]
+
+  /// Counts a moderated item. `everyMessage`: the scan reads every line (`--offenders`), so
+  /// clean messages are counted too and incidents are kept; otherwise only the counts of items
+  /// with an incident are (for the summary's worst senders, in memory by sender, not by message).
+  mutating func add(_ result: ModerationResult, everyMessage: Bool) {
+    let item = result.item
+    guard !item.fromUserId.isEmpty else { return }
+    let incident = OffenderIncident(result, time: item.sentTime)
+    guard everyMessage || incident != nil else { return }
+    let key = Key(appKey: item.appKey ?? "", fromUserId: item.fromUserId)
+    var sender = senders.removeValue(forKey: key) ?? Sender()
+    sender.messages &+= 1
+    sender.firstSentTime = min(sender.firstSentTime, item.sentTime)
+    sender.lastSentTime = max(sender.lastSentTime, item.sentTime)
+    if let incident {
+      if incident.kinds.contains(.blocked) { sender.blocked &+= 1 }
+      if incident.kinds.contains(.replaced) { sender.replaced &+= 1 }
+      if incident.kinds.contains(.flagged) { sender.flagged &+= 1 }
+      if everyMessage { sender.incidents.append(incident) }
+    }
+    senders[key] = sender
+  }
+
+  mutating func merge(_ other: OffenderTally) {
+    for (key, sender) in other.senders {
+      if senders[key] == nil { senders[key] = sender } else { senders[key]?.merge(sender) }
+    }
+  }
+
+  /// The senders with a blocked, replaced or flagged message, worst first (ties by app and user).
+  func offenders() -> [(key: Key, sender: Sender)] {
+    senders.filter { $0.value.blocked > 0 || $0.value.replaced > 0 || $0.value.flagged > 0 }.map {
+      (key: $0.key, sender: $0.value)
+    }.sorted {
+      if $0.sender.isWorse(than: $1.sender) { return true }
+      if $1.sender.isWorse(than: $0.sender) { return false }
+      return $0.key < $1.key
+    }
+  }
+
+  /// The ten worst senders, for the summary.
+  func worst(_ count: Int = 10) -> [ScanSummary.SenderCount] {
+    offenders().prefix(count).map {
+      ScanSummary.SenderCount(
+        appKey: $0.key.appKey, fromUserId: $0.key.fromUserId, blocked: $0.sender.blocked,
+        replaced: $0.sender.replaced, flagged: $0.sender.flagged)
+    }
+  }
+
+  /// Every firing of `policy` over a sender's incidents, replayed in ``ordered(_:)`` order.
+  static func firings(of sender: Sender, policy: OffenderPolicy) -> [OffenderFiring] {
+    var windows = OffenderWindows()
+    return ordered(sender.incidents).compactMap { windows.record($0, policy: policy) }
+  }
+
+  /// Incidents in `sentTime` order, then by `msgUID` and conversation: an order that does not
+  /// depend on the order the lines were read in, so that the parts of a dump, merged in any
+  /// order, give what one scan of it gives.
+  static func ordered(_ incidents: [OffenderIncident]) -> [OffenderIncident] {
+    incidents.sorted {
+      ($0.time, $0.msgUID, $0.conversationType.rawValue, $0.targetId, $0.kinds.rawValue)
+        < ($1.time, $1.msgUID, $1.conversationType.rawValue, $1.targetId, $1.kinds.rawValue)
+    }
+  }
+
+  /// One offenders line (see `Docs/offenders.md`): the counts, the categories and
+  /// conversations of the incidents, the policy's recommendation and the incidents.
+  static func writeLine(key: Key, sender: Sender, policy: OffenderPolicy, to writer: inout JSONWriter) {
+    writer.beginObject()
+    if !key.appKey.isEmpty {
+      writer.key("appKey")
+      writer.string(key.appKey)
+    }
+    writer.key("fromUserId")
+    writer.string(key.fromUserId)
+    for (name, value) in [
+      ("messages", sender.messages), ("blocked", sender.blocked), ("replaced", sender.replaced),
+      ("flagged", sender.flagged),
+    ] {
+      writer.key(escaping: name)
+      writer.number(value)
+    }
+    if sender.firstSentTime <= sender.lastSentTime {
+      writer.key("firstSentTime")
+      writer.number(Int(sender.firstSentTime))
+      writer.key("lastSentTime")
+      writer.number(Int(sender.lastSentTime))
+    }
+    var categories: [String: Int] = [:]
+    var conversations: [ConversationKey: (blocked: Int, replaced: Int, flagged: Int)] = [:]
+    for incident in sender.incidents {
+      for category in incident.categories { categories[category, default: 0] &+= 1 }
+      let conversation = ConversationKey(type: incident.conversationType, targetId: incident.targetId)
+      var counts = conversations[conversation] ?? (0, 0, 0)
+      if incident.kinds.contains(.blocked) { counts.blocked &+= 1 }
+      if incident.kinds.contains(.replaced) { counts.replaced &+= 1 }
+      if incident.kinds.contains(.flagged) { counts.flagged &+= 1 }
+      conversations[conversation] = counts
+    }
+    writer.key("categories")
+    writer.beginArray()
+    for (category, count) in categories.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
+      writer.beginObject()
+      writer.key("category")
+      writer.string(category)
+      writer.key("messages")
+      writer.number(count)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.key("conversations")
+    writer.beginArray()
+    let orderedConversations = conversations.sorted {
+      let left = ($0.value.blocked, $0.value.replaced &+ $0.value.flagged)
+      let right = ($1.value.blocked, $1.value.replaced &+ $1.value.flagged)
+      if left != right { return left > right }
+      return ($0.key.type.rawValue, $0.key.targetId) < ($1.key.type.rawValue, $1.key.targetId)
+    }
+    for (conversation, counts) in orderedConversations {
+      writer.beginObject()
+      writer.key("conversationType")
+      writer.number(conversation.type.rawValue)
+      writer.key("targetId")
+      writer.string(conversation.targetId)
+      writer.key("blocked")
+      writer.number(counts.blocked)
+      writer.key("replaced")
+      writer.number(counts.replaced)
+      writer.key("flagged")
+      writer.number(counts.flagged)
+      writer.endObject()
+    }
+    writer.endArray()
+    let firings = firings(of: sender, policy: policy)
+    writer.key("recommend")
+    if let severest = firings.reduce(
+      nil,
+      { (best: OffenderFiring?, next) in
+        guard let best else { return next }
+        return next.isSeverer(than: best) ? next : best
+      })
+    {
+      writeFiring(severest, to: &writer)
+    } else {
+      writer.beginObject()
+      writer.key("action")
+      writer.string("none")
+      writer.endObject()
+    }
+    writer.key("fired")
+    writer.number(firings.count)
+    writer.key("incidents")
+    writer.beginArray()
+    for incident in ordered(sender.incidents) { writeIncident(incident, to: &writer) }
+    writer.endArray()
+    writer.endObject()
+    writer.endLine()
+  }
+
+  struct ConversationKey: Hashable {
+    var type: ConversationType
+    var targetId: String
+  }
+
+  /// `{"action":…,"minutes":…,"rule":…,"conversationType":…,"targetId":…,"sentTime":…,"repeats":…,"messages":[…]}`.
+  static func writeFiring(_ firing: OffenderFiring, to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.key("action")
+    writer.string(firing.action.rawValue)
+    if firing.action != .report {
+      writer.key("minutes")
+      writer.number(firing.minutes)
+    }
+    writer.key("rule")
+    writer.string(firing.rule)
+    if let type = firing.conversationType, let target = firing.targetId {
+      writer.key("conversationType")
+      writer.number(type.rawValue)
+      writer.key("targetId")
+      writer.string(target)
+    }
+    writer.key("sentTime")
+    writer.number(Int(firing.time))
+    writer.key("repeats")
+    writer.number(firing.repeats)
+    writer.key("messages")
+    writer.beginArray()
+    for message in firing.messages { writer.string(message) }
+    writer.endArray()
+    writer.endObject()
+  }
+
+  static func writeIncident(_ incident: OffenderIncident, to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.key("sentTime")
+    writer.number(Int(incident.time))
+    writer.key("msgUID")
+    writer.string(incident.msgUID)
+    writer.key("conversationType")
+    writer.number(incident.conversationType.rawValue)
+    writer.key("targetId")
+    writer.string(incident.targetId)
+    writer.key("kinds")
+    writer.beginArray()
+    for name in incident.kinds.names { writer.string(name) }
+    writer.endArray()
+    writer.key("categories")
+    writer.beginArray()
+    for category in incident.categories { writer.string(category) }
+    writer.endArray()
+    writer.endObject()
+  }
+
+  /// The sender of an offenders line, as ``writeLine(key:sender:policy:to:)`` writes it; nil
+  /// with the cause when the line is not one.
+  static func readLine(_ value: JSONValue) -> Result<(Key, Sender), LineProblem> {
+    func problem(_ field: String, _ cause: String) -> Result<(Key, Sender), LineProblem> {
+      .failure(LineProblem(field: field, cause: cause))
+    }
+    guard case .object = value else { return problem("", "an offenders line is an object") }
+    guard let user = value["fromUserId"]?.stringValue, !user.isEmpty else {
+      return problem("fromUserId", "a non-empty string is required")
+    }
+    var appKey = ""
+    if let app = value["appKey"] {
+      guard let text = app.stringValue else { return problem("appKey", "a string is required") }
+      appKey = text
+    }
+    var sender = Sender()
+    for (name, path) in [
+      ("messages", \Sender.messages), ("blocked", \Sender.blocked), ("replaced", \Sender.replaced),
+      ("flagged", \Sender.flagged),
+    ] {
+      guard let count = value[name]?.int64Value, count >= 0, count <= Int64(ScanSummary.countLimit) else {
+        return problem(name, "a count from 0 to 2^48 is required")
+      }
+      sender[keyPath: path] = Int(count)
+    }
+    if let first = value["firstSentTime"] {
+      guard let time = first.int64Value else { return problem("firstSentTime", "a whole number is required") }
+      sender.firstSentTime = time
+    }
+    if let last = value["lastSentTime"] {
+      guard let time = last.int64Value else { return problem("lastSentTime", "a whole number is required") }
+      sender.lastSentTime = time
+    }
+    guard case .array(let incidents)? = value["incidents"] else {
+      return problem("incidents", "an array of incidents is required")
+    }
+    for (index, incident) in incidents.enumerated() {
+      let field = "incidents[\(index)]"
+      guard let time = incident["sentTime"]?.int64Value else { return problem(field + ".sentTime", "a time") }
+      guard let uid = incident["msgUID"]?.stringValue else { return problem(field + ".msgUID", "a string") }
+      guard let typeNumber = incident["conversationType"]?.int64Value,
+        let type = ConversationType(rawValue: Int(clamping: typeNumber))
+      else { return problem(field + ".conversationType", "a conversation type from 1 to 12") }
+      guard let target = incident["targetId"]?.stringValue else { return problem(field + ".targetId", "a string") }
+      var kinds: OffenderPolicy.Counting = []
+      guard case .array(let kindNames)? = incident["kinds"] else { return problem(field + ".kinds", "an array") }
+      for name in kindNames {
+        guard let found = name.stringValue.flatMap(OffenderPolicy.Counting.init(name:)) else {
+          return problem(field + ".kinds", "\(name.jsonString) is not blocked, replaced or flagged")
+        }
+        kinds.insert(found)
+      }
+      guard !kinds.isEmpty else { return problem(field + ".kinds", "an incident is blocked, replaced or flagged") }
+      var categories: [String] = []
+      if case .array(let names)? = incident["categories"] {
+        for name in names {
+          guard let text = name.stringValue else { return problem(field + ".categories", "strings") }
+          categories.append(text)
+        }
+      }
+      sender.incidents.append(
+        OffenderIncident(
+          time: time, msgUID: uid, conversationType: type, targetId: target, kinds: kinds, categories: categories))
+    }
+    return .success((Key(appKey: appKey, fromUserId: user), sender))
+  }
+
+  struct LineProblem: Error {
+    var field: String
+    var cause: String
+  }
+}
