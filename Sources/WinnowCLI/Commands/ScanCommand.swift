@@ -65,7 +65,8 @@ struct ScanCommand: AsyncParsableCommand {
         Each line has the sender's counts, first and last sentTime, categories, conversations, \
         the policy's recommendation and the messages behind it (Docs/offenders.md). Every line \
         is read in full, as with --all. -: as lines {"offender":…} of standard output after the \
-        results (what a distributed scan collects; `winnow offenders` reads both forms).
+        results, for every sender, so that the parts of a distributed scan add up (`winnow \
+        offenders` reads both forms and keeps the offenders).
         """, valueName: "FILE"))
   var offenders: String?
 
@@ -160,7 +161,10 @@ struct ScanCommand: AsyncParsableCommand {
       if let offenders {
         var writer = JSONWriter()
         let wrapped = offenders == "-"
-        for (key, sender) in tally.offenders.offenders() {
+        // For merging, every sender: one whose clean messages are in this part and whose
+        // blocked ones are in another must add up to the same counts.
+        let senders = wrapped ? tally.offenders.everySender() : tally.offenders.offenders()
+        for (key, sender) in senders {
           if wrapped { writer.bytes.append(contentsOf: #"{"offender":"#.utf8) }
           OffenderTally.writeLine(key: key, sender: sender, policy: offenderPolicy, to: &writer)
           if wrapped { writer.bytes.insert(UInt8(ascii: "}"), at: writer.bytes.count - 1) }

@@ -82,6 +82,11 @@ struct OffenderTally: Sendable {
     }
   }
 
+  /// Every sender, by app and user: what the part of a dump tells a merge.
+  func everySender() -> [(key: Key, sender: Sender)] {
+    senders.map { (key: $0.key, sender: $0.value) }.sorted { $0.key < $1.key }
+  }
+
   /// The ten worst senders, for the summary.
   func worst(_ count: Int = 10) -> [ScanSummary.SenderCount] {
     offenders().prefix(count).map {
