@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import Winnow
+@_spi(Tools) import Winnow
 
 /// The platform's sensitive-word server API, for each app's custom list.
 enum SensitiveWordAPI: Sendable {
@@ -36,7 +36,7 @@ extension Handlers {
   /// Signature` (= SHA1(appSecret + Nonce + Timestamp)); answered `{"code":200,…}` or
   /// `{"code":1002|1004|1000,"errorMessage":"…"}` (HTTP 400, 401, 500). Edits are durable and in
   /// effect when answered.
-  func sensitiveWord(_ api: SensitiveWordAPI, _ request: Request) async -> Reply {
+  func sensitiveWord(_ api: SensitiveWordAPI, _ request: Request, origin: ChangeOrigin) async -> Reply {
     var request = request
     let service: ModerationService
     switch readyService() {
@@ -64,11 +64,14 @@ extension Handlers {
         guard let word = fields["word"], !word.isEmpty else { throw PlatformError(.parameterError, "word is required") }
         let replacement = fields["replaceWord"].flatMap { $0.isEmpty ? nil : $0 }
         try await edit { () throws(ModerationServiceError) -> Int in
-          try service.addWords([ModerationService.CustomWord(word: word, replacement: replacement)], toApp: appKey)
+          try service.addWords(
+            [ModerationService.CustomWord(word: word, replacement: replacement)], toApp: appKey, origin: origin)
         }
       case .batchAdd:
         let words = try Self.batchWords(text)
-        try await edit { () throws(ModerationServiceError) -> Int in try service.addWords(words, toApp: appKey) }
+        try await edit { () throws(ModerationServiceError) -> Int in
+          try service.addWords(words, toApp: appKey, origin: origin)
+        }
       case .list:
         let fields = try Self.form(text)
         let type = fields["type"].flatMap { $0.isEmpty ? nil : $0 } ?? "1"
@@ -94,7 +97,7 @@ extension Handlers {
           throw PlatformError(.parameterError, "more than \(SensitiveWordAPI.maximumBatch) words")
         }
         let removed = try await edit { () throws(ModerationServiceError) -> Int in
-          try service.removeWords(words, fromApp: appKey)
+          try service.removeWords(words, fromApp: appKey, origin: origin)
         }
         // An edit that did nothing is not a success: the caller's word is not what is listed.
         guard removed > 0 else {

@@ -67,7 +67,7 @@ struct Handlers: Sendable {
       configuration.signatureWindowSeconds > 0 ? NonceRegistry(window: configuration.signatureWindowSeconds) : nil
   }
 
-  func register(on router: Router<BasicRequestContext>) {
+  func register(on router: Router<WinnowRequestContext>) {
     router.get("/healthz") { request, _ in await handle(.healthz, request) { _ in .text("ok\n") } }
     router.get("/readyz") { request, _ in
       await handle(.readyz, request) { _ in
@@ -117,8 +117,16 @@ struct Handlers: Sendable {
       await handle(.callback, request) { request in await callback(request) }
     }
     for (path, endpoint) in SensitiveWordAPI.paths {
-      router.post(RouterPath(path)) { request, _ in
-        await handle(.sensitiveword, request) { request in await sensitiveWord(endpoint, request) }
+      router.post(RouterPath(path)) { request, context in
+        await handle(.sensitiveword, request) { request in
+          await sensitiveWord(endpoint, request, origin: origin(of: request, context))
+        }
+      }
+    }
+    router.get("/v1/apps/:app/changes") { request, context in
+      await handle(.changes, request) { request in
+        if let refusal = adminRefusal(request, optional: false) { return refusal }
+        return changes(app: context.parameters.get("app") ?? "", query: request.uri.queryParameters)
       }
     }
   }
@@ -214,6 +222,33 @@ struct Handlers: Sendable {
       for error in report.errors { configuration.logger.error("reload (\(trigger)) kept the old lists: \(error)") }
     }
     return report
+  }
+
+  /// Who makes a change through `request`: this replica, the caller's address and the
+  /// request's `X-Request-Id` (or a new id).
+  private func origin(of request: Request, _ context: WinnowRequestContext) -> ChangeOrigin {
+    let given = request.headers[HTTPField.Name("X-Request-Id")!].map { String($0.prefix(128)) }
+    return ChangeOrigin(
+      replica: configuration.replica, address: context.remoteAddress?.ipAddress,
+      requestId: given ?? UUID().uuidString.lowercased())
+  }
+
+  /// `GET /v1/apps/APPKEY/changes?since=ID`: the app's changes after the id, oldest first, from
+  /// the audit log beside the lists.
+  private func changes(app: String, query: Parameters) -> Reply {
+    guard let service = holder.service else { return .error(.serviceUnavailable, "the lists are still loading") }
+    guard let directory = service.apps?.path else { return .error(.notFound, "no app directory (--apps)") }
+    var since: Int64 = 0
+    if let text = query["since"] {
+      guard let value = Int64(text), value >= 0 else { return .error(.badRequest, "since must be a change id") }
+      since = value
+    }
+    do {
+      let found = try ChangeLog.read(directory: directory, app: app, since: since)
+      return .json(["changes": .array(found.map(\.json))])
+    } catch {
+      return .error(.internalServerError, redactingPaths(error.description, service: service))
+    }
   }
 
   /// `GET /v1/offenders?app=K`: the recent events (of app K), oldest first, and how many

@@ -44,6 +44,8 @@ public struct ServerConfiguration: Sendable {
   public var maximumAnswerBytes = 32 << 20
   /// Most items of one NDJSON batch moderated at once (reviewer calls overlap up to this).
   public var batchConcurrency = 16
+  /// This server's name in the audit log of list changes (default: `HOST:PID`).
+  public var replica = ProcessInfo.processInfo.hostName + ":" + String(ProcessInfo.processInfo.processIdentifier)
   /// Repeat offenders: the policy, the events file and the platform calls.
   public var offenders = OffenderConfiguration()
   /// The log.

@@ -46,7 +46,7 @@ public struct WinnowHTTPServer: Sendable {
       configuration: configuration.offenders, metrics: metrics, logger: configuration.logger,
       secret: { app in holder.service?.secret(ofApp: app) })
     let handlers = Handlers(holder: holder, metrics: metrics, configuration: configuration, offenders: offenders)
-    let router = Router()
+    let router = Router(context: WinnowRequestContext.self)
     handlers.register(on: router)
     let group = Self.eventLoops(threads: max(1, configuration.threads))
     let app = Application(
@@ -97,6 +97,18 @@ public struct WinnowHTTPServer: Sendable {
     // An unlimited limit reads as the largest value; it is capped at 2^20 either way.
     let soft = min(UInt64(limit.rlim_cur), 1 << 20)
     return max(64, Int(soft) / 4 * 3)
+  }
+}
+
+/// The request context: Hummingbird's basics and the caller's address (for the audit log).
+struct WinnowRequestContext: RequestContext {
+  var coreContext: CoreRequestContextStorage
+  /// The connection's peer.
+  let remoteAddress: SocketAddress?
+
+  init(source: ApplicationRequestContextSource) {
+    coreContext = .init(source: source)
+    remoteAddress = source.channel.remoteAddress
   }
 }
 

@@ -251,6 +251,10 @@ struct ModerationServiceTests {
     #expect(acknowledged == 40)
     let file = try String(contentsOfFile: apps.listPath(of: "app"), encoding: .utf8)
     #expect(Set(file.split(separator: "\n").map(String.init)) == Set((0..<40).map { "word\($0)" }))
+    // The audit log has each change once, numbered 1 to 40 in the order they were made.
+    let changes = try ChangeLog.read(directory: apps.path)
+    #expect(changes.map(\.id) == Array(1...40))
+    #expect(Set(changes.map(\.word)) == Set((0..<40).map { "word\($0)" }))
     for service in services {
       service.reload(quietly: true)
       #expect((0..<40).allSatisfy { Self.verdict(service, "a word\($0) here", app: "app") == .blocked })

@@ -304,17 +304,34 @@ public final class ModerationService: Sendable {
   ///   is no app directory, the file has errors or cannot be written; nothing changes then.
   @discardableResult
   public func addWords(_ words: [CustomWord], toApp appKey: String) throws(ModerationServiceError) -> Int {
+    try addWords(words, toApp: appKey, origin: ChangeOrigin())
+  }
+
+  /// ``addWords(_:toApp:)``, logging each change with `origin` in the directory's audit log
+  /// (``ChangeLog``).
+  @_spi(Tools) @discardableResult
+  public func addWords(_ words: [CustomWord], toApp appKey: String, origin: ChangeOrigin) throws(ModerationServiceError)
+    -> Int
+  {
     for word in words {
       if let problem = word.problem { throw ModerationServiceError(errors: ["\(word.word): \(problem)"]) }
     }
     var added = 0
-    try edit(appKey) { file in
+    try edit(appKey, origin: origin) { file in
+      var changes: [ChangeLog.Pending] = []
       for word in words {
         let action: Entry.Action = word.replacement.map { .replace($0) } ?? .block
+        let existing = file.entries.filter { $0.kind == .literal && $0.text == word.word }
         let replaced = file.removeEntries { $0.kind == .literal && $0.text == word.word }
         if replaced == 0 { added += 1 }
         file.append(Entry(text: word.word, action: action))
+        if existing.isEmpty {
+          changes.append(.init(app: appKey, op: "add", word: word.word, replaceWord: word.replacement))
+        } else if !existing.allSatisfy({ $0.action == action }) {
+          changes.append(.init(app: appKey, op: "update", word: word.word, replaceWord: word.replacement))
+        }
       }
+      return changes
     }
     return added
   }
@@ -325,16 +342,34 @@ public final class ModerationService: Sendable {
   /// - Throws: ``ModerationServiceError`` as ``addWords(_:toApp:)`` does.
   @discardableResult
   public func removeWords(_ words: [String], fromApp appKey: String) throws(ModerationServiceError) -> Int {
+    try removeWords(words, fromApp: appKey, origin: ChangeOrigin())
+  }
+
+  /// ``removeWords(_:fromApp:)``, logging each change with `origin` in the directory's audit
+  /// log (``ChangeLog``).
+  @_spi(Tools) @discardableResult
+  public func removeWords(_ words: [String], fromApp appKey: String, origin: ChangeOrigin)
+    throws(ModerationServiceError) -> Int
+  {
     var removed = 0
-    try edit(appKey) { file in
-      for word in words { removed += file.removeEntries { $0.kind == .literal && $0.text == word } }
+    try edit(appKey, origin: origin) { file in
+      var changes: [ChangeLog.Pending] = []
+      for word in words {
+        let count = file.removeEntries { $0.kind == .literal && $0.text == word }
+        removed += count
+        if count > 0 { changes.append(.init(app: appKey, op: "delete", word: word)) }
+      }
+      return changes
     }
     return removed
   }
 
-  /// Reads the app's file afresh, changes it, compiles it, writes it durably, and swaps in the
-  /// new engine; nothing changes when any step fails.
-  private func edit(_ appKey: String, _ change: (inout WordListFile) -> Void) throws(ModerationServiceError) {
+  /// Reads the app's file afresh, changes it, compiles it, writes it durably, logs the changes
+  /// `change` names (``ChangeLog``), and swaps in the new engine; nothing changes when any step
+  /// fails (a log that cannot be written puts the old list back).
+  private func edit(_ appKey: String, origin: ChangeOrigin, _ change: (inout WordListFile) -> [ChangeLog.Pending])
+    throws(ModerationServiceError)
+  {
     guard let apps else { throw ModerationServiceError(errors: ["no app directory (--apps) to keep app lists in"]) }
     guard AppDirectory.isValidAppKey(appKey[...]) else {
       throw ModerationServiceError(errors: ["\(appKey): not an app key (letters, digits, - and _)"])
@@ -355,7 +390,7 @@ public final class ModerationService: Sendable {
         file = WordListFile(parsing: "", path: path)
       }
       let before = file.text
-      change(&file)
+      let changes = change(&file)
       guard file.text != before else { return nil }
       let matcher: Matcher
       do {
@@ -363,8 +398,14 @@ public final class ModerationService: Sendable {
           compactLists: [WordList(file: file, origin: .custom)], over: lists.global,
           customAllowsGlobal: configuration.customAllowsGlobal)
       } catch { throw ModerationServiceError(errors: Self.messages(of: error)) }
+      let existed = FileManager.default.fileExists(atPath: path)
       do { try AtomicFile.write(Array(file.text.utf8), to: path) } catch {
         throw ModerationServiceError(errors: ["\(path): \(error)"], isWriteFailure: true)
+      }
+      do { try ChangeLog.append(changes, origin: origin, to: apps.path) } catch {
+        // The change is not acknowledged: the list goes back to what it was.
+        if existed { try? AtomicFile.write(Array(before.utf8), to: path) } else { unlink(path) }
+        throw ModerationServiceError(errors: ["\(error)"], isWriteFailure: true)
       }
       lists.apps[appKey] = AppLists(
         fingerprint: FileFingerprint(path: path), entryCount: file.entries.count, matcher: matcher)

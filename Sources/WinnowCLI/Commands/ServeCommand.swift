@@ -93,6 +93,10 @@ struct ServeCommand: AsyncParsableCommand {
     help: ArgumentHelp("The platform's server API, for --enforce (https://api.example.com).", valueName: "URL"))
   var platformURL: String?
 
+  @Option(
+    help: ArgumentHelp("This server's name in the audit log of list changes (default: HOST:PID).", valueName: "NAME"))
+  var replica: String?
+
   @Option(name: .customLong("max-offenders"), help: "The most senders tracked at once (default 1000000).")
   var maximumOffenders = 1_000_000
 
@@ -165,6 +169,7 @@ struct ServeCommand: AsyncParsableCommand {
         throw CLIError.exitCode
       }
     }
+    if let replica { server.replica = replica }
     server.offenders.eventsPath = events
     server.offenders.platformURL = enforce ? platformURL : nil
     server.offenders.capacity = maximumOffenders
