@@ -52,51 +52,41 @@ struct OffendersCommand: ParsableCommand {
     }
     var tally = OffenderTally()
     var events: [OffenderTally.Key: [String: Int]] = [:]
-    for file in files.isEmpty ? ["-"] : files {
-      let data: Data
-      do { data = try readWholeFile(file) } catch {
-        FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
-        throw CLIError.exitCode
+    try forEachNonBlankLine(of: files) { file, number, line in
+      func fail(_ field: String, _ cause: String) -> ExitCode {
+        FileHandle.standardError.write(
+          Data("winnow: \(file):\(number): \(field.isEmpty ? "" : field + ": ")\(cause)\n".utf8))
+        return CLIError.exitCode
       }
-      for (index, line) in data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
-      where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
-        func fail(_ field: String, _ cause: String) -> ExitCode {
-          FileHandle.standardError.write(
-            Data("winnow: \(file):\(index + 1): \(field.isEmpty ? "" : field + ": ")\(cause)\n".utf8))
-          return CLIError.exitCode
+      var value: JSONValue
+      do throws(JSONParseError) { value = try JSONValue(parsingUTF8: line) } catch {
+        throw fail("", "not JSON: \(error.message)")
+      }
+      // A line of `scan --offenders -`: `{"offender":…}`.
+      if let inner = value["offender"] { value = inner }
+      if let kind = value["event"] {
+        // Enforcement lines report a call's answer; the offender line before it counted the event.
+        guard kind.stringValue == "offender" else { return }
+        guard let user = value["userId"]?.stringValue, !user.isEmpty else {
+          throw fail("userId", "an event names its user")
         }
-        var value: JSONValue
-        do { value = try JSONValue(parsingUTF8: line) } catch { throw fail("", "not JSON: \(error.message)") }
-        // A line of `scan --offenders -`: `{"offender":…}`.
-        if let inner = value["offender"] { value = inner }
-        if let kind = value["event"] {
-          // Enforcement lines report a call's answer; the offender line before it counted the event.
-          guard kind.stringValue == "offender" else { continue }
-          guard let user = value["userId"]?.stringValue, !user.isEmpty else {
-            throw fail("userId", "an event names its user")
-          }
-          guard let action = value["operateType"]?.stringValue else { throw fail("operateType", "a string") }
-          let key = OffenderTally.Key(appKey: value["appKey"]?.stringValue ?? "", fromUserId: user)
-          events[key, default: [:]][action, default: 0] += 1
-          continue
-        }
-        switch OffenderTally.readLine(value) {
-        case .success(let (key, sender)):
-          if tally.senders[key] == nil { tally.senders[key] = sender } else { tally.senders[key]?.merge(sender) }
-        case .failure(let problem):
-          throw fail(problem.field, problem.cause + " (not an offenders line of scan --offenders)")
-        }
+        guard let action = value["operateType"]?.stringValue else { throw fail("operateType", "a string") }
+        let key = OffenderTally.Key(appKey: value["appKey"]?.stringValue ?? "", fromUserId: user)
+        events[key, default: [:]][action, default: 0] += 1
+        return
+      }
+      switch OffenderTally.readLine(value) {
+      case .success(let (key, sender)):
+        if tally.senders[key] == nil { tally.senders[key] = sender } else { tally.senders[key]?.merge(sender) }
+      case .failure(let problem):
+        throw fail(problem.field, problem.cause + " (not an offenders line of scan --offenders)")
       }
     }
     let offenders = tally.offenders()
     if !offenders.isEmpty {
       print("app\tuser\tmessages\tblocked\treplaced\tflagged\trecommend")
       for (key, sender) in top == 0 ? offenders[...] : offenders.prefix(top) {
-        let firings = OffenderTally.firings(of: sender, policy: offenderPolicy)
-        let severest = firings.reduce(nil) { (best: OffenderFiring?, next) in
-          guard let best else { return next }
-          return next.isSeverer(than: best) ? next : best
-        }
+        let severest = OffenderTally.severest(of: OffenderTally.firings(of: sender, policy: offenderPolicy))
         let recommend =
           severest.map {
             $0.action.rawValue + ($0.action == .report ? "" : " \($0.minutes) min") + " (\($0.rule))"

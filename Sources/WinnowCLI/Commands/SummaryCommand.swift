@@ -30,34 +30,26 @@ struct SummaryCommand: ParsableCommand {
 
   func run() throws {
     var total: ScanSummary?
-    for file in files.isEmpty ? ["-"] : files {
-      let data: Data
-      do { data = try readWholeFile(file) } catch {
-        FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+    try forEachNonBlankLine(of: files) { file, number, line in
+      let decoder = JSONDecoder()
+      let summary: ScanSummary
+      if let wrapped = try? decoder.decode(Wrapped.self, from: Data(line)) {
+        summary = wrapped.summary
+      } else {
+        do { summary = try decoder.decode(ScanSummary.self, from: Data(line)) } catch {
+          FileHandle.standardError.write(
+            Data("winnow: \(file):\(number): not a scan summary: \(Self.describe(error))\n".utf8))
+          throw CLIError.exitCode
+        }
+      }
+      if let problem = summary.problem(limit: ScanSummary.countLimit) {
+        FileHandle.standardError.write(Data("winnow: \(file):\(number): not a scan summary: \(problem)\n".utf8))
         throw CLIError.exitCode
       }
-      for (index, line) in data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
-      where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
-        let decoder = JSONDecoder()
-        let summary: ScanSummary
-        if let wrapped = try? decoder.decode(Wrapped.self, from: Data(line)) {
-          summary = wrapped.summary
-        } else {
-          do { summary = try decoder.decode(ScanSummary.self, from: Data(line)) } catch {
-            FileHandle.standardError.write(
-              Data("winnow: \(file):\(index + 1): not a scan summary: \(Self.describe(error))\n".utf8))
-            throw CLIError.exitCode
-          }
-        }
-        if let problem = summary.problem(limit: ScanSummary.countLimit) {
-          FileHandle.standardError.write(Data("winnow: \(file):\(index + 1): not a scan summary: \(problem)\n".utf8))
-          throw CLIError.exitCode
-        }
-        if total == nil { total = summary } else { total?.add(summary) }
-        if let problem = total?.problem(limit: ScanSummary.totalLimit) {
-          FileHandle.standardError.write(Data("winnow: \(file):\(index + 1): the sum cannot be: \(problem)\n".utf8))
-          throw CLIError.exitCode
-        }
+      if total == nil { total = summary } else { total?.add(summary) }
+      if let problem = total?.problem(limit: ScanSummary.totalLimit) {
+        FileHandle.standardError.write(Data("winnow: \(file):\(number): the sum cannot be: \(problem)\n".utf8))
+        throw CLIError.exitCode
       }
     }
     guard let total else {

@@ -248,6 +248,23 @@ func readWholeFile(_ file: String) throws(CLIError) -> Data {
   }
 }
 
+/// Calls `body` with each line of `files` (`-` for standard input, the default) that is not
+/// blank: its file, its number from 1 and its bytes. A file that cannot be read is reported on
+/// standard error and ends the command with status 2.
+func forEachNonBlankLine(of files: [String], _ body: (String, Int, Data.SubSequence) throws -> Void) throws {
+  for file in files.isEmpty ? ["-"] : files {
+    let data: Data
+    do { data = try readWholeFile(file) } catch {
+      FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+      throw CLIError.exitCode
+    }
+    for (index, line) in data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
+    where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
+      try body(file, index + 1, line)
+    }
+  }
+}
+
 /// The reading of a tagged input, whose lines carry where they come from: what a distributed
 /// scan (`integrations/spark`) feeds each `winnow scan`, whose input is pieces of many files.
 ///

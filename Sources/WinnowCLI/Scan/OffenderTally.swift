@@ -102,6 +102,14 @@ struct OffenderTally: Sendable {
     return ordered(sender.incidents).compactMap { windows.record($0, policy: policy) }
   }
 
+  /// The severest of `firings` (the first of equals): a sender's recommendation.
+  static func severest(of firings: [OffenderFiring]) -> OffenderFiring? {
+    firings.reduce(nil) { best, next in
+      guard let best else { return next }
+      return next.isSeverer(than: best) ? next : best
+    }
+  }
+
   /// Incidents in `sentTime` order, then by `msgUID` and conversation: an order that does not
   /// depend on the order the lines were read in, so that the parts of a dump, merged in any
   /// order, give what one scan of it gives.
@@ -182,13 +190,7 @@ struct OffenderTally: Sendable {
     writer.endArray()
     let firings = firings(of: sender, policy: policy)
     writer.key("recommend")
-    if let severest = firings.reduce(
-      nil,
-      { (best: OffenderFiring?, next) in
-        guard let best else { return next }
-        return next.isSeverer(than: best) ? next : best
-      })
-    {
+    if let severest = severest(of: firings) {
       writeFiring(severest, to: &writer)
     } else {
       writer.beginObject()
