@@ -20,6 +20,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     .systemLibrary(
@@ -55,6 +56,15 @@ let package = Package(
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ]
     ),
+    // App lists shared by replicas through PostgreSQL: the database stays out of the core.
+    .target(
+      name: "WinnowStore",
+      dependencies: [
+        "Winnow",
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     // Runs before `main`: ignores SIGHUP for `winnow serve` from the program's first code.
     .target(name: "CWinnowStartup"),
     .executableTarget(
@@ -64,6 +74,7 @@ let package = Package(
         "Winnow",
         "WinnowWebhook",
         "WinnowServer",
+        "WinnowStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]

@@ -51,7 +51,10 @@ import Foundation
       replica: replica, address: value["address"]?.stringValue, requestId: value["requestId"]?.stringValue)
   }
 
-  init(id: Int64, app: String, op: String, word: String, replaceWord: String?, time: Int64, origin: ChangeOrigin) {
+  /// A change of these parts.
+  public init(
+    id: Int64, app: String, op: String, word: String, replaceWord: String?, time: Int64, origin: ChangeOrigin
+  ) {
     self.id = id
     self.app = app
     self.op = op
