@@ -53,3 +53,37 @@ private enum ScratchDirectories {
     for path in made.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
   }
 }
+
+/// A port of 127.0.0.1 that refuses connections for as long as this lives: a socket bound to it
+/// that never listens. A port freed by closing a server could be taken at once by another
+/// test's server (the connection was then reset, not refused); a bound port cannot.
+public final class RefusingPort: @unchecked Sendable {
+  public let port: Int
+  private let descriptor: Int32
+
+  public init() throws {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0 else {
+      close(descriptor)
+      throw POSIXError(.EADDRINUSE)
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    self.descriptor = descriptor
+    port = Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  deinit { close(descriptor) }
+}

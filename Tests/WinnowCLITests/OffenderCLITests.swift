@@ -146,9 +146,8 @@ struct OffenderCLITests {
 
   @Test func aPlatformThatIsDownNeitherStopsEventsNorSlowsCallbacks() async throws {
     // A port nothing listens on: every call is refused.
-    let closed = try await TestHTTPServer { _ in .init(body: "{}") }
-    let port = closed.port
-    try await closed.shutdown()
+    let refusing = try RefusingPort()
+    let port = refusing.port
     let token = try CLITests.temporaryFile("token", "admin-token\n")
     chmod(token, 0o600)
     let policy = try CLITests.temporaryFile(
@@ -184,6 +183,7 @@ struct OffenderCLITests {
     let written = Self.lines(try String(contentsOfFile: events, encoding: .utf8))
     #expect(written.filter { $0["event"] == "offender" }.count == 20)
     #expect(written.filter { $0["event"] == "enforcement" }.count == 20)
+    withExtendedLifetime(refusing) {}
   }
 
   @Test func serveMutesARepeatOffenderThroughThePlatformOnce() async throws {

@@ -166,9 +166,8 @@ struct WebhookReviewerTests {
   }
 
   @Test func connectionRefusedFollowsTheFailurePolicy() async throws {
-    let server = try await TestHTTPServer { _ in .init(body: "{}") }
-    let url = server.url
-    try await server.shutdown()
+    let refusing = try RefusingPort()
+    let url = "http://127.0.0.1:\(refusing.port)/review"
     let client = WebhookReviewer.makeFailFastClient()
     let engine = try Self.engine(
       WebhookReviewer(url: url, mode: .messageCallback(appKey: "k"), client: client), failClosed: true)
@@ -180,6 +179,7 @@ struct WebhookReviewerTests {
     let failure = result.review?.failure ?? ""
     #expect(failure.hasPrefix("reviewer unreachable") && failure.contains("Connection refused"), "\(failure)")
     #expect(engine.reviewerStatistics.counts.failures == 1)
+    withExtendedLifetime(refusing) {}
   }
 
   @Test(arguments: [
