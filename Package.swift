@@ -54,6 +54,8 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         // The platform's mute and ban calls for repeat offenders.
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        // Replicas sharing app lists through PostgreSQL.
+        "WinnowStore",
       ]
     ),
     // App lists shared by replicas through PostgreSQL: the database stays out of the core.

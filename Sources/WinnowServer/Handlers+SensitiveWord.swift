@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 @_spi(Tools) import Winnow
+@_spi(Tools) import WinnowStore
 
 /// The platform's sensitive-word server API, for each app's custom list.
 enum SensitiveWordAPI: Sendable {
@@ -63,20 +64,17 @@ extension Handlers {
         let fields = try Self.form(text)
         guard let word = fields["word"], !word.isEmpty else { throw PlatformError(.parameterError, "word is required") }
         let replacement = fields["replaceWord"].flatMap { $0.isEmpty ? nil : $0 }
-        try await edit { () throws(ModerationServiceError) -> Int in
-          try service.addWords(
-            [ModerationService.CustomWord(word: word, replacement: replacement)], toApp: appKey, origin: origin)
-        }
+        try await add(
+          [ModerationService.CustomWord(word: word, replacement: replacement)], app: appKey, origin: origin,
+          service: service)
       case .batchAdd:
         let words = try Self.batchWords(text)
-        try await edit { () throws(ModerationServiceError) -> Int in
-          try service.addWords(words, toApp: appKey, origin: origin)
-        }
+        try await add(words, app: appKey, origin: origin, service: service)
       case .list:
         let fields = try Self.form(text)
         let type = fields["type"].flatMap { $0.isEmpty ? nil : $0 } ?? "1"
         guard ["0", "1", "2"].contains(type) else { throw PlatformError(.parameterError, "type must be 0, 1 or 2") }
-        let words = service.words(ofApp: appKey).filter { word in
+        let words = try await words(ofApp: appKey, service: service).filter { word in
           type == "2" || (type == "0") == (word.replacement != nil)
         }
         let listed: [JSONValue] = words.map { word in
@@ -96,9 +94,7 @@ extension Handlers {
         guard words.count <= SensitiveWordAPI.maximumBatch else {
           throw PlatformError(.parameterError, "more than \(SensitiveWordAPI.maximumBatch) words")
         }
-        let removed = try await edit { () throws(ModerationServiceError) -> Int in
-          try service.removeWords(words, fromApp: appKey, origin: origin)
-        }
+        let removed = try await remove(words, app: appKey, origin: origin, service: service)
         // An edit that did nothing is not a success: the caller's word is not what is listed.
         guard removed > 0 else {
           throw PlatformError(
@@ -108,9 +104,74 @@ extension Handlers {
         }
       }
     } catch {
-      return Self.platformError(error.code, redactingPaths(error.message, service: service))
+      return Self.platformError(
+        error.code, redactingPaths(error.message, service: service), unavailable: error.isUnavailable)
     }
     return .json(["code": 200])
+  }
+
+  /// Adds words to the app's list, in the store when there is one.
+  private func add(
+    _ words: [ModerationService.CustomWord], app: String, origin: ChangeOrigin, service: ModerationService
+  )
+    async throws(PlatformError)
+  {
+    if let store = configuration.store {
+      for word in words {
+        if let problem = word.problem { throw PlatformError(.parameterError, "\(word.word): \(problem)") }
+      }
+      try await storeEdit {
+        try await store.edit(app: app, origin: origin, service: service) { file in
+          let (added, changes) = ModerationService.add(words, toApp: app, in: &file)
+          return (added, changes)
+        }
+      }
+      return
+    }
+    try await edit { () throws(ModerationServiceError) -> Int in
+      try service.addWords(words, toApp: app, origin: origin)
+    }
+  }
+
+  /// Removes words from the app's list, in the store when there is one; returns how many went.
+  private func remove(_ words: [String], app: String, origin: ChangeOrigin, service: ModerationService)
+    async throws(PlatformError) -> Int
+  {
+    if let store = configuration.store {
+      return try await storeEdit {
+        try await store.edit(app: app, origin: origin, service: service) { file in
+          let (removed, changes) = ModerationService.remove(words, fromApp: app, in: &file)
+          return (removed, changes)
+        }
+      }
+    }
+    return try await edit { () throws(ModerationServiceError) -> Int in
+      try service.removeWords(words, fromApp: app, origin: origin)
+    }
+  }
+
+  /// The app's words, from the store when there is one.
+  private func words(ofApp app: String, service: ModerationService) async throws(PlatformError)
+    -> [ModerationService.CustomWord]
+  {
+    guard let store = configuration.store else { return service.words(ofApp: app) }
+    return try await storeEdit { try await store.words(ofApp: app) }
+  }
+
+  /// Runs a call of the store: a list problem is a parameter error; a store that cannot be
+  /// reached is the platform's internal error, answered 503 (nothing was acknowledged).
+  @discardableResult
+  private func storeEdit<T>(_ body: () async throws -> T) async throws(PlatformError) -> T {
+    do { return try await body() } catch let error as ModerationServiceError {
+      throw PlatformError(.parameterError, error.description)
+    } catch let error as StoreError {
+      configuration.logger.warning("a word edit failed: \(error)")
+      throw PlatformError(
+        .internalError, error.isUnavailable ? "the list store is unavailable; try again" : "\(error)",
+        unavailable: true)
+    } catch {
+      throw PlatformError(.internalError, "\(error)", unavailable: true)
+    }
   }
 
   /// Runs an edit off the request threads (it writes and fsyncs a file and compiles a list):
@@ -191,12 +252,12 @@ extension Handlers {
     return words
   }
 
-  static func platformError(_ code: SensitiveWordAPI.Code, _ message: String) -> Reply {
+  static func platformError(_ code: SensitiveWordAPI.Code, _ message: String, unavailable: Bool = false) -> Reply {
     let status: HTTPResponse.Status =
       switch code {
       case .signatureError: .unauthorized
       case .parameterError: .badRequest
-      case .internalError, .success: .internalServerError
+      case .internalError, .success: unavailable ? .serviceUnavailable : .internalServerError
       }
     return .json(["code": .number(String(code.rawValue)), "errorMessage": .string(message)], status: status)
   }
@@ -206,8 +267,11 @@ extension Handlers {
 struct PlatformError: Error {
   let code: SensitiveWordAPI.Code
   let message: String
-  init(_ code: SensitiveWordAPI.Code, _ message: String) {
+  /// Whether the list store could not be reached (answered 503: try again).
+  let isUnavailable: Bool
+  init(_ code: SensitiveWordAPI.Code, _ message: String, unavailable: Bool = false) {
     self.code = code
     self.message = message
+    self.isUnavailable = unavailable
   }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import Synchronization
 @_spi(Tools) import Winnow
+@_spi(Tools) import WinnowStore
 
 /// The answer of an endpoint before it becomes a response.
 struct Reply: Sendable {
@@ -81,7 +82,9 @@ struct Handlers: Sendable {
     router.get("/metrics") { request, _ in
       await handle(.metrics, request) { _ in
         Reply(
-          status: .ok, body: String(decoding: metrics.exposition(service: holder.service), as: UTF8.self),
+          status: .ok,
+          body: String(
+            decoding: metrics.exposition(service: holder.service, store: configuration.store?.status), as: UTF8.self),
           contentType: "text/plain; version=0.0.4; charset=utf-8")
       }
     }
@@ -126,7 +129,7 @@ struct Handlers: Sendable {
     router.get("/v1/apps/:app/changes") { request, context in
       await handle(.changes, request) { request in
         if let refusal = adminRefusal(request, optional: false) { return refusal }
-        return changes(app: context.parameters.get("app") ?? "", query: request.uri.queryParameters)
+        return await changes(app: context.parameters.get("app") ?? "", query: request.uri.queryParameters)
       }
     }
   }
@@ -193,6 +196,7 @@ struct Handlers: Sendable {
   func watch() async {
     guard let service = holder.service else { return }
     let report = await offThePool { service.reload(quietly: true) }
+    await reloadStoreLists(after: report, service: service)
     let errorsAreNew = watchedErrors.errors.withLock { last in
       defer { last = report.errors }
       return !report.errors.isEmpty && report.errors != last
@@ -213,6 +217,7 @@ struct Handlers: Sendable {
   func reload(trigger: String) async -> ModerationService.ReloadReport {
     guard let service = holder.service else { return ModerationService.ReloadReport() }
     let report = await offThePool { service.reload() }
+    await reloadStoreLists(after: report, service: service)
     metrics.reload(report)
     if report.succeeded {
       configuration.logger.info(
@@ -222,6 +227,15 @@ struct Handlers: Sendable {
       for error in report.errors { configuration.logger.error("reload (\(trigger)) kept the old lists: \(error)") }
     }
     return report
+  }
+
+  /// The store's lists compiled again after the global list changed (an app's list is compiled
+  /// over it); a failure keeps the old ones and is logged.
+  private func reloadStoreLists(after report: ModerationService.ReloadReport, service: ModerationService) async {
+    guard report.globalReloaded, let store = configuration.store else { return }
+    do { try await store.load(into: service) } catch {
+      configuration.logger.error("the store's lists were not compiled again over the new global list: \(error)")
+    }
   }
 
   /// Who makes a change through `request`: this replica, the caller's address and the
@@ -235,14 +249,22 @@ struct Handlers: Sendable {
 
   /// `GET /v1/apps/APPKEY/changes?since=ID`: the app's changes after the id, oldest first, from
   /// the audit log beside the lists.
-  private func changes(app: String, query: Parameters) -> Reply {
+  private func changes(app: String, query: Parameters) async -> Reply {
     guard let service = holder.service else { return .error(.serviceUnavailable, "the lists are still loading") }
-    guard let directory = service.apps?.path else { return .error(.notFound, "no app directory (--apps)") }
     var since: Int64 = 0
     if let text = query["since"] {
       guard let value = Int64(text), value >= 0 else { return .error(.badRequest, "since must be a change id") }
       since = value
     }
+    if let store = configuration.store {
+      do {
+        let found = try await store.changes(app: app, since: since)
+        return .json(["changes": .array(found.map(\.json))])
+      } catch {
+        return .error(.serviceUnavailable, "\(error)")
+      }
+    }
+    guard let directory = service.apps?.path else { return .error(.notFound, "no app directory (--apps)") }
     do {
       let found = try ChangeLog.read(directory: directory, app: app, since: since)
       return .json(["changes": .array(found.map(\.json))])
@@ -292,6 +314,20 @@ struct Handlers: Sendable {
         JSONMember(key: "failedReloads", value: .number(String(status.failedReloads))),
       ]
       if let last = status.lastReload { object.append(JSONMember(key: "lastReload", value: Self.json(last))) }
+      if let store = configuration.store {
+        let state = store.status
+        var members: [JSONMember] = [
+          JSONMember(key: "location", value: .string(store.location.description)),
+          JSONMember(key: "connected", value: .bool(state.connected)),
+          JSONMember(key: "appliedChange", value: .number(String(state.appliedChange))),
+          JSONMember(key: "reconnects", value: .number(String(state.reconnects))),
+        ]
+        if let lag = state.lagSeconds {
+          members.append(JSONMember(key: "lagSeconds", value: .number(String(format: "%.3f", lag))))
+        }
+        if let error = state.lastError { members.append(JSONMember(key: "lastError", value: .string(error))) }
+        object.append(JSONMember(key: "store", value: .object(members)))
+      }
       return .json(.object(object))
     }
   }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Winnow
+@_spi(Tools) import WinnowStore
 
 /// How `winnow serve` listens and what it accepts.
 public struct ServerConfiguration: Sendable {
@@ -46,6 +47,9 @@ public struct ServerConfiguration: Sendable {
   public var batchConcurrency = 16
   /// This server's name in the audit log of list changes (default: `HOST:PID`).
   public var replica = ProcessInfo.processInfo.hostName + ":" + String(ProcessInfo.processInfo.processIdentifier)
+  /// The PostgreSQL store the app lists are in, shared with other replicas; nil: the service's
+  /// app directory (the file store).
+  @_spi(Tools) public var store: StoreReplica?
   /// Repeat offenders: the policy, the events file and the platform calls.
   public var offenders = OffenderConfiguration()
   /// The log.

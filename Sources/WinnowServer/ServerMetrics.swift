@@ -3,6 +3,7 @@ import Metrics
 import Prometheus
 import Synchronization
 @_spi(Tools) import Winnow
+@_spi(Tools) import WinnowStore
 
 /// The server's metrics, through swift-metrics into a Prometheus registry of the server's own
 /// (not the process-wide bootstrap, so several servers can live in one process, as in tests).
@@ -103,7 +104,13 @@ final class ServerMetrics: Sendable {
   }
 
   /// The Prometheus text, with the gauges that are read at each scrape brought up to date.
-  func exposition(service: ModerationService?) -> [UInt8] {
+  func exposition(service: ModerationService?, store: StoreReplica.Status? = nil) -> [UInt8] {
+    if let store {
+      CoreMetrics.Gauge(label: "winnow_store_up", factory: factory).record(store.connected ? 1 : 0)
+      CoreMetrics.Gauge(label: "winnow_store_applied_change", factory: factory).record(store.appliedChange)
+      CoreMetrics.Gauge(label: "winnow_store_lag_seconds", factory: factory).record(store.lagSeconds ?? -1)
+      CoreMetrics.Gauge(label: "winnow_store_reconnects", factory: factory).record(store.reconnects)
+    }
     if let service {
       let status = service.status
       CoreMetrics.Gauge(label: "winnow_lists_version", factory: factory).record(status.version)

@@ -20,10 +20,17 @@ final class ServiceHolder: Sendable {
     return nil
   }
 
-  /// Loads the lists on a thread of its own (compiling is not work for the request threads).
-  func load(_ make: @escaping @Sendable () throws(ModerationServiceError) -> ModerationService) async {
-    let result = await offThePool { () -> State in
+  /// Loads the lists on a thread of its own (compiling is not work for the request threads),
+  /// then runs `prepare` (the store's lists go in there); ready once both are done.
+  func load(
+    _ make: @escaping @Sendable () throws(ModerationServiceError) -> ModerationService,
+    prepare: @Sendable (ModerationService) async throws(ModerationServiceError) -> Void = { _ in }
+  ) async {
+    var result = await offThePool { () -> State in
       do throws(ModerationServiceError) { return .ready(try make()) } catch { return .failed(error) }
+    }
+    if case .ready(let service) = result {
+      do throws(ModerationServiceError) { try await prepare(service) } catch { result = .failed(error) }
     }
     state.withLock { $0 = result }
   }

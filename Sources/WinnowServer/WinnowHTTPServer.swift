@@ -8,6 +8,7 @@ import ServiceLifecycle
 import Synchronization
 import UnixSignals
 import Winnow
+@_spi(Tools) import WinnowStore
 
 /// `winnow serve`: Winnow over HTTP for servers in any language.
 ///
@@ -62,13 +63,15 @@ public struct WinnowHTTPServer: Sendable {
       eventLoopGroupProvider: .shared(group),
       logger: configuration.logger)
     let lists = ListService(holder: holder, handlers: handlers, makeService: makeService)
+    var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+      .init(service: app),
+      .init(service: lists, successTerminationBehavior: .ignore),
+      .init(service: OffenderCalls(offenders: offenders), successTerminationBehavior: .ignore),
+    ]
+    if let store = configuration.store { services.append(.init(service: StorePool(store: store))) }
     let serviceGroup = ServiceGroup(
       configuration: ServiceGroupConfiguration(
-        services: [
-          .init(service: app),
-          .init(service: lists, successTerminationBehavior: .ignore),
-          .init(service: OffenderCalls(offenders: offenders), successTerminationBehavior: .ignore),
-        ],
+        services: services,
         gracefulShutdownSignals: [.sigterm, .sigint],
         logger: configuration.logger))
     try await serviceGroup.run()
@@ -134,11 +137,18 @@ private struct ListService: Service {
   func run() async throws {
     // Trapped before loading, so that a SIGHUP sent meanwhile is not the default (exit).
     let signals = await UnixSignalsSequence(trapping: .sighup)
-    await holder.load(makeService)
+    let store = handlers.configuration.store
+    let logger = handlers.configuration.logger
+    await holder.load(makeService) { service throws(ModerationServiceError) in
+      if let store { try await Self.loadFromStore(store, into: service, logger: logger) }
+    }
     if case .failed(let error) = holder.current { throw error }
-    handlers.configuration.logger.info("lists loaded")
+    logger.info("lists loaded")
     let interval = handlers.configuration.listWatchInterval
     await withTaskGroup(of: Void.self) { group in
+      if let store, let service = holder.service {
+        group.addTask { await store.follow(service: service) }
+      }
       if interval > .zero {
         group.addTask {
           // Changes made by other processes, found without a signal.
@@ -153,5 +163,37 @@ private struct ListService: Service {
       }
       group.cancelAll()
     }
+  }
+
+  /// Loads the store's lists, trying again with backoff (0.5 s doubling to 10 s) while the
+  /// store cannot be reached; a store without the schema, or a list that does not compile,
+  /// fails the start.
+  static func loadFromStore(_ store: StoreReplica, into service: ModerationService, logger: Logger)
+    async throws(ModerationServiceError)
+  {
+    var backoff: Duration = .milliseconds(500)
+    while true {
+      do {
+        try await store.load(into: service)
+        return
+      } catch let error as ModerationServiceError {
+        throw error
+      } catch let error as StoreError where error.isUnavailable && !Task.isCancelled {
+        logger.warning("the store cannot be reached; trying again in \(backoff): \(error)")
+        try? await Task.sleep(for: backoff)
+        backoff = min(backoff * 2, .seconds(10))
+      } catch {
+        throw ModerationServiceError(errors: ["\(error)"])
+      }
+    }
+  }
+}
+
+/// The store's pool of connections for edits, until shutdown.
+private struct StorePool: Service {
+  let store: StoreReplica
+
+  func run() async throws {
+    await store.run()
   }
 }

@@ -43,6 +43,14 @@ public final class PostgresStore: Sendable {
     ]
   ]
 
+  /// The advisory lock every write transaction takes first: writes take turns, so change ids
+  /// (drawn inside the lock) are in commit order, and a replica that has applied every change up
+  /// to an id can never later see a smaller one commit.
+  static let writeLock: Int64 = 7316
+
+  /// The channel `NOTIFY` tells replicas of new changes on.
+  static let channel = "winnow_changes"
+
   /// The latest schema version.
   public static var latestVersion: Int { migrations.count }
 
@@ -57,6 +65,18 @@ public final class PostgresStore: Sendable {
   public static func connect(
     _ location: StoreLocation, password: String?, logger: Logger = Logger(label: "winnow.store")
   ) async throws(StoreError) -> PostgresStore {
+    do {
+      let connection = try await PostgresConnection.connect(
+        configuration: configuration(location, password: password), id: 1, logger: logger)
+      return PostgresStore(location: location, connection: connection, logger: logger)
+    } catch {
+      throw StoreError("cannot connect to \(location): \(Self.cause(of: error))", isUnavailable: true)
+    }
+  }
+
+  /// How to connect to `location`: no TLS over TCP (a store on another host is reached through
+  /// a tunnel or a private network), 5 s to connect.
+  static func configuration(_ location: StoreLocation, password: String?) -> PostgresConnection.Configuration {
     var configuration: PostgresConnection.Configuration
     if let socket = location.socketPath {
       configuration = .init(
@@ -67,12 +87,7 @@ public final class PostgresStore: Sendable {
         database: location.database, tls: .disable)
     }
     configuration.options.connectTimeout = .seconds(5)
-    do {
-      let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-      return PostgresStore(location: location, connection: connection, logger: logger)
-    } catch {
-      throw StoreError("cannot connect to \(location): \(Self.cause(of: error))", isUnavailable: true)
-    }
+    return configuration
   }
 
   /// Closes the connection.
@@ -82,20 +97,23 @@ public final class PostgresStore: Sendable {
 
   /// The schema's version; 0 for a database without Winnow's tables.
   public func schemaVersion() async throws(StoreError) -> Int {
-    try await run("read the schema version") {
-      let exists = try await connection.query(
-        "SELECT count(*)::int FROM information_schema.tables WHERE table_name = 'winnow_schema'", logger: logger)
-      var found = 0
-      for try await count in exists.decode(Int.self) { found = count }
-      guard found > 0 else { return 0 }
-      var version = 0
-      for try await value in try await connection.query("SELECT version FROM winnow_schema", logger: logger).decode(
-        Int.self)
-      {
-        version = value
-      }
-      return version
+    try await run("read the schema version") { try await Self.schemaVersion(on: connection, logger: logger) }
+  }
+
+  /// The schema's version on `connection`; 0 without Winnow's tables.
+  static func schemaVersion(on connection: PostgresConnection, logger: Logger) async throws -> Int {
+    let exists = try await connection.query(
+      "SELECT count(*)::int FROM information_schema.tables WHERE table_name = 'winnow_schema'", logger: logger)
+    var found = 0
+    for try await count in exists.decode(Int.self) { found = count }
+    guard found > 0 else { return 0 }
+    var version = 0
+    for try await value in try await connection.query("SELECT version FROM winnow_schema", logger: logger).decode(
+      Int.self)
+    {
+      version = value
     }
+    return version
   }
 
   /// Creates or migrates the schema to ``latestVersion``; returns the version it was at. Several
@@ -138,6 +156,7 @@ public final class PostgresStore: Sendable {
     try await requireSchema()
     try await run("import \(app)") {
       try await connection.withTransaction(logger: logger) { connection in
+        try await connection.query("SELECT pg_advisory_xact_lock(\(Self.writeLock))", logger: logger)
         try await connection.query(
           """
           INSERT INTO winnow_apps (app, text) VALUES (\(app), \(text))
@@ -148,6 +167,7 @@ public final class PostgresStore: Sendable {
           INSERT INTO winnow_changes (app, op, word, replica, address, request_id)
           VALUES (\(app), 'import', '', \(origin.replica), \(origin.address), \(origin.requestId))
           """, logger: logger)
+        try await connection.query("SELECT pg_notify(\(Self.channel), 'import')", logger: logger)
       }
     }
   }
@@ -168,35 +188,46 @@ public final class PostgresStore: Sendable {
   @_spi(Tools) public func changes(app: String?, since: Int64, after: Int64) async throws(StoreError) -> [ListChange] {
     try await requireSchema()
     return try await run("read the change log") {
-      let rows = try await connection.query(
-        """
-        SELECT id, app, op, word, replace_word, (extract(epoch FROM time) * 1000)::bigint, replica, address, request_id
-        FROM winnow_changes
-        WHERE id > \(since) AND (\(app)::text IS NULL OR app = \(app))
-          AND time >= to_timestamp(\(Double(max(after, -62_135_596_800_000)) / 1000))
-        ORDER BY id
-        """, logger: logger)
-      var changes: [ListChange] = []
-      for try await (id, app, op, word, replacement, time, replica, address, request) in rows.decode(
-        (Int64, String, String, String, String?, Int64, String, String?, String?).self)
-      {
-        changes.append(
-          ListChange(
-            id: id, app: app, op: op, word: word, replaceWord: replacement, time: time,
-            origin: ChangeOrigin(replica: replica, address: address, requestId: request)))
-      }
-      return changes
+      try await Self.changes(on: connection, app: app, since: since, after: after, logger: logger)
     }
   }
 
-  private func requireSchema() async throws(StoreError) {
-    let version = try await schemaVersion()
-    guard version == Self.latestVersion else {
-      throw StoreError(
-        version == 0
-          ? "\(location) has no Winnow schema: run winnow store init --store URL"
-          : "\(location) has schema version \(version), this winnow needs \(Self.latestVersion): run winnow store init")
+  /// The changes as ``changes(app:since:after:)`` reads them, on `connection`.
+  static func changes(on connection: PostgresConnection, app: String?, since: Int64, after: Int64, logger: Logger)
+    async throws -> [ListChange]
+  {
+    let rows = try await connection.query(
+      """
+      SELECT id, app, op, word, replace_word, (extract(epoch FROM time) * 1000)::bigint, replica, address, request_id
+      FROM winnow_changes
+      WHERE id > \(since) AND (\(app)::text IS NULL OR app = \(app))
+        AND time >= to_timestamp(\(Double(max(after, -62_135_596_800_000)) / 1000))
+      ORDER BY id
+      """, logger: logger)
+    var changes: [ListChange] = []
+    for try await (id, app, op, word, replacement, time, replica, address, request) in rows.decode(
+      (Int64, String, String, String, String?, Int64, String, String?, String?).self)
+    {
+      changes.append(
+        ListChange(
+          id: id, app: app, op: op, word: word, replaceWord: replacement, time: time,
+          origin: ChangeOrigin(replica: replica, address: address, requestId: request)))
     }
+    return changes
+  }
+
+  private func requireSchema() async throws(StoreError) {
+    if let problem = Self.schemaProblem(version: try await schemaVersion(), location: location) {
+      throw StoreError(problem)
+    }
+  }
+
+  /// Why a store whose schema is `version` cannot be used, or nil.
+  static func schemaProblem(version: Int, location: StoreLocation) -> String? {
+    guard version != latestVersion else { return nil }
+    return version == 0
+      ? "\(location) has no Winnow schema: run winnow store init --store URL"
+      : "\(location) has schema version \(version), this winnow needs \(latestVersion): run winnow store init"
   }
 
   /// Runs `body`, turning any error into a ``StoreError`` that names `what`.

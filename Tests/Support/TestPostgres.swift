@@ -51,6 +51,32 @@ public final class TestPostgres: @unchecked Sendable {
       ])
   }
 
+  /// Stops the server (`-m fast`: connections are closed, as in a database restart), keeping
+  /// its files for ``restart()``.
+  public func pause() async throws {
+    try await onThread {
+      try self.run("\(self.binaries)/pg_ctl", ["-D", "\(self.directory)/data", "-m", "fast", "-w", "stop"])
+    }
+  }
+
+  /// Starts the server again after ``pause()``.
+  public func restart() async throws {
+    try await onThread {
+      try self.run(
+        "\(self.binaries)/pg_ctl",
+        [
+          "-D", "\(self.directory)/data", "-o", "-k \(self.directory) -c listen_addresses='' -c fsync=off", "-l",
+          "\(self.directory)/log", "-w", "start",
+        ])
+    }
+  }
+
+  private func onThread(_ work: @escaping @Sendable () throws -> Void) async throws {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+  }
+
   /// Stops the cluster at once and removes its files.
   public func stop() async {
     await withCheckedContinuation { continuation in

@@ -23,7 +23,7 @@ struct ServeTests {
     /// secrets `secrets`, and waits until it is ready.
     init(
       apps files: [String: String] = ["app1": "秒杀 => **\nappword\n"], secrets: [String: String] = ["app1": "s3cret"],
-      directory: String? = nil, arguments: [String] = []
+      directory: String? = nil, store: String? = nil, arguments: [String] = []
     ) async throws {
       let apps = directory ?? CLITests.temporaryPath("apps").path
       if directory == nil {
@@ -35,7 +35,9 @@ struct ServeTests {
       }
       self.apps = apps
       process.executableURL = CLITests.executable
-      process.arguments = ["serve", "--port", "0", "--threads", "2", "--apps", apps] + arguments
+      // With a store, the directory holds only the secrets.
+      let lists = store.map { ["--store", $0, "--secrets", "\(apps)/secrets.json"] } ?? ["--apps", apps]
+      process.arguments = ["serve", "--port", "0", "--threads", "2"] + lists + arguments
       process.environment = ProcessInfo.processInfo.environment.merging([
         "WINNOW_CACHE_DIR": CLITests.cacheDirectory.path
       ]) { $1 }

@@ -54,10 +54,17 @@ public struct AppDirectory: Sendable, Hashable {
   /// - Throws: ``AppDirectoryError`` naming the cause when a check fails, the file cannot be
   ///   read, is not a JSON object of strings, or names an invalid app key.
   @_spi(Tools) public func secrets() throws(AppDirectoryError) -> [String: String] {
-    let file = path + "/secrets.json"
+    try Self.secrets(file: path + "/secrets.json")
+  }
+
+  /// The secrets of a secrets file anywhere (`winnow serve --secrets FILE`), checked as
+  /// ``secrets()`` checks `secrets.json` and its directory; empty when there is no such file.
+  @_spi(Tools) public static func secrets(file: String) throws(AppDirectoryError) -> [String: String] {
+    let directory = (file as NSString).deletingLastPathComponent
+    let path = directory.isEmpty ? "." : directory
     var status = stat()
     guard stat(path, &status) == 0 else { throw AppDirectoryError(file: path, cause: String(cString: strerror(errno))) }
-    if let problem = Self.ownershipProblem(status, kind: "directory") {
+    if let problem = ownershipProblem(status, kind: "directory") {
       throw AppDirectoryError(file: path, cause: problem)
     }
     if status.st_mode & 0o022 != 0 {
@@ -82,7 +89,7 @@ public struct AppDirectory: Sendable, Hashable {
     guard status.st_mode & S_IFMT == S_IFREG else {
       throw AppDirectoryError(file: file, cause: "is not a regular file")
     }
-    if let problem = Self.ownershipProblem(status, kind: "file") { throw AppDirectoryError(file: file, cause: problem) }
+    if let problem = ownershipProblem(status, kind: "file") { throw AppDirectoryError(file: file, cause: problem) }
     if status.st_mode & 0o077 != 0 {
       throw AppDirectoryError(
         file: file,
@@ -109,7 +116,7 @@ public struct AppDirectory: Sendable, Hashable {
     }
     var secrets: [String: String] = [:]
     for member in members {
-      guard Self.isValidAppKey(member.key[...]) else {
+      guard isValidAppKey(member.key[...]) else {
         throw AppDirectoryError(
           file: file, cause: "\(JSONValue.string(member.key).jsonString) is not an app key (letters, digits, - and _)")
       }

@@ -97,11 +97,23 @@ import Foundation
   public static let fileName = "changes.jsonl"
 
   /// A change not yet numbered.
-  struct Pending {
-    var app: String
-    var op: String
-    var word: String
-    var replaceWord: String?
+  public struct Pending: Sendable, Hashable {
+    /// The app.
+    public var app: String
+    /// `add`, `update` or `delete`.
+    public var op: String
+    /// The word.
+    public var word: String
+    /// The replacement after the change.
+    public var replaceWord: String?
+
+    /// A change of these parts.
+    public init(app: String, op: String, word: String, replaceWord: String? = nil) {
+      self.app = app
+      self.op = op
+      self.word = word
+      self.replaceWord = replaceWord
+    }
   }
 
   /// Appends `changes` to the log of `directory`; the caller holds the directory's lock. A line

@@ -91,7 +91,7 @@ public final class ModerationService: Sendable {
     public var failedReloads: Int
   }
 
-  private struct AppLists: Sendable {
+  fileprivate struct AppLists: Sendable {
     var fingerprint: FileFingerprint?
     /// The entries of the list (its text is not kept: ten thousand apps' lists would double
     /// the memory of their compiled forms; listing words reads the file).
@@ -127,6 +127,8 @@ public final class ModerationService: Sendable {
   public let listSet: ListSet
   /// Where the apps' lists and secrets are, if anywhere.
   public var apps: AppDirectory? { listSet.apps }
+  /// The apps' secrets file, if any.
+  @_spi(Tools) public let secretsFile: String?
   /// The engines' configuration (with the list set's category actions and `allow:` rule).
   public let configuration: ModerationEngine.Configuration
   private let current: Mutex<Current>
@@ -139,12 +141,23 @@ public final class ModerationService: Sendable {
   /// compiled compactly (``ListSet/AppLayout/compact``), whatever `lists.appLayout` says; a
   /// service takes no custom files (``ListSet/customFiles``): its lists are the apps'.
   /// - Throws: ``ModerationServiceError`` with every error of every list, when any has one.
-  public init(lists listSet: ListSet, configuration: ModerationEngine.Configuration = .init())
+  public convenience init(lists listSet: ListSet, configuration: ModerationEngine.Configuration = .init())
     throws(ModerationServiceError)
   {
+    try self.init(
+      lists: listSet, secretsFile: listSet.apps.map { $0.path + "/secrets.json" }, configuration: configuration)
+  }
+
+  /// A service whose apps' secrets are in `secretsFile` (checked as ``AppDirectory/secrets()``
+  /// checks `secrets.json`); without ``ListSet/apps``, its app lists are set from elsewhere
+  /// (a store) with ``setAppLists(_:)``.
+  @_spi(Tools) public init(
+    lists listSet: ListSet, secretsFile: String?, configuration: ModerationEngine.Configuration = .init()
+  ) throws(ModerationServiceError) {
     guard listSet.customFiles.isEmpty else {
       throw ModerationServiceError(errors: ["a service's custom lists are its apps' lists (apps), not custom files"])
     }
+    self.secretsFile = secretsFile
     self.listSet = listSet
     self.configuration = listSet.adjusted(configuration)
     let configuration = self.configuration
@@ -157,10 +170,14 @@ public final class ModerationService: Sendable {
     var loaded = Lists(
       global: matcher, globalFingerprint: Self.fingerprints(of: listSet.globalDirectories), apps: [:], secrets: [:],
       secretsFingerprint: nil)
+    if let secretsFile = self.secretsFile {
+      do {
+        loaded.secrets = try AppDirectory.secrets(file: secretsFile)
+        loaded.secretsFingerprint = FileFingerprint(path: secretsFile)
+      } catch { errors.append(error.description) }
+    }
     if let apps {
       do {
-        loaded.secrets = try apps.secrets()
-        loaded.secretsFingerprint = FileFingerprint(path: apps.path + "/secrets.json")
         for (appKey, outcome) in Self.loadApps(
           try apps.appKeys(), from: apps, over: matcher, configuration: configuration)
         {
@@ -221,14 +238,16 @@ public final class ModerationService: Sendable {
           return nil
         }
       }
-      if let apps {
-        let secretsFingerprint = FileFingerprint(path: apps.path + "/secrets.json")
+      if let secretsFile {
+        let secretsFingerprint = FileFingerprint(path: secretsFile)
         if secretsFingerprint != lists.secretsFingerprint {
           do {
-            next.secrets = try apps.secrets()
+            next.secrets = try AppDirectory.secrets(file: secretsFile)
             next.secretsFingerprint = secretsFingerprint
           } catch { report.errors.append("\(error)") }
         }
+      }
+      if let apps {
         let keys: [String]
         do { keys = try apps.appKeys() } catch {
           report.errors += Self.messages(of: error)
@@ -287,14 +306,7 @@ public final class ModerationService: Sendable {
     guard let apps, AppDirectory.isValidAppKey(appKey[...]) else { return [] }
     // Read under the edit lock, so that a concurrent edit is seen whole or not at all.
     let file = lists.withLock { _ in try? WordListFile(contentsOf: apps.listPath(of: appKey)) }
-    return (file?.entries ?? []).compactMap { entry in
-      guard entry.kind == .literal else { return nil }
-      switch entry.action {
-      case .block: return CustomWord(word: entry.text)
-      case .replace(let replacement): return CustomWord(word: entry.text, replacement: replacement)
-      default: return nil
-      }
-    }
+    return file.map(Self.words(of:)) ?? []
   }
 
   /// Adds words to an app's list (creating the list file), durably, and swaps in an engine
@@ -318,19 +330,8 @@ public final class ModerationService: Sendable {
     }
     var added = 0
     try edit(appKey, origin: origin) { file in
-      var changes: [ChangeLog.Pending] = []
-      for word in words {
-        let action: Entry.Action = word.replacement.map { .replace($0) } ?? .block
-        let existing = file.entries.filter { $0.kind == .literal && $0.text == word.word }
-        let replaced = file.removeEntries { $0.kind == .literal && $0.text == word.word }
-        if replaced == 0 { added += 1 }
-        file.append(Entry(text: word.word, action: action))
-        if existing.isEmpty {
-          changes.append(.init(app: appKey, op: "add", word: word.word, replaceWord: word.replacement))
-        } else if !existing.allSatisfy({ $0.action == action }) {
-          changes.append(.init(app: appKey, op: "update", word: word.word, replaceWord: word.replacement))
-        }
-      }
+      let (count, changes) = Self.add(words, toApp: appKey, in: &file)
+      added = count
       return changes
     }
     return added
@@ -353,15 +354,61 @@ public final class ModerationService: Sendable {
   {
     var removed = 0
     try edit(appKey, origin: origin) { file in
-      var changes: [ChangeLog.Pending] = []
-      for word in words {
-        let count = file.removeEntries { $0.kind == .literal && $0.text == word }
-        removed += count
-        if count > 0 { changes.append(.init(app: appKey, op: "delete", word: word)) }
-      }
+      let (count, changes) = Self.remove(words, fromApp: appKey, in: &file)
+      removed = count
       return changes
     }
     return removed
+  }
+
+  /// Adds `words` to the list `file` of `appKey` as ``addWords(_:toApp:)`` does (a word already
+  /// in it gets the new replacement); returns how many were new and the changes to log. The
+  /// store's edits share it with the file store's.
+  @_spi(Tools) public static func add(_ words: [CustomWord], toApp appKey: String, in file: inout WordListFile)
+    -> (added: Int, changes: [ChangeLog.Pending])
+  {
+    var added = 0
+    var changes: [ChangeLog.Pending] = []
+    for word in words {
+      let action: Entry.Action = word.replacement.map { .replace($0) } ?? .block
+      let existing = file.entries.filter { $0.kind == .literal && $0.text == word.word }
+      let replaced = file.removeEntries { $0.kind == .literal && $0.text == word.word }
+      if replaced == 0 { added += 1 }
+      file.append(Entry(text: word.word, action: action))
+      if existing.isEmpty {
+        changes.append(.init(app: appKey, op: "add", word: word.word, replaceWord: word.replacement))
+      } else if !existing.allSatisfy({ $0.action == action }) {
+        changes.append(.init(app: appKey, op: "update", word: word.word, replaceWord: word.replacement))
+      }
+    }
+    return (added, changes)
+  }
+
+  /// Removes every literal entry of `words` from `file` as ``removeWords(_:fromApp:)`` does;
+  /// returns how many entries went and the changes to log.
+  @_spi(Tools) public static func remove(_ words: [String], fromApp appKey: String, in file: inout WordListFile)
+    -> (removed: Int, changes: [ChangeLog.Pending])
+  {
+    var removed = 0
+    var changes: [ChangeLog.Pending] = []
+    for word in words {
+      let count = file.removeEntries { $0.kind == .literal && $0.text == word }
+      removed += count
+      if count > 0 { changes.append(.init(app: appKey, op: "delete", word: word)) }
+    }
+    return (removed, changes)
+  }
+
+  /// The literal block and replace words of `file`, in file order.
+  @_spi(Tools) public static func words(of file: WordListFile) -> [CustomWord] {
+    file.entries.compactMap { entry in
+      guard entry.kind == .literal else { return nil }
+      switch entry.action {
+      case .block: return CustomWord(word: entry.text)
+      case .replace(let replacement): return CustomWord(word: entry.text, replacement: replacement)
+      default: return nil
+      }
+    }
   }
 
   /// Reads the app's file afresh, changes it, compiles it, writes it durably, logs the changes
@@ -413,6 +460,61 @@ public final class ModerationService: Sendable {
       return lists
     }
     guard let next else { return }
+    let newEngine = self.engine(of: next)
+    current.withLock { current in
+      guard next.generation > current.generation else { return }
+      current.engine = newEngine
+      current.generation = next.generation
+      current.version += 1
+      current.loadedAt = Date()
+    }
+  }
+
+  /// An app's list compiled for ``setAppLists(_:)``.
+  @_spi(Tools) public struct CompiledAppList: Sendable {
+    fileprivate let lists: AppLists
+    /// The list's entries.
+    public var entryCount: Int { lists.entryCount }
+  }
+
+  /// Compiles `file` as the list of an app over the global list in use, or throws its errors
+  /// (each with the file's name and line).
+  @_spi(Tools) public func compileAppList(_ file: WordListFile) throws(ModerationServiceError) -> CompiledAppList {
+    guard file.errors.isEmpty else { throw ModerationServiceError(errors: file.errors.map(\.description)) }
+    let global = lists.withLock { $0.global }
+    do {
+      let matcher = try Matcher(
+        compactLists: [WordList(file: file, origin: .custom)], over: global,
+        customAllowsGlobal: configuration.customAllowsGlobal)
+      return CompiledAppList(lists: AppLists(fingerprint: nil, entryCount: file.entries.count, matcher: matcher))
+    } catch { throw ModerationServiceError(errors: Self.messages(of: error)) }
+  }
+
+  /// Compiles the lists of many apps (`texts`: app key and list text) on every core, as
+  /// ``compileAppList(_:)`` does; each list's errors name it `APPKEY.txt`.
+  @_spi(Tools) public func compileAppLists(_ texts: [(app: String, text: String)])
+    -> [(app: String, outcome: Result<CompiledAppList, ModerationServiceError>)]
+  {
+    let outcomes = concurrentMap(count: texts.count, minimumChunk: 32) { index in
+      do throws(ModerationServiceError) {
+        let file = WordListFile(parsing: texts[index].text, path: texts[index].app + ".txt")
+        return Result<CompiledAppList, ModerationServiceError>.success(try self.compileAppList(file))
+      } catch { return .failure(error) }
+    }
+    return zip(texts, outcomes).map { ($0.app, $1) }
+  }
+
+  /// Puts in the given apps' lists (nil: the app has none now) and swaps in an engine with them,
+  /// for lists kept elsewhere than in ``apps`` (a store). A list compiled over a global list
+  /// that has since been reloaded is compiled again over the new one by the caller: this keeps
+  /// what it is given.
+  @_spi(Tools) public func setAppLists(_ updates: [String: CompiledAppList?]) {
+    guard !updates.isEmpty else { return }
+    let next = lists.withLock { lists -> Lists in
+      for (appKey, compiled) in updates { lists.apps[appKey] = compiled?.lists }
+      lists.generation += 1
+      return lists
+    }
     let newEngine = self.engine(of: next)
     current.withLock { current in
       guard next.generation > current.generation else { return }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 @_spi(Tools) import Winnow
 @_spi(Tools) import WinnowServer
+@_spi(Tools) import WinnowStore
 
 /// `winnow serve`: the HTTP service (see ``WinnowHTTPServer``).
 struct ServeCommand: AsyncParsableCommand {
@@ -110,6 +111,14 @@ struct ServeCommand: AsyncParsableCommand {
     help: "Seconds before the first retry of a platform call, doubled for each next one up to 30 (default 0.5).")
   var enforceBackoff: Double = 0.5
 
+  @OptionGroup var store: StoreOptions
+
+  @Option(
+    help: ArgumentHelp(
+      "The apps' secrets (JSON, mode 0600) when they are not DIR/secrets.json of --apps, as with --store.",
+      valueName: "FILE"))
+  var secrets: String?
+
   @OptionGroup var lists: ListOptions
   @OptionGroup var moderation: ModerationOptions
 
@@ -136,6 +145,10 @@ struct ServeCommand: AsyncParsableCommand {
     if let platformURL, !(platformURL.hasPrefix("http://") || platformURL.hasPrefix("https://")) {
       throw ValidationError("--platform-url must be an http:// or https:// URL")
     }
+    if store.isPostgres && lists.appsDirectory != nil {
+      throw ValidationError("--store keeps the app lists in PostgreSQL; --apps DIR is the file store: give one")
+    }
+    if !store.isPostgres && store.passwordFile != nil { throw ValidationError("--password-file goes with --store URL") }
     if maximumOffenders < 1 { throw ValidationError("--max-offenders must be 1 or more") }
     if !(1...100).contains(enforceAttempts) { throw ValidationError("--enforce-attempts must be 1 to 100") }
     if !(enforceBackoff >= 0.001 && enforceBackoff <= 30) {
@@ -189,9 +202,16 @@ struct ServeCommand: AsyncParsableCommand {
       FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
       throw CLIError.exitCode
     }
+    if store.isPostgres {
+      do { server.store = try store.replica(logger: server.logger) } catch {
+        FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
+        throw CLIError.exitCode
+      }
+    }
+    let secretsFile = secrets ?? listSet.apps.map { $0.path + "/secrets.json" }
     let (configuration, client) = try moderation.configuration()
     let http = WinnowHTTPServer(configuration: server) { () throws(ModerationServiceError) -> ModerationService in
-      try ModerationService(lists: listSet, configuration: configuration)
+      try ModerationService(lists: listSet, secretsFile: secretsFile, configuration: configuration)
     }
     do {
       try await http.run { host, port in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 @_spi(Tools) import Winnow
 @_spi(Tools) import WinnowStore
 
@@ -17,7 +18,7 @@ struct StoreCommand: ParsableCommand {
 struct StoreOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "The PostgreSQL store: postgres://USER@HOST[:PORT]/DB, or postgres://USER@/DB?host=SOCKETDIR.",
+      "The PostgreSQL store: postgres://USER@HOST[:PORT]/DB, or postgres://USER@/DB?host=SOCKETDIR (serve: file, the default, is --apps DIR).",
       discussion: "The password comes from PGPASSWORD or --password-file, never from the URL.", valueName: "URL"))
   var store: String?
 
@@ -26,13 +27,29 @@ struct StoreOptions: ParsableArguments {
     help: ArgumentHelp("A file (mode 0600) holding the store's password.", valueName: "FILE"))
   var passwordFile: String?
 
+  /// Whether a PostgreSQL store is named (`--store file`, or none, is the file store).
+  var isPostgres: Bool { store != nil && store != "file" }
+
+  /// The location and password.
+  func resolved() throws -> (StoreLocation, String?) {
+    guard let store, store != "file" else { throw ValidationError("--store URL is required") }
+    let location = try StoreLocation(url: store)
+    var password = ProcessInfo.processInfo.environment["PGPASSWORD"]
+    if let passwordFile { password = try readSecretFile(passwordFile) }
+    return (location, password)
+  }
+
+  /// The replica of `winnow serve --store URL`.
+  func replica(logger: Logger) throws -> StoreReplica {
+    let (location, password) = try resolved()
+    return StoreReplica(location: location, password: password, logger: logger)
+  }
+
   /// Connects, or exits with status 2 naming the cause.
   func connect() async throws -> PostgresStore {
-    guard let store else { throw ValidationError("--store URL is required") }
+    guard store != nil else { throw ValidationError("--store URL is required") }
     do {
-      let location = try StoreLocation(url: store)
-      var password = ProcessInfo.processInfo.environment["PGPASSWORD"]
-      if let passwordFile { password = try readSecretFile(passwordFile) }
+      let (location, password) = try resolved()
       return try await PostgresStore.connect(location, password: password)
     } catch {
       FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))

@@ -1,0 +1,388 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+@_spi(Tools) import Winnow
+
+/// One `winnow serve` replica's link to the store: it loads every app's list into a
+/// ``ModerationService``, writes the sensitive-word API's edits in one transaction each, and
+/// follows the change log so that an edit made through any replica is enforced by all.
+///
+/// - **Writes** (``edit(app:origin:service:_:)``): one transaction takes the store's write lock,
+///   reads the app's list, changes it, compiles it (a list that does not compile is refused),
+///   writes it, appends the changes to `winnow_changes` and sends `NOTIFY winnow_changes`. The
+///   replica puts the new list in before answering, so a caller reads its own writes.
+/// - **Following** (``follow(service:)``): a connection of its own listens on `winnow_changes`
+///   and, after `LISTEN` and after each notification, reads every change past the last one
+///   applied, then the current text of each app they touch, and puts those lists in. It reads
+///   again every second too, so a lost notification costs at most a second; after a lost
+///   connection it reconnects with backoff (0.1 s doubling to 5 s) and catches up from the last
+///   applied change id. Applying is idempotent: each app keeps the id of the change its list is
+///   at, and an older text never replaces a newer one.
+/// - **Store down**: the lists in memory stay in use; edits and reads of the store fail with a
+///   ``StoreError`` whose ``StoreError/isUnavailable`` is true (the server answers 503).
+@_spi(Tools) public final class StoreReplica: Sendable {
+  /// Where the store is.
+  public let location: StoreLocation
+  private let configuration: PostgresConnection.Configuration
+  private let client: PostgresClient
+  private let logger: Logger
+  private let state = Mutex(State())
+  /// Wakes the follower: a notification came, or the timer ticked.
+  private let wake: AsyncStream<Void>.Continuation
+  private let wakes: AsyncStream<Void>
+  /// The longest an edit or a read of the store may take before it is answered as unavailable.
+  public let timeout: Duration
+
+  private struct State {
+    /// Every change up to this id is in effect.
+    var applied: Int64 = 0
+    /// Each app's list is at this change.
+    var appChanges: [String: Int64] = [:]
+    var connected = false
+    var lastCaughtUp: ContinuousClock.Instant?
+    var lastError: String?
+    var reconnects = 0
+  }
+
+  /// What the replica knows of the store, for `/v1/status` and `/metrics`.
+  public struct Status: Sendable {
+    /// Whether the follower's connection is up.
+    public var connected: Bool
+    /// The last change in effect here.
+    public var appliedChange: Int64
+    /// Seconds since the replica last read the change log successfully (every change made
+    /// before then is in effect); nil before the first read.
+    public var lagSeconds: Double?
+    /// The last error, if any.
+    public var lastError: String?
+    /// How many times the follower lost its connection.
+    public var reconnects: Int
+  }
+
+  /// A replica of the store at `location`; nothing is connected until ``run()``.
+  public init(
+    location: StoreLocation, password: String?, timeout: Duration = .seconds(5),
+    logger: Logger = Logger(label: "winnow.store")
+  ) {
+    self.location = location
+    self.logger = logger
+    self.timeout = timeout
+    configuration = PostgresStore.configuration(location, password: password)
+    var pool: PostgresClient.Configuration
+    if let socket = location.socketPath {
+      pool = .init(unixSocketPath: socket, username: location.user, password: password, database: location.database)
+    } else {
+      pool = .init(
+        host: location.host ?? "localhost", port: location.port, username: location.user, password: password,
+        database: location.database, tls: .disable)
+    }
+    pool.options.connectTimeout = .seconds(5)
+    pool.options.maximumConnections = 4
+    client = PostgresClient(configuration: pool, backgroundLogger: logger)
+    (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+  }
+
+  /// Runs the connection pool of edits until cancelled.
+  public func run() async {
+    await client.run()
+  }
+
+  /// What the replica knows of the store now.
+  public var status: Status {
+    state.withLock { state in
+      Status(
+        connected: state.connected, appliedChange: state.applied,
+        lagSeconds: state.lastCaughtUp.map { Self.seconds(ContinuousClock.now - $0) }, lastError: state.lastError,
+        reconnects: state.reconnects)
+    }
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+  }
+
+  /// Loads every app's list from the store into `service`. Throws a ``StoreError`` when the
+  /// store cannot be reached (``StoreError/isUnavailable``: try again) or has no usable schema,
+  /// and a ``ModerationServiceError`` naming each list that does not compile.
+  public func load(into service: ModerationService) async throws {
+    let connection: PostgresConnection
+    do {
+      connection = try await PostgresConnection.connect(configuration: configuration, id: 2, logger: logger)
+    } catch {
+      throw StoreError("cannot connect to \(location): \(PostgresStore.cause(of: error))", isUnavailable: true)
+    }
+    defer { Task { try? await connection.close() } }
+    let (latest, texts): (Int64, [(app: String, text: String)])
+    do {
+      let version = try await PostgresStore.schemaVersion(on: connection, logger: logger)
+      if let problem = PostgresStore.schemaProblem(version: version, location: location) { throw StoreError(problem) }
+      // The latest id first, the texts after: a text may be newer than the id (the next
+      // catch-up reads it again), never older.
+      latest = try await Self.latestChange(on: connection, logger: logger)
+      var read: [(app: String, text: String)] = []
+      for try await (app, text) in try await connection.query("SELECT app, text FROM winnow_apps", logger: logger)
+        .decode((String, String).self)
+      {
+        read.append((app, text))
+      }
+      texts = read
+    } catch let error as StoreError { throw error } catch {
+      throw StoreError(
+        "cannot read the lists of \(location): \(PostgresStore.cause(of: error))", isUnavailable: connection.isClosed)
+    }
+    let compiled = await Self.offThePool { service.compileAppLists(texts) }
+    var updates: [String: ModerationService.CompiledAppList?] = [:]
+    var errors: [String] = []
+    for (app, outcome) in compiled {
+      switch outcome {
+      case .success(let list): updates[app] = list
+      case .failure(let error): errors += error.errors.map { "store: \($0)" }
+      }
+    }
+    guard errors.isEmpty else { throw ModerationServiceError(errors: errors) }
+    state.withLock { state in
+      // An edit made here meanwhile may have put in a newer list.
+      updates = updates.filter { state.appChanges[$0.key, default: 0] <= latest }
+      service.setAppLists(updates)
+      for app in updates.keys { state.appChanges[app] = latest }
+      state.applied = max(state.applied, latest)
+      state.lastCaughtUp = .now
+    }
+  }
+
+  /// Follows the change log into `service` until cancelled (see the type's notes).
+  public func follow(service: ModerationService) async {
+    var backoff: Duration = .milliseconds(100)
+    let ticker = Task {
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .seconds(1))
+        wake.yield()
+      }
+    }
+    defer { ticker.cancel() }
+    while !Task.isCancelled {
+      do {
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 3, logger: logger)
+        defer { Task { try? await connection.close() } }
+        try await connection.listen(on: PostgresStore.channel) { notifications in
+          state.withLock { state in
+            state.connected = true
+            state.lastError = nil
+          }
+          // Listening first, then reading: a change committed in between is read now or
+          // notified after.
+          try await catchUp(on: connection, service: service)
+          backoff = .milliseconds(100)
+          try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+              for try await _ in notifications { self.wake.yield() }
+              throw StoreError("the store closed the connection", isUnavailable: true)
+            }
+            group.addTask {
+              for await _ in self.wakes { try await self.catchUp(on: connection, service: service) }
+            }
+            try await group.next()
+            group.cancelAll()
+          }
+        }
+      } catch {
+        if Task.isCancelled { break }
+        let cause = PostgresStore.cause(of: error)
+        let wasConnected = state.withLock { state in
+          defer {
+            state.connected = false
+            state.lastError = cause
+          }
+          if state.connected { state.reconnects += 1 }
+          return state.connected
+        }
+        if wasConnected { logger.warning("lost the store, reconnecting: \(cause)") }
+        try? await Task.sleep(for: backoff)
+        backoff = min(backoff * 2, .seconds(5))
+      }
+    }
+  }
+
+  /// Reads the changes past the last applied one and puts in the lists they touch.
+  private func catchUp(on connection: PostgresConnection, service: ModerationService) async throws {
+    let since = state.withLock { $0.applied }
+    // One statement, one snapshot: the texts are at least as new as the ids.
+    let rows = try await connection.query(
+      """
+      SELECT c.app, c.last, a.text
+      FROM (SELECT app, max(id) AS last FROM winnow_changes WHERE id > \(since) GROUP BY app) c
+      LEFT JOIN winnow_apps a USING (app)
+      """, logger: logger)
+    var found: [(app: String, change: Int64, text: String?)] = []
+    for try await (app, change, text) in rows.decode((String, Int64, String?).self) {
+      found.append((app, change, text))
+    }
+    guard !found.isEmpty else {
+      state.withLock { $0.lastCaughtUp = .now }
+      return
+    }
+    let newer = state.withLock { state in found.filter { $0.change > state.appChanges[$0.app, default: 0] } }
+    let texts = newer.compactMap { item in item.text.map { (app: item.app, text: $0) } }
+    let compiled = await Self.offThePool { service.compileAppLists(texts) }
+    var lists: [String: ModerationService.CompiledAppList] = [:]
+    var errors: [String] = []
+    for (app, outcome) in compiled {
+      switch outcome {
+      case .success(let list): lists[app] = list
+      case .failure(let error): errors += error.errors
+      }
+    }
+    for error in errors { logger.error("a list in the store does not compile; the old one stays: store: \(error)") }
+    let latest = found.map(\.change).max() ?? since
+    state.withLock { state in
+      var updates: [String: ModerationService.CompiledAppList?] = [:]
+      for item in newer where item.change > state.appChanges[item.app, default: 0] {
+        if item.text == nil {
+          updates[item.app] = .some(nil)
+        } else if let list = lists[item.app] {
+          updates[item.app] = list
+        } else {
+          continue
+        }
+        state.appChanges[item.app] = item.change
+      }
+      service.setAppLists(updates)
+      state.applied = max(state.applied, latest)
+      state.lastCaughtUp = .now
+      if !errors.isEmpty { state.lastError = "store: " + errors.joined(separator: "; ") }
+    }
+  }
+
+  /// Changes the list of `app` with `change` in one transaction (see the type's notes) and puts
+  /// the new list in `service`; returns what `change` counted. Nothing is written when the list
+  /// does not change or `change` logs nothing.
+  /// - Throws: ``ModerationServiceError`` when the list (or the changed list) has errors;
+  ///   ``StoreError`` when the store cannot be reached or refuses (nothing is acknowledged).
+  public func edit(
+    app: String, origin: ChangeOrigin, service: ModerationService,
+    _ change: @escaping @Sendable (inout WordListFile) -> (count: Int, changes: [ChangeLog.Pending])
+  ) async throws -> Int {
+    guard AppDirectory.isValidAppKey(app[...]) else {
+      throw ModerationServiceError(errors: ["\(app): not an app key (letters, digits, - and _)"])
+    }
+    let logger = self.logger
+    let outcome = try await withDeadline("change the list of \(app)") { [client] in
+      try await client.withTransaction(logger: logger) {
+        connection -> (Int, (ModerationService.CompiledAppList, Int64)?) in
+        try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresStore.writeLock))", logger: logger)
+        var text: String?
+        for try await value in try await connection.query(
+          "SELECT text FROM winnow_apps WHERE app = \(app)", logger: logger
+        ).decode(String.self) {
+          text = value
+        }
+        var file = WordListFile(parsing: text ?? "", path: app + ".txt")
+        if !file.errors.isEmpty { throw ModerationServiceError(errors: file.errors.map(\.description)) }
+        let before = file.text
+        let (count, changes) = change(&file)
+        guard file.text != before, !changes.isEmpty else { return (count, nil) }
+        let compiled = try service.compileAppList(file)
+        try await connection.query(
+          """
+          INSERT INTO winnow_apps (app, text) VALUES (\(app), \(file.text))
+          ON CONFLICT (app) DO UPDATE SET text = EXCLUDED.text, updated = now()
+          """, logger: logger)
+        var last: Int64 = 0
+        for change in changes {
+          let rows = try await connection.query(
+            """
+            INSERT INTO winnow_changes (app, op, word, replace_word, replica, address, request_id)
+            VALUES (\(app), \(change.op), \(change.word), \(change.replaceWord), \(origin.replica),
+                    \(origin.address), \(origin.requestId))
+            RETURNING id
+            """, logger: logger)
+          for try await id in rows.decode(Int64.self) { last = id }
+        }
+        try await connection.query("SELECT pg_notify(\(PostgresStore.channel), \(String(last)))", logger: logger)
+        return (count, (compiled, last))
+      }
+    }
+    if let (compiled, id) = outcome.1 {
+      state.withLock { state in
+        // The follower may have put in a newer text already.
+        guard id > state.appChanges[app, default: 0] else { return }
+        state.appChanges[app] = id
+        service.setAppLists([app: compiled])
+      }
+    }
+    return outcome.0
+  }
+
+  /// The literal words of `app`'s list in the store, in list order.
+  public func words(ofApp app: String) async throws -> [ModerationService.CustomWord] {
+    let logger = self.logger
+    let text = try await withDeadline("read the list of \(app)") { [client] in
+      var text: String?
+      for try await value in try await client.query("SELECT text FROM winnow_apps WHERE app = \(app)", logger: logger)
+        .decode(String.self)
+      {
+        text = value
+      }
+      return text
+    }
+    guard let text else { return [] }
+    return ModerationService.words(of: WordListFile(parsing: text, path: app + ".txt"))
+  }
+
+  /// The changes of `app` past `since`, oldest first.
+  public func changes(app: String, since: Int64) async throws -> [ListChange] {
+    let logger = self.logger
+    return try await withDeadline("read the change log") { [client] in
+      try await client.withConnection { connection in
+        try await PostgresStore.changes(on: connection, app: app, since: since, after: .min, logger: logger)
+      }
+    }
+  }
+
+  private static func latestChange(on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+    var latest: Int64 = 0
+    for try await value in try await connection.query(
+      "SELECT coalesce(max(id), 0)::bigint FROM winnow_changes", logger: logger
+    ).decode(Int64.self) {
+      latest = value
+    }
+    return latest
+  }
+
+  /// Runs `body`, or throws an unavailable ``StoreError`` after ``timeout`` (the pool waits for a
+  /// connection while the store is down; a caller is answered in bounded time).
+  private func withDeadline<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T)
+    async throws -> T
+  {
+    let timeout = self.timeout
+    let location = self.location
+    do {
+      return try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+          try await Task.sleep(for: timeout)
+          return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else {
+          throw StoreError("cannot \(what): \(location) did not answer within \(timeout)", isUnavailable: true)
+        }
+        return value
+      }
+    } catch let error as StoreError { throw error } catch let error as ModerationServiceError { throw error } catch {
+      if let transaction = error as? PostgresTransactionError, let inner = transaction.closureError {
+        if let list = inner as? ModerationServiceError { throw list }
+        if let store = inner as? StoreError { throw store }
+      }
+      throw StoreError("cannot \(what) in \(location): \(PostgresStore.cause(of: error))", isUnavailable: true)
+    }
+  }
+
+  /// Runs CPU work (compiling lists) on a dispatch queue, off the threads that answer requests.
+  private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global(qos: .utility).async { continuation.resume(returning: work()) }
+    }
+  }
+}
