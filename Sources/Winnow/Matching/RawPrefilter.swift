@@ -105,11 +105,15 @@ struct RawPrefilter: Sendable {
       needles += list
       starts.append(Int32(needles.count))
     }
-    self.starts = starts
     self.needles = needles
     self.needed = needed
     digitsNeeded = patterns.map(Self.minimumDigits(of:))
     mostDigitsNeeded = digitsNeeded.max() ?? 0
+    let useful = all != 0 || mostDigitsNeeded > 0
+    // A layer without raw regexes (every app's list, most of the time) keeps no tables: 26 KiB
+    // each, a quarter of a gigabyte over ten thousand apps, that ``scan(_:)`` never reads
+    // unless ``isUseful``.
+    self.starts = useful ? starts : []
     let digitPairs = mostDigitsNeeded > 0 ? Self.digitPairs : [UInt64](repeating: 0, count: 1024)
     var firstBytes = [UInt64](repeating: 0, count: 4)
     for byte in 0..<256 {
@@ -118,9 +122,9 @@ struct RawPrefilter: Sendable {
         firstBytes[byte >> 6] |= 1 << UInt64(byte & 63)
       }
     }
-    tables = firstBytes + singles + pairs + digitPairs + Self.digitBlocks
+    tables = useful ? firstBytes + singles + pairs + digitPairs + Self.digitBlocks : []
     self.caseless = caseless
-    isUseful = all != 0 || mostDigitsNeeded > 0
+    isUseful = useful
     self.all = all
   }
 
