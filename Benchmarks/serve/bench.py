@@ -90,7 +90,8 @@ class Server:
         token.chmod(0o600)
         self.started = time.monotonic()
         self.process = subprocess.Popen(
-            [winnow, "serve", "--port", "0", "--threads", str(threads), "--apps", str(apps),
+            [winnow, "serve", "--port", "0", "--threads", str(threads),
+             *(["--apps", str(apps)] if apps is not None else []),
              "--signature-window", "0", "--admin-token-file", str(token), *extra],
             stdout=subprocess.DEVNULL, stderr=self.log)
         self.port = None
