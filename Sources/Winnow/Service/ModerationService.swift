@@ -460,6 +460,12 @@ public final class ModerationService: Sendable {
       return lists
     }
     guard let next else { return }
+    swapIn(next)
+  }
+
+  /// Builds the engine of `next` (outside the lists' lock) and puts it in use, unless a newer
+  /// generation is in use already.
+  private func swapIn(_ next: Lists) {
     let newEngine = self.engine(of: next)
     current.withLock { current in
       guard next.generation > current.generation else { return }
@@ -515,14 +521,7 @@ public final class ModerationService: Sendable {
       lists.generation += 1
       return lists
     }
-    let newEngine = self.engine(of: next)
-    current.withLock { current in
-      guard next.generation > current.generation else { return }
-      current.engine = newEngine
-      current.generation = next.generation
-      current.version += 1
-      current.loadedAt = Date()
-    }
+    swapIn(next)
   }
 
   /// Reads and compiles the lists of `appKeys`, on every core.
