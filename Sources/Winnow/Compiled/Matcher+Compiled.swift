@@ -99,7 +99,7 @@ extension MatcherLayer {
   convenience init(decoding reader: inout CompiledReader) throws(CompiledMatcherError) {
     let rules = Normalization(rawValue: UInt16(truncatingIfNeeded: try reader.readInt()))
     try FoldTable.shareDecoded(from: &reader, for: rules)
-    let entries = try Self.decodeEntries(from: &reader)
+    let (entries, listRuns) = try Self.decodeEntries(from: &reader)
     let automaton = try reader.readBool() ? try AhoCorasick(decoding: &reader) : nil
     let patternEntries: [Int32] = try reader.readArray()
     let patternChecks: [UInt8] = try reader.readArray()
@@ -144,7 +144,8 @@ extension MatcherLayer {
     }
     let skipsInsideWords = try reader.readBool()
     self.init(
-      normalizer: Normalizer(rules: rules), entries: entries, automaton: automaton, patternEntries: patternEntries,
+      normalizer: Normalizer(rules: rules), entries: entries, listRuns: listRuns, automaton: automaton,
+      patternEntries: patternEntries,
       patternChecks: patternChecks, patternRuns: patternRuns, lexiconWords: lexiconWords, lexicon: lexicon,
       regexes: regexes, skipsInsideWords: skipsInsideWords)
   }
@@ -164,7 +165,7 @@ extension MatcherLayer {
     var languages: [UInt32] = []
     // `Entry.alsoWordOf`, its codes joined with `+`.
     var alsoWordOf: [UInt32] = []
-    for compiled in entries {
+    for (index, compiled) in entries.enumerated() {
       let entry = compiled.entry
       texts.append(writer.add(entry.text))
       let action: UInt8
@@ -194,7 +195,7 @@ extension MatcherLayer {
       files.append(entry.source.map { writer.index(of: $0.file) } ?? none)
       lines.append(Int64(entry.source?.line ?? 0))
       origins.append(compiled.origin == .global ? 0 : 1)
-      lists.append(writer.index(of: compiled.list))
+      lists.append(writer.index(of: list(ofEntry: index)))
     }
     for column in [texts, replacements, categories, files, lists, languages, alsoWordOf] { writer.write(column) }
     writer.write(kinds)
@@ -202,7 +203,9 @@ extension MatcherLayer {
     writer.write(origins)
   }
 
-  private static func decodeEntries(from reader: inout CompiledReader) throws(CompiledMatcherError) -> [CompiledEntry] {
+  private static func decodeEntries(from reader: inout CompiledReader) throws(CompiledMatcherError)
+    -> (entries: [CompiledEntry], listRuns: [ListRun])
+  {
     let none = UInt32.max
     let texts: [UInt32] = try reader.readArray()
     let replacements: [UInt32] = try reader.readArray()
@@ -223,6 +226,7 @@ extension MatcherLayer {
       .allSatisfy({ $0 == count })
     else { throw CompiledMatcherError(.malformed("entry columns")) }
     var entries: [CompiledEntry] = []
+    var listRuns: [ListRun] = []
     entries.reserveCapacity(count)
     for index in 0..<count {
       let packed = kinds[index]
@@ -254,11 +258,12 @@ extension MatcherLayer {
       if alsoWordOf[index] != none {
         entry.alsoWordOf = try reader.string(at: alsoWordOf[index]).split(separator: "+").map(String.init)
       }
-      entries.append(
-        CompiledEntry(
-          entry: entry, origin: origins[index] == 0 ? .global : .custom, list: try reader.string(at: lists[index])))
+      entries.append(CompiledEntry(entry: entry, origin: origins[index] == 0 ? .global : .custom))
+      if index == 0 || lists[index] != lists[index - 1] {
+        listRuns.append(ListRun(start: index, name: try reader.string(at: lists[index])))
+      }
     }
-    return entries
+    return (entries, listRuns)
   }
 }
 

@@ -387,7 +387,8 @@ public final class Matcher: Sendable {
   private func match(_ candidate: Candidate, in bytes: UnsafeBufferPointer<UInt8>) -> Match {
     let compiled = layers[candidate.layer].entries[candidate.entry]
     return Match(
-      entry: compiled.entry, origin: compiled.origin, list: compiled.list, range: candidate.start..<candidate.end,
+      entry: compiled.entry, origin: compiled.origin, list: layers[candidate.layer].list(ofEntry: candidate.entry),
+      range: candidate.start..<candidate.end,
       text: String(decoding: bytes[candidate.start..<candidate.end], as: UTF8.self))
   }
 

@@ -31,7 +31,10 @@ extension MatcherLayer {
         : Self.prepare(literals[index], normalizer: normalizer, workspace: &workspace)
     }
     var nextLiteral = 0
+    var listRuns: [ListRun] = []
     for list in lists {
+      let start = entries.count
+      defer { if entries.count > start { listRuns.append(ListRun(start: start, name: list.name)) } }
       for (position, entry) in list.entries.enumerated() {
         let location = entry.source ?? SourceLocation(file: list.name, line: position + 1)
         if entry.action == .lexicon { continue }  // gathered by the matcher into `lexiconWords`
@@ -56,7 +59,7 @@ extension MatcherLayer {
             patterns.append(variant.scalars)
             patternEntries.append(Int32(entries.count))
           }
-          entries.append(CompiledEntry(entry: entry, origin: list.origin, list: list.name))
+          entries.append(CompiledEntry(entry: entry, origin: list.origin))
           normalizedEntries.append(normalized)
         case .regex, .rawRegex:
           do {
@@ -70,7 +73,7 @@ extension MatcherLayer {
               patternEntries.append(trigger)
             }
             regexes.append((entries.count, program, !literals.isEmpty))
-            entries.append(CompiledEntry(entry: entry, origin: list.origin, list: list.name))
+            entries.append(CompiledEntry(entry: entry, origin: list.origin))
             normalizedEntries.append(nil)
           } catch {
             errors.append(WordListError(error.kind, at: location))
@@ -99,7 +102,8 @@ extension MatcherLayer {
       ScalarStartFilter.isASCIIWordScalar(patterns[pattern][0]) == 0 || tables.checks[pattern] & PatternCheck.start != 0
     }
     self.init(
-      normalizer: normalizer, entries: entries, automaton: automaton, patternEntries: patternEntries,
+      normalizer: normalizer, entries: entries, listRuns: listRuns, automaton: automaton,
+      patternEntries: patternEntries,
       patternChecks: tables.checks, patternRuns: tables.runs, lexiconWords: lexiconWords, lexicon: tables.lexicon,
       regexes: regexes, skipsInsideWords: skipsInsideWords)
   }

@@ -10,11 +10,20 @@ final class MatcherLayer: Sendable {
   struct CompiledEntry: Sendable {
     let entry: Entry
     let origin: WordList.Origin
-    let list: String
+  }
+
+  /// The entries of one list: from entry `start` to the next run's start. A layer's entries are
+  /// appended list by list, so a list's name is kept once, not with each of its entries (16
+  /// bytes an entry, 40 MB over ten thousand apps' lists).
+  struct ListRun: Sendable {
+    let start: Int
+    let name: String
   }
 
   let normalizer: Normalizer
   let entries: [CompiledEntry]
+  /// Which list each entry is of, in entry order (the first run starts at 0).
+  let listRuns: [ListRun]
   /// By entry, its action as one byte: what choosing among a text's candidates reads, where
   /// reading it from `entries` copied the action out of a large record.
   let entryActions: [ActionCode]
@@ -86,12 +95,14 @@ final class MatcherLayer: Sendable {
   /// A layer from its parts: what ``init(lists:rules:lexiconWords:donor:)`` computes, or what
   /// a compiled matcher holds (see `Matcher+Compiled.swift`).
   init(
-    normalizer: Normalizer, entries: [CompiledEntry], automaton: AhoCorasick?, patternEntries: [Int32],
+    normalizer: Normalizer, entries: [CompiledEntry], listRuns: [ListRun], automaton: AhoCorasick?,
+    patternEntries: [Int32],
     patternChecks: [UInt8], patternRuns: [[UInt16]], lexiconWords: [String], lexicon: [UInt64: UInt8],
     regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)], skipsInsideWords: Bool
   ) {
     self.normalizer = normalizer
     self.entries = entries
+    self.listRuns = listRuns
     entryActions = entries.map { ActionCode($0.entry.action) }
     hasAllowEntries = entryActions.contains(.allow)
     entryLanguages = entries.map { compiled in
@@ -116,6 +127,18 @@ final class MatcherLayer: Sendable {
       patterns: rawRegexes.map { entries[regexes[Int($0)].entry].entry.text },
       caseless: normalizer.rules.contains(.caseFolding))
     self.skipsInsideWords = skipsInsideWords
+  }
+
+  /// The name of the list entry `index` is of.
+  func list(ofEntry index: Int) -> String {
+    // The last run that starts at or before the entry.
+    var low = 0
+    var high = listRuns.count
+    while high - low > 1 {
+      let middle = (low + high) / 2
+      if listRuns[middle].start <= index { low = middle } else { high = middle }
+    }
+    return listRuns.isEmpty ? "" : listRuns[low].name
   }
 
   var memoryFootprint: Int {
