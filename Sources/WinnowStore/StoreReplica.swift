@@ -31,7 +31,8 @@ import Synchronization
   /// Wakes the follower: a notification came, or the timer ticked.
   private let wake: AsyncStream<Void>.Continuation
   private let wakes: AsyncStream<Void>
-  /// The longest an edit or a read of the store may take before it is answered as unavailable.
+  /// The longest an edit or a read of the store may take, waiting for its turn included, before
+  /// it is answered as unavailable. A store the follower has lost fails a call at once instead.
   public let timeout: Duration
 
   private struct State {
@@ -62,7 +63,7 @@ import Synchronization
 
   /// A replica of the store at `location`; nothing is connected until ``run()``.
   public init(
-    location: StoreLocation, password: String?, timeout: Duration = .seconds(5),
+    location: StoreLocation, password: String?, timeout: Duration = .seconds(30),
     logger: Logger = Logger(label: "winnow.store")
   ) {
     self.location = location
@@ -148,6 +149,8 @@ import Synchronization
       for app in updates.keys { state.appChanges[app] = latest }
       state.applied = max(state.applied, latest)
       state.lastCaughtUp = .now
+      // Just read: edits may go ahead until the follower finds the store gone.
+      state.connected = true
     }
   }
 
@@ -350,8 +353,9 @@ import Synchronization
     return latest
   }
 
-  /// Runs `body`, or throws an unavailable ``StoreError`` after ``timeout`` (the pool waits for a
-  /// connection while the store is down; a caller is answered in bounded time).
+  /// Runs `body`, or throws an unavailable ``StoreError`` after ``timeout``, or as soon as the
+  /// follower has lost the store (the pool waits for a connection while the store is down; a
+  /// caller is answered at once then, and in bounded time when calls queue behind each other).
   private func withDeadline<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T)
     async throws -> T
   {
@@ -360,13 +364,21 @@ import Synchronization
     do {
       return try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await body() }
-        group.addTask {
-          try await Task.sleep(for: timeout)
+        group.addTask { [self] in
+          let deadline = ContinuousClock.now + timeout
+          while ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            if !state.withLock({ $0.connected }) { return nil }
+          }
           return nil
         }
         defer { group.cancelAll() }
         guard let first = try await group.next(), let value = first else {
-          throw StoreError("cannot \(what): \(location) did not answer within \(timeout)", isUnavailable: true)
+          let lost = !state.withLock { $0.connected }
+          throw StoreError(
+            lost
+              ? "cannot \(what): \(location) cannot be reached"
+              : "cannot \(what): \(location) did not answer within \(timeout)", isUnavailable: true)
         }
         return value
       }
