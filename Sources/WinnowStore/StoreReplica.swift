@@ -180,29 +180,72 @@ import Synchronization
           try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
               for try await _ in notifications { self.wake.yield() }
-              throw StoreError("the store closed the connection", isUnavailable: true)
+              let lost = StoreError("the store closed the connection", isUnavailable: true)
+              self.lose(lost)
+              throw lost
             }
             group.addTask {
-              for await _ in self.wakes { try await self.catchUp(on: connection, service: service) }
+              for await _ in self.wakes {
+                try await self.catchUp(on: connection, service: service, within: Self.catchUpLimit)
+              }
             }
-            try await group.next()
+            do {
+              try await group.next()
+            } catch {
+              // Edits fail at once from now on, whatever closing the connection takes.
+              self.lose(error)
+              throw error
+            }
             group.cancelAll()
           }
         }
       } catch {
         if Task.isCancelled { break }
-        let cause = PostgresStore.cause(of: error)
-        let wasConnected = state.withLock { state in
-          defer {
-            state.connected = false
-            state.lastError = cause
-          }
-          if state.connected { state.reconnects += 1 }
-          return state.connected
-        }
-        if wasConnected { logger.warning("lost the store, reconnecting: \(cause)") }
+        lose(error)
         try? await Task.sleep(for: backoff)
         backoff = min(backoff * 2, .seconds(5))
+      }
+    }
+  }
+
+  /// The longest one catch-up may take before the follower gives its connection up: a store
+  /// that neither answers nor closes the connection is lost as one that closed it.
+  static let catchUpLimit: Duration = .seconds(5)
+
+  /// Marks the store lost (once per loss: counted in ``Status/reconnects`` and logged).
+  private func lose(_ error: any Error) {
+    let cause = error is StoreError ? "\(error)" : PostgresStore.cause(of: error)
+    let wasConnected = state.withLock { state in
+      defer {
+        state.connected = false
+        state.lastError = cause
+      }
+      if state.connected { state.reconnects += 1 }
+      return state.connected
+    }
+    if wasConnected { logger.warning("lost the store, reconnecting: \(cause)") }
+  }
+
+  /// ``catchUp(on:service:)``, or, past `limit`, the connection closed and the store lost.
+  private func catchUp(on connection: PostgresConnection, service: ModerationService, within limit: Duration)
+    async throws
+  {
+    try await withThrowingTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        try await self.catchUp(on: connection, service: service)
+        return true
+      }
+      group.addTask {
+        try await Task.sleep(for: limit)
+        return false
+      }
+      defer { group.cancelAll() }
+      if try await group.next() == false {
+        let lost = StoreError("the store did not answer within \(limit)", isUnavailable: true)
+        lose(lost)
+        // Closing fails the query that waits, so the group can end.
+        try? await connection.close()
+        throw lost
       }
     }
   }
@@ -270,7 +313,7 @@ import Synchronization
       throw ModerationServiceError(errors: ["\(app): not an app key (letters, digits, - and _)"])
     }
     let logger = self.logger
-    let outcome = try await withDeadline("change the list of \(app)") { [client] in
+    let outcome = try await withDeadline("change the list of \(app)") { [client] attempt in
       try await client.withTransaction(logger: logger) {
         connection -> (Int, (ModerationService.CompiledAppList, Int64)?) in
         try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresStore.writeLock))", logger: logger)
@@ -303,6 +346,8 @@ import Synchronization
           for try await id in rows.decode(Int64.self) { last = id }
         }
         try await connection.query("SELECT pg_notify(\(PostgresStore.channel), \(String(last)))", logger: logger)
+        // The caller may have been answered unavailable meanwhile: then nothing is written.
+        guard attempt.mayCommit() else { throw CancellationError() }
         return (count, (compiled, last))
       }
     }
@@ -320,7 +365,7 @@ import Synchronization
   /// The literal words of `app`'s list in the store, in list order.
   public func words(ofApp app: String) async throws -> [ModerationService.CustomWord] {
     let logger = self.logger
-    let text = try await withDeadline("read the list of \(app)") { [client] in
+    let text = try await withDeadline("read the list of \(app)") { [client] _ in
       var text: String?
       for try await value in try await client.query("SELECT text FROM winnow_apps WHERE app = \(app)", logger: logger)
         .decode(String.self)
@@ -336,7 +381,7 @@ import Synchronization
   /// The changes of `app` past `since`, oldest first.
   public func changes(app: String, since: Int64) async throws -> [ListChange] {
     let logger = self.logger
-    return try await withDeadline("read the change log") { [client] in
+    return try await withDeadline("read the change log") { [client] _ in
       try await client.withConnection { connection in
         try await PostgresStore.changes(on: connection, app: app, since: since, after: .min, logger: logger)
       }
@@ -354,40 +399,88 @@ import Synchronization
   }
 
   /// Runs `body`, or throws an unavailable ``StoreError`` after ``timeout``, or as soon as the
-  /// follower has lost the store (the pool waits for a connection while the store is down; a
-  /// caller is answered at once then, and in bounded time when calls queue behind each other).
-  private func withDeadline<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T)
-    async throws -> T
-  {
+  /// follower has lost the store. The caller is answered then whatever `body` is doing (a
+  /// connection that neither answers nor closes cannot hold a request): `body` is cancelled
+  /// and, through the ``Attempt`` it is given, cannot commit any more. Once `body` has called
+  /// ``Attempt/mayCommit()`` its outcome is awaited for up to ``commitGrace`` more; past that
+  /// the caller is answered unavailable with the outcome unknown (the word API's edits are
+  /// idempotent, so trying again is safe).
+  private func withDeadline<T: Sendable>(
+    _ what: String, _ body: @escaping @Sendable (Attempt) async throws -> T
+  ) async throws -> T {
     let timeout = self.timeout
     let location = self.location
-    do {
-      return try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask { [self] in
-          let deadline = ContinuousClock.now + timeout
-          while ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-            if !state.withLock({ $0.connected }) { return nil }
-          }
-          return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else {
-          let lost = !state.withLock { $0.connected }
-          throw StoreError(
-            lost
-              ? "cannot \(what): \(location) cannot be reached"
-              : "cannot \(what): \(location) did not answer within \(timeout)", isUnavailable: true)
-        }
-        return value
+    let attempt = Attempt()
+    let result: Result<T, any Error> = await withCheckedContinuation { outer in
+      // Whichever comes first answers; the other finds nothing to resume.
+      let once = Mutex<CheckedContinuation<Result<T, any Error>, Never>?>(outer)
+      let finish: @Sendable (Result<T, any Error>) -> Void = { result in
+        once.withLock { $0.take() }?.resume(returning: result)
       }
+      let work = Task {
+        do { finish(.success(try await body(attempt))) } catch { finish(.failure(error)) }
+      }
+      Task { [self] in
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, once.withLock({ $0 != nil }) {
+          try? await Task.sleep(for: .milliseconds(50))
+          if !state.withLock({ $0.connected }) { break }
+        }
+        guard once.withLock({ $0 != nil }) else { return }
+        let lost = !state.withLock { $0.connected }
+        if !attempt.abandon() {
+          // Committing: its answer is worth a little more waiting.
+          let grace = ContinuousClock.now + Self.commitGrace
+          while ContinuousClock.now < grace, once.withLock({ $0 != nil }) {
+            try? await Task.sleep(for: .milliseconds(50))
+          }
+        }
+        work.cancel()
+        finish(
+          .failure(
+            StoreError(
+              lost
+                ? "cannot \(what): \(location) cannot be reached"
+                : "cannot \(what): \(location) did not answer within \(timeout)", isUnavailable: true)))
+      }
+    }
+    do {
+      return try result.get()
     } catch let error as StoreError { throw error } catch let error as ModerationServiceError { throw error } catch {
       if let transaction = error as? PostgresTransactionError, let inner = transaction.closureError {
         if let list = inner as? ModerationServiceError { throw list }
         if let store = inner as? StoreError { throw store }
       }
       throw StoreError("cannot \(what) in \(location): \(PostgresStore.cause(of: error))", isUnavailable: true)
+    }
+  }
+
+  /// How long an edit that has begun to commit is waited for past ``timeout``.
+  static let commitGrace: Duration = .seconds(5)
+
+  /// One call of ``withDeadline(_:_:)``: the body and the deadline agree through it on whether
+  /// the body may still commit.
+  private final class Attempt: Sendable {
+    private enum Phase { case running, committing, abandoned }
+    private let phase = Mutex(Phase.running)
+
+    /// True, once, if the caller has not been answered: the body may commit. False if it was
+    /// answered unavailable (the body must roll back).
+    func mayCommit() -> Bool {
+      phase.withLock { phase in
+        guard phase == .running else { return false }
+        phase = .committing
+        return true
+      }
+    }
+
+    /// True if the body had not begun to commit: it never will.
+    func abandon() -> Bool {
+      phase.withLock { phase in
+        guard phase == .running else { return false }
+        phase = .abandoned
+        return true
+      }
     }
   }
 

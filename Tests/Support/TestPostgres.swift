@@ -59,6 +59,25 @@ public final class TestPostgres: @unchecked Sendable {
     }
   }
 
+  /// Stops (`SIGSTOP`) or resumes (`SIGCONT`) the server and all its processes: a database
+  /// that neither answers nor closes its connections, as behind a network partition.
+  public func freeze(_ frozen: Bool) throws {
+    let pidFile = "\(directory)/data/postmaster.pid"
+    guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+      let first = text.split(separator: "\n").first, let postmaster = pid_t(first)
+    else { throw Failure(description: "no server is running in \(directory)") }
+    var processes = [postmaster]
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+      guard let pid = pid_t(entry),
+        let status = try? String(contentsOfFile: "/proc/\(entry)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("PPid:") }),
+        pid_t(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) == postmaster
+      else { continue }
+      processes.append(pid)
+    }
+    for pid in processes { kill(pid, frozen ? SIGSTOP : SIGCONT) }
+  }
+
   /// Starts the server again after ``pause()``.
   public func restart() async throws {
     try await onThread {
