@@ -56,7 +56,9 @@ let package = Package(
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         // Replicas sharing app lists through PostgreSQL.
         "WinnowStore",
-      ]
+      ],
+      // The console page's source: embedded by scripts/embed-console.py.
+      exclude: ["console.html"]
     ),
     // App lists shared by replicas through PostgreSQL: the database stays out of the core.
     .target(

@@ -44,6 +44,7 @@ extension Handlers {
     }
     metrics.result(result)
     offenders.record(result)
+    recent.record(result)
     // What the sender is shown: the record's `extra` (by default the deciding categories).
     var extra = result.verdict == .blocked ? result.record?.extra ?? "" : nil
     // The item's push text and title are moderated with it. The platform's answer cannot carry

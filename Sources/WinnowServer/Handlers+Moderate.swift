@@ -57,6 +57,7 @@ extension Handlers {
       let result = try await engine.moderate(item)
       metrics.result(result)
       offenders.record(result)
+      recent.record(result)
       return .success(result)
     } catch { return .failure(error) }
   }

@@ -111,7 +111,7 @@ extension Handlers {
   }
 
   /// Adds words to the app's list, in the store when there is one.
-  private func add(
+  func add(
     _ words: [ModerationService.CustomWord], app: String, origin: ChangeOrigin, service: ModerationService
   )
     async throws(PlatformError)
@@ -134,7 +134,7 @@ extension Handlers {
   }
 
   /// Removes words from the app's list, in the store when there is one; returns how many went.
-  private func remove(_ words: [String], app: String, origin: ChangeOrigin, service: ModerationService)
+  func remove(_ words: [String], app: String, origin: ChangeOrigin, service: ModerationService)
     async throws(PlatformError) -> Int
   {
     if let store = configuration.store {
@@ -151,7 +151,7 @@ extension Handlers {
   }
 
   /// The app's words, from the store when there is one.
-  private func words(ofApp app: String, service: ModerationService) async throws(PlatformError)
+  func words(ofApp app: String, service: ModerationService) async throws(PlatformError)
     -> [ModerationService.CustomWord]
   {
     guard let store = configuration.store else { return service.words(ofApp: app) }

@@ -58,12 +58,15 @@ struct Handlers: Sendable {
   let watchedErrors = WatchedErrors()
   /// Repeat offenders: windows, events and platform calls.
   let offenders: OffenderService
+  /// The console's recent decisions.
+  let recent: RecentDecisions
 
   init(holder: ServiceHolder, metrics: ServerMetrics, configuration: ServerConfiguration, offenders: OffenderService) {
     self.holder = holder
     self.metrics = metrics
     self.configuration = configuration
     self.offenders = offenders
+    recent = RecentDecisions(capacity: configuration.recentDecisions)
     nonces =
       configuration.signatureWindowSeconds > 0 ? NonceRegistry(window: configuration.signatureWindowSeconds) : nil
   }
@@ -132,10 +135,11 @@ struct Handlers: Sendable {
         return await changes(app: context.parameters.get("app") ?? "", query: request.uri.queryParameters)
       }
     }
+    registerConsole(on: router)
   }
 
   /// Runs an endpoint, turning its reply into a response, and counts it.
-  private func handle(_ endpoint: ServerMetrics.Endpoint, _ request: Request, _ body: (inout Request) async -> Reply)
+  func handle(_ endpoint: ServerMetrics.Endpoint, _ request: Request, _ body: (inout Request) async -> Reply)
     async -> Response
   {
     let start = ContinuousClock.now
@@ -181,7 +185,7 @@ struct Handlers: Sendable {
   /// The refusal of an admin request, or nil when it may go on: it must carry
   /// `Authorization: Bearer TOKEN` with the configured token. Without a configured token,
   /// `optional` endpoints are open and the others refused.
-  private func adminRefusal(_ request: Request, optional: Bool) -> Reply? {
+  func adminRefusal(_ request: Request, optional: Bool) -> Reply? {
     guard let token = configuration.adminToken else {
       return optional ? nil : .error(.forbidden, "no admin token is configured (--admin-token-file)")
     }
@@ -240,7 +244,7 @@ struct Handlers: Sendable {
 
   /// Who makes a change through `request`: this replica, the caller's address and the
   /// request's `X-Request-Id` (or a new id).
-  private func origin(of request: Request, _ context: WinnowRequestContext) -> ChangeOrigin {
+  func origin(of request: Request, _ context: WinnowRequestContext) -> ChangeOrigin {
     let given = request.headers[HTTPField.Name("X-Request-Id")!].map { String($0.prefix(128)) }
     return ChangeOrigin(
       replica: configuration.replica, address: context.remoteAddress?.ipAddress,
@@ -249,7 +253,7 @@ struct Handlers: Sendable {
 
   /// `GET /v1/apps/APPKEY/changes?since=ID`: the app's changes after the id, oldest first, from
   /// the audit log beside the lists.
-  private func changes(app: String, query: Parameters) async -> Reply {
+  func changes(app: String, query: Parameters) async -> Reply {
     guard let service = holder.service else { return .error(.serviceUnavailable, "the lists are still loading") }
     var since: Int64 = 0
     if let text = query["since"] {

@@ -52,6 +52,9 @@ public struct ServerConfiguration: Sendable {
   @_spi(Tools) public var store: StoreReplica?
   /// Repeat offenders: the policy, the events file and the platform calls.
   public var offenders = OffenderConfiguration()
+  /// How many of the last blocked, replaced and flagged items the console shows (kept in
+  /// memory only, never on disk); 0 keeps none and no per-minute counts either.
+  public var recentDecisions = 200
   /// The log.
   public var logger = Logger(label: "winnow.serve")
 

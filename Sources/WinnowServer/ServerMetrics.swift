@@ -16,7 +16,7 @@ import Synchronization
 final class ServerMetrics: Sendable {
   /// The endpoints, as the `endpoint` label names them.
   enum Endpoint: String, CaseIterable, Sendable {
-    case healthz, readyz, metrics, status, reload, moderate, callback, sensitiveword, offenders, changes
+    case healthz, readyz, metrics, status, reload, moderate, callback, sensitiveword, offenders, changes, console
   }
 
   let registry = PrometheusCollectorRegistry()

@@ -83,7 +83,7 @@ struct ServeTests {
       try await send(path, method: .POST, body: body, headers: headers)
     }
 
-    private func send(_ path: String, method: HTTPMethod, body: String?, headers: [(String, String)]) async throws
+    func send(_ path: String, method: HTTPMethod, body: String?, headers: [(String, String)]) async throws
       -> (status: Int, body: String)
     {
       var request = HTTPClientRequest(url: url(path))

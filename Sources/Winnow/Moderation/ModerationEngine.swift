@@ -205,6 +205,11 @@ public final class ModerationEngine: Sendable {
   /// The matcher that applies to an item: its app's, or the default.
   public func matcher(for item: MessageItem) -> Matcher { app(for: item).matcher }
 
+  /// The category actions that apply to an item: its app's, or the defaults.
+  @_spi(Tools) public func categoryActions(for item: MessageItem) -> [String: CategoryAction] {
+    app(for: item).categoryActions
+  }
+
   /// The lists and category actions that apply to an item: its app's, or the defaults.
   private func app(for item: MessageItem) -> App {
     apps.isEmpty

@@ -132,11 +132,7 @@ struct CheckCommand: AsyncParsableCommand {
   private func scan(_ text: String, with matcher: Matcher, actions: [String: ModerationEngine.CategoryAction]) -> (
     MatchReport, [SuppressedMatch]
   ) {
-    // Every match, then (unless --overlapping) the ones that decide, as the engine chooses them.
-    var (report, suppressed) = suppressed ? matcher.explain(text, kind: nil) : (matcher.scan(text, kind: nil), [])
-    if !actions.isEmpty { report.matches = report.matches.map { $0.switchingCategory(actions) } }
-    if !overlapping { report.matches = Match.deciding(report.matches) }
-    return (report, suppressed)
+    Explanation.explain(text, matcher: matcher, actions: actions, suppressed: suppressed, overlapping: overlapping)
   }
 
   private static func standardInputText() -> String {
@@ -166,17 +162,7 @@ struct CheckCommand: AsyncParsableCommand {
     "suppressed: \(describe(item.match)) — \(reason(item.reason))"
   }
 
-  static func reason(_ reason: SuppressedMatch.Reason) -> String {
-    switch reason {
-    case .allowed(let entry):
-      "inside allowed \(jsonString(entry.text))\(entry.source.map { " (\($0))" } ?? "")"
-    case .crossesLexiconWord: "cut from two words of the lexicon (a word: entry)"
-    case .startInsideWord: "a word character right before it (a whole-word entry)"
-    case .endInsideWord: "a word character right after it (a whole-word entry)"
-    case .tooFewRepeats: "fewer repeated letters than the entry writes"
-    case .otherLanguage: "the text is written in another language than the entry's"
-    }
-  }
+  static func reason(_ reason: SuppressedMatch.Reason) -> String { Explanation.reason(reason) }
 
   /// The text with each match wrapped in reverse video (terminal) or `[[…]]`.
   static func highlighted(_ text: String, _ matches: [Match], color: Bool) -> String {
@@ -193,18 +179,6 @@ struct CheckCommand: AsyncParsableCommand {
   }
 
   static func json(text: String, report: MatchReport, suppressed: [SuppressedMatch] = []) -> String {
-    var members = [
-      JSONMember(key: "text", value: .string(text)),
-      JSONMember(key: "matches", value: .array(report.matches.map { .object($0.jsonMembers) })),
-      JSONMember(key: "masked", value: .string(Match.mask(text, matches: report.matches))),
-      JSONMember(key: "warnings", value: .array(report.warnings.map { .string($0.description) })),
-    ]
-    if !suppressed.isEmpty {
-      let items = suppressed.map { item in
-        JSONValue.object(item.match.jsonMembers + [JSONMember(key: "reason", value: .string(reason(item.reason)))])
-      }
-      members.append(JSONMember(key: "suppressed", value: .array(items)))
-    }
-    return JSONValue.object(members).jsonString + "\n"
+    Explanation.json(text: text, report: report, suppressed: suppressed).jsonString + "\n"
   }
 }

@@ -60,6 +60,13 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(name: .customLong("max-lines"), help: "The most lines of one NDJSON request (default 10000).")
   var maximumLines = 10_000
 
+  @Option(
+    name: .customLong("recent"),
+    help: ArgumentHelp(
+      "How many of the last blocked, replaced and flagged items the console shows (default 200; 0: none).",
+      discussion: "Kept in memory only, never written to disk.", valueName: "N"))
+  var recentDecisions = 200
+
   @Option(name: .customLong("max-answer"), help: "The most bytes of one NDJSON answer (default 33554432).")
   var maximumAnswer = 32 << 20
 
@@ -140,6 +147,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
     if let maximumConnections, maximumConnections < 1 { throw ValidationError("--max-connections must be 1 or more") }
     if maximumLines < 1 { throw ValidationError("--max-lines must be 1 or more") }
+    if !(0...100_000).contains(recentDecisions) { throw ValidationError("--recent must be 0 to 100000") }
     if maximumAnswer < 1024 { throw ValidationError("--max-answer must be at least 1024") }
     if enforce != (platformURL != nil) { throw ValidationError("--enforce and --platform-url go together") }
     if let platformURL, !(platformURL.hasPrefix("http://") || platformURL.hasPrefix("https://")) {
@@ -174,6 +182,7 @@ struct ServeCommand: AsyncParsableCommand {
     server.bodyTimeout = .milliseconds(Int64(bodyTimeout * 1000))
     server.maximumConnections = maximumConnections
     server.maximumBatchLines = maximumLines
+    server.recentDecisions = recentDecisions
     server.maximumAnswerBytes = maximumAnswer
     server.moderateNeedsToken = moderateNeedsToken
     if let adminTokenFile {
