@@ -27,22 +27,12 @@ extension Handlers {
         return .json(["apps": .array(service.engine.appKeys.map { .string($0) })])
       }
     }
-    router.get("/v1/apps/:app/words") { request, context in
-      await handle(.console, request) { request in
-        if let refusal = adminRefusal(request, optional: false) { return refusal }
-        return await consoleWords(.list, app: context.parameters.get("app") ?? "", request, context)
-      }
-    }
-    router.post("/v1/apps/:app/words") { request, context in
-      await handle(.console, request) { request in
-        if let refusal = adminRefusal(request, optional: false) { return refusal }
-        return await consoleWords(.add, app: context.parameters.get("app") ?? "", request, context)
-      }
-    }
-    router.delete("/v1/apps/:app/words") { request, context in
-      await handle(.console, request) { request in
-        if let refusal = adminRefusal(request, optional: false) { return refusal }
-        return await consoleWords(.delete, app: context.parameters.get("app") ?? "", request, context)
+    for (method, call) in [(HTTPRequest.Method.get, WordsCall.list), (.post, .add), (.delete, .delete)] {
+      router.on("/v1/apps/:app/words", method: method) { request, context in
+        await handle(.console, request) { request in
+          if let refusal = adminRefusal(request, optional: false) { return refusal }
+          return await consoleWords(call, app: context.parameters.get("app") ?? "", request, context)
+        }
       }
     }
     router.get("/v1/recent") { request, _ in
