@@ -2,7 +2,11 @@
 """Runs Winnow and its peers on the same word list and corpus, in one run, checks that the
 match counts agree, and prints one Markdown table.
 
-Usage: compare.py DATA_DIR WINNOW HYPERSCAN_DRIVER   (run by `run`, inside its venv)
+Usage: compare.py DATA_DIR WINNOW HYPERSCAN_DRIVER [REAL_DIR]   (run by `run`, inside its venv)
+
+DATA_DIR holds the synthetic corpus (make_corpus.py), REAL_DIR the real-text one
+(make_real_corpus.py: the quality benchmark's ordinary sentences with list words injected);
+both get the head-to-head table, and a target holds only when it holds on both.
 
 Every matcher counts every match of every pattern (overlapping, raw bytes, no normalization)
 over the whole corpus (MB/s), and, where it can be driven one message at a time without an
@@ -206,8 +210,8 @@ def head_to_head(data, binary, driver, rounds):
             median_run(results["normalized"]), ratios)
 
 
-def main():
-    data, binary, driver = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+def speed_table(data, binary, driver, title):
+    """The head-to-head table of one corpus; returns (whole, hs, lines, messages)."""
     size = (data / "corpus.txt").stat().st_size
     mb = size / 1e6
     rows = []
@@ -230,6 +234,7 @@ def main():
         rows.append((f"{name} (lines with a match)", None, mb / peer["scan_seconds"], None, None, peer["rss_mb"]))
 
     raw = rows[0]
+    print(f"### {title}\n")
     print(f"Corpus: {messages} messages, {mb:.1f} MB; {whole['patterns']} patterns. Hyperscan and Winnow: "
           f"medians of {ROUNDS} alternated rounds; the others: one run.\n")
     print("| matcher | build s | MB/s | messages/s | matches | peak RSS MB | Winnow raw MB/s ÷ this |")
@@ -248,9 +253,56 @@ def main():
     print("Winnow ÷ Hyperscan per round (lowest–highest): " + "; ".join(
         f"{name} {min(values):.2f}–{max(values):.2f}×" for name, values in ratios.items()) + ".")
     print("Match counts " + ("agree" if len(counts) == 1 else f"DISAGREE: {sorted(counts)}") +
-          " between Winnow (raw), Hyperscan, ahocorasick-rs and pyahocorasick.")
+          " between Winnow (raw), Hyperscan, ahocorasick-rs and pyahocorasick.\n")
     if len(counts) != 1:
         sys.exit(1)
+    return whole, hs, lines, messages
+
+
+def filter_counts(data, binary):
+    """The raw scan's start filter, stage by stage, one message at a time (`winnow match
+    --filter-counts`: an extra pass that counts, apart from the timed scan)."""
+    args = [binary, "match", "--patterns", str(data / "patterns.txt"), "--patterns-format", "lines", "--overlapping",
+            "--count", "--per-line", "--stats", "--filter-counts"]
+    with open(data / "corpus.txt", "rb") as corpus:
+        result = subprocess.run(args, stdin=corpus, capture_output=True, text=True)
+    return json.loads(result.stderr.strip().splitlines()[-1])["filter"]
+
+
+STAGES = [
+    ("positions", "bytes of text"),
+    ("lead_bytes", "lead bytes (positions tested)"),
+    ("passed_prefix", "passing the prefix table (or the short patterns' gate)"),
+    ("passed_windows", "passing a window's Bloom filter (candidates)"),
+    ("window_probes", "exact-table probes"),
+    ("walks", "trie walks"),
+    ("reported", "matches the exact tables reported"),
+]
+
+
+def stage_table(corpora):
+    """Per corpus, each stage's count and its share of the lead bytes."""
+    print("### The start filter, stage by stage, one message at a time\n")
+    print("| stage | " + " | ".join(f"{name} | per lead byte" for name, _ in corpora) + " |")
+    print("|---|" + "---:|---:|" * len(corpora))
+    for key, label in STAGES:
+        cells = []
+        for _, counts in corpora:
+            cells += [f"{counts[key]:,}", f"{counts[key] / counts['lead_bytes']:.4f}"]
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    print()
+
+
+def main():
+    data, binary, driver = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+    real = Path(sys.argv[4]) if len(sys.argv) > 4 else None
+    whole, hs, lines, messages = speed_table(data, binary, driver, "The synthetic corpus (make_corpus.py)")
+    corpora = [("synthetic", filter_counts(data, binary))]
+    if real is not None:
+        speed_table(real, binary, driver,
+                    "The real-text corpus (make_real_corpus.py: the quality benchmark's ordinary sentences)")
+        corpora.append(("real text", filter_counts(real, binary)))
+    stage_table(corpora)
 
     root = Path(__file__).resolve().parents[2]
     dumps = [

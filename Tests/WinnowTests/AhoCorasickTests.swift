@@ -127,6 +127,28 @@ struct AhoCorasickTests {
     #expect(text.withUTF8 { automaton.countOverlappingMatches(inUTF8: $0) } == expected.count)
   }
 
+  /// The filter's stage counts (`winnow match --filter-counts`) narrow down and never lose a
+  /// match: every start of a match passes every stage, and without walks the exact tables
+  /// report every match.
+  @Test func filterStageCountsNarrowAndKeepEveryMatch() async {
+    await propertyCheck(count: 300, input: Self.patternGen, Self.textGen) { patterns, text in
+      let automaton = try! AhoCorasick(patterns: patterns)
+      var text = text
+      var counts = FilterStageCounts()
+      let filtered = text.withUTF8 { automaton.countFilterStages(inUTF8: $0, into: &counts) }
+      #expect(filtered, "a raw automaton of literal patterns has a start filter")
+      let bytes = Array(text.utf8)
+      let matches = automaton.overlappingMatches(in: text)
+      #expect(counts.positions == bytes.count)
+      #expect(counts.leadBytes == bytes.filter { $0 & 0xC0 != 0x80 }.count)
+      #expect(counts.passedWindows <= counts.passedPrefix && counts.passedPrefix <= counts.leadBytes)
+      #expect(Set(matches.map(\.start)).count <= counts.passedWindows)
+      #expect(counts.windowProbes >= counts.passedWindows)
+      #expect(counts.reported <= matches.count)
+      if counts.walks == 0 { #expect(counts.reported == matches.count, "\(patterns) \(text)") }
+    }
+  }
+
   @Test func overlappingMatchesEqualNaive() async {
     await propertyCheck(count: 300, input: Self.patternGen, Self.textGen) { patterns, text in
       Self.expectOverlappingLikeNaive(patterns, text)

@@ -85,4 +85,15 @@ extension AhoCorasick {
     forEachMatchByStart(inUTF8: bytes) { _, _, _ in count += 1 }
     return count
   }
+
+  /// What the start filter does with `bytes`, stage by stage (added to `counts`); false when
+  /// the automaton has no start filter (its raw scan walks every position).
+  @discardableResult
+  public func countFilterStages(inUTF8 bytes: UnsafeBufferPointer<UInt8>, into counts: inout FilterStageCounts)
+    -> Bool
+  {
+    guard let startFilter else { return false }
+    startFilter.countStages(in: bytes, into: &counts)
+    return true
+  }
 }

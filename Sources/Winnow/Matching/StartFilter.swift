@@ -299,4 +299,67 @@ struct StartFilter: Sendable {
     }
     return passed
   }
+
+  /// Adds what the filter does with `bytes` to `counts`, stage by stage: the tests of
+  /// ``forEachCandidate(in:_:)`` made one position at a time, and the exact tables' answers
+  /// (see ``FilterStageCounts``). Slow, and apart from the scan, which counts nothing; for
+  /// `winnow match --filter-counts`.
+  func countStages(in bytes: UnsafeBufferPointer<UInt8>, into counts: inout FilterStageCounts) {
+    // Eight readable bytes at every position, zeros past the end, as the scan reads them.
+    let padded = Array(bytes) + [UInt8](repeating: 0, count: 8)
+    var added = FilterStageCounts()
+    padded.withUnsafeBytes { padded in
+      words.withUnsafeBufferPointer { words in
+        for position in 0..<bytes.count {
+          added.positions += 1
+          guard bytes[position] & 0xC0 != 0x80 else { continue }
+          added.leadBytes += 1
+          let value = UInt64(littleEndian: padded.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+          guard passesPrefix(value, words) & 1 != 0 else { continue }
+          added.passedPrefix += 1
+          let windows = passes(value, words)
+          guard windows != 0 else { continue }
+          added.passedWindows += 1
+          added.windowProbes += windows.nonzeroBitCount
+          let answered = patterns.report(
+            at: position, value: value, windows: UInt8(truncatingIfNeeded: windows), in: bytes
+          ) { _, _, _ in added.reported += 1 }
+          if !answered { added.walks += 1 }
+        }
+      }
+    }
+    counts.add(added)
+  }
+}
+
+/// What a raw scan's start filter does with a text, stage by stage (`winnow match
+/// --filter-counts`): why one corpus scans faster than another.
+@_spi(Tools) public struct FilterStageCounts: Sendable, Equatable {
+  /// Bytes of text.
+  public var positions = 0
+  /// Bytes that start a UTF-8 character: the positions the filter tests.
+  public var leadBytes = 0
+  /// Lead bytes that pass the prefix table (or the gate of short patterns).
+  public var passedPrefix = 0
+  /// Those that pass a window's Bloom filter too: the candidates.
+  public var passedWindows = 0
+  /// Exact-table probes: one per window that passed, at each candidate.
+  public var windowProbes = 0
+  /// Matches the exact tables reported.
+  public var reported = 0
+  /// Candidates the exact tables sent to a walk of the trie.
+  public var walks = 0
+
+  /// No counts.
+  public init() {}
+
+  mutating func add(_ other: FilterStageCounts) {
+    positions += other.positions
+    leadBytes += other.leadBytes
+    passedPrefix += other.passedPrefix
+    passedWindows += other.passedWindows
+    windowProbes += other.windowProbes
+    reported += other.reported
+    walks += other.walks
+  }
 }

@@ -57,7 +57,19 @@ struct MatchCommand: ParsableCommand {
   )
   var perLine = false
 
+  @Flag(
+    name: .customLong("filter-counts"),
+    help: ArgumentHelp(
+      "With --stats: also count what the raw scan's start filter does, stage by stage (an extra, untimed pass).",
+      discussion:
+        "Adds \"filter\": {positions, lead_bytes, passed_prefix, passed_windows, window_probes, reported, walks} to the --stats object."
+    ))
+  var filterCounts = false
+
   func validate() throws {
+    if filterCounts && (!stats || normalize) {
+      throw ValidationError("--filter-counts needs --stats, without --normalize")
+    }
     if perLine && !count { throw ValidationError("--per-line needs --count") }
     if overlapping && semantics != .standard {
       throw ValidationError("--overlapping works with --semantics standard only, not \(semantics.rawValue)")
@@ -116,7 +128,8 @@ struct MatchCommand: ParsableCommand {
     output.flush()
     if stats {
       printStats(
-        patterns: patterns.count, build: buildTime, scan: scanTime, bytes: haystack.count, matches: matchCount)
+        patterns: patterns.count, build: buildTime, scan: scanTime, bytes: haystack.count, matches: matchCount,
+        filter: try filterStageCounts(patterns, haystack, perLine: false))
     }
     // As every winnow command: 1 when something matched, 0 when nothing did.
     if matchCount > 0 { throw ExitCode(1) }
@@ -166,7 +179,7 @@ struct MatchCommand: ParsableCommand {
     if stats {
       printStats(
         patterns: patterns.count, build: buildTime, scan: scanTime, bytes: haystack.count, matches: total,
-        messages: messages)
+        messages: messages, filter: try filterStageCounts(patterns, haystack, perLine: true))
     }
     if total > 0 { throw ExitCode(1) }
   }
@@ -197,15 +210,40 @@ struct MatchCommand: ParsableCommand {
     do { return try AhoCorasick(patterns: patterns) } catch { throw ValidationError(error.description) }
   }
 
+  /// With --filter-counts, the raw automaton's filter stages over the haystack (each line on its
+  /// own with `perLine`), counted apart from the timed scan.
+  private func filterStageCounts(_ patterns: [String], _ haystack: Data, perLine: Bool) throws -> FilterStageCounts? {
+    guard filterCounts else { return nil }
+    let automaton = try rawAutomaton(patterns)
+    var counts = FilterStageCounts()
+    var filtered = true
+    haystack.withUnsafeBytes { raw in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      if perLine {
+        Self.forEachLine(in: bytes) { filtered = automaton.countFilterStages(inUTF8: $0, into: &counts) && filtered }
+      } else {
+        filtered = automaton.countFilterStages(inUTF8: bytes, into: &counts)
+      }
+    }
+    return filtered ? counts : nil
+  }
+
   /// The `--stats` object on standard error.
   private func printStats(
-    patterns: Int, build: Duration, scan: Duration, bytes: Int, matches: Int, messages: Int? = nil
+    patterns: Int, build: Duration, scan: Duration, bytes: Int, matches: Int, messages: Int? = nil,
+    filter: FilterStageCounts? = nil
   ) {
     var errors = OutputBuffer(.standardError)
     let perLine = messages.map { "\"messages\":\($0)," } ?? ""
+    let stages =
+      filter.map { counts in
+        ",\"filter\":{\"positions\":\(counts.positions),\"lead_bytes\":\(counts.leadBytes),"
+          + "\"passed_prefix\":\(counts.passedPrefix),\"passed_windows\":\(counts.passedWindows),"
+          + "\"window_probes\":\(counts.windowProbes),\"reported\":\(counts.reported),\"walks\":\(counts.walks)}"
+      } ?? ""
     errors.write(
       "{\"patterns\":\(patterns),\"build_seconds\":\(build.seconds),\"scan_seconds\":\(scan.seconds),"
-        + "\"bytes\":\(bytes),\(perLine)\"matches\":\(matches)}\n")
+        + "\"bytes\":\(bytes),\(perLine)\"matches\":\(matches)\(stages)}\n")
   }
 
   private func readPatterns() throws -> [String] {
