@@ -28,9 +28,6 @@ import Synchronization
   private let client: PostgresClient
   private let logger: Logger
   private let state = Mutex(State())
-  /// Wakes the follower: a notification came, or the timer ticked.
-  private let wake: AsyncStream<Void>.Continuation
-  private let wakes: AsyncStream<Void>
   /// The longest an edit or a read of the store may take, waiting for its turn included, before
   /// it is answered as unavailable. A store the follower has lost fails a call at once instead.
   public let timeout: Duration
@@ -81,7 +78,6 @@ import Synchronization
     pool.options.connectTimeout = .seconds(5)
     pool.options.maximumConnections = 4
     client = PostgresClient(configuration: pool, backgroundLogger: logger)
-    (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
   }
 
   /// Runs the connection pool of edits until cancelled.
@@ -157,13 +153,6 @@ import Synchronization
   /// Follows the change log into `service` until cancelled (see the type's notes).
   public func follow(service: ModerationService) async {
     var backoff: Duration = .milliseconds(100)
-    let ticker = Task {
-      while !Task.isCancelled {
-        try? await Task.sleep(for: .seconds(1))
-        wake.yield()
-      }
-    }
-    defer { ticker.cancel() }
     while !Task.isCancelled {
       do {
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 3, logger: logger)
@@ -175,17 +164,29 @@ import Synchronization
           }
           // Listening first, then reading: a change committed in between is read now or
           // notified after.
-          try await catchUp(on: connection, service: service)
+          try await catchUp(on: connection, service: service, within: Self.catchUpLimit)
           backoff = .milliseconds(100)
+          // Wakes the catch-up: a notification came, or a second passed. A stream of this
+          // connection's own: an AsyncStream ends for good when the task reading it is
+          // cancelled, and one shared by all connections ended at the first reconnect, after
+          // which every connection was dropped at once and made again, over and over.
+          let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
           try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-              for try await _ in notifications { self.wake.yield() }
+              for try await _ in notifications { wake.yield() }
+              try Task.checkCancellation()
               let lost = StoreError("the store closed the connection", isUnavailable: true)
               self.lose(lost)
               throw lost
             }
             group.addTask {
-              for await _ in self.wakes {
+              while true {
+                try await Task.sleep(for: .seconds(1))
+                wake.yield()
+              }
+            }
+            group.addTask {
+              for await _ in wakes {
                 try await self.catchUp(on: connection, service: service, within: Self.catchUpLimit)
               }
             }
@@ -208,9 +209,9 @@ import Synchronization
     }
   }
 
-  /// The longest one catch-up may take before the follower gives its connection up: a store
-  /// that neither answers nor closes the connection is lost as one that closed it.
-  static let catchUpLimit: Duration = .seconds(5)
+  /// The longest one read of the change log may take before the follower gives its connection
+  /// up: a store that neither answers nor closes the connection is lost as one that closed it.
+  static let catchUpLimit: Duration = .seconds(10)
 
   /// Marks the store lost (once per loss: counted in ``Status/reconnects`` and logged).
   private func lose(_ error: any Error) {
@@ -226,44 +227,53 @@ import Synchronization
     if wasConnected { logger.warning("lost the store, reconnecting: \(cause)") }
   }
 
-  /// ``catchUp(on:service:)``, or, past `limit`, the connection closed and the store lost.
+  /// Reads the changes past the last applied one (the read bounded by `limit`: past it the
+  /// connection is closed and the store lost) and puts in the lists they touch (compiling them
+  /// takes what it takes: ten thousand lists after an outage take seconds).
   private func catchUp(on connection: PostgresConnection, service: ModerationService, within limit: Duration)
     async throws
   {
-    try await withThrowingTaskGroup(of: Bool.self) { group in
-      group.addTask {
-        try await self.catchUp(on: connection, service: service)
-        return true
-      }
+    let since = state.withLock { $0.applied }
+    let found = try await withThrowingTaskGroup(of: [ChangedApp]?.self) { group in
+      group.addTask { try await self.changedApps(past: since, on: connection) }
       group.addTask {
         try await Task.sleep(for: limit)
-        return false
+        return nil
       }
       defer { group.cancelAll() }
-      if try await group.next() == false {
+      guard let first = try await group.next(), let found = first else {
         let lost = StoreError("the store did not answer within \(limit)", isUnavailable: true)
         lose(lost)
         // Closing fails the query that waits, so the group can end.
         try? await connection.close()
         throw lost
       }
+      return found
     }
+    await apply(found, since: since, service: service)
   }
 
-  /// Reads the changes past the last applied one and puts in the lists they touch.
-  private func catchUp(on connection: PostgresConnection, service: ModerationService) async throws {
-    let since = state.withLock { $0.applied }
-    // One statement, one snapshot: the texts are at least as new as the ids.
+  /// An app changed past some change id: its last change and its current text (nil: deleted).
+  private typealias ChangedApp = (app: String, change: Int64, text: String?)
+
+  /// The apps changed past change `since`, each with its last change and current text, in one
+  /// statement (one snapshot: the texts are at least as new as the ids).
+  private func changedApps(past since: Int64, on connection: PostgresConnection) async throws -> [ChangedApp] {
     let rows = try await connection.query(
       """
       SELECT c.app, c.last, a.text
       FROM (SELECT app, max(id) AS last FROM winnow_changes WHERE id > \(since) GROUP BY app) c
       LEFT JOIN winnow_apps a USING (app)
       """, logger: logger)
-    var found: [(app: String, change: Int64, text: String?)] = []
+    var found: [ChangedApp] = []
     for try await (app, change, text) in rows.decode((String, Int64, String?).self) {
       found.append((app, change, text))
     }
+    return found
+  }
+
+  /// Compiles and puts in the lists of `found` that are newer than what this replica has.
+  private func apply(_ found: [ChangedApp], since: Int64, service: ModerationService) async {
     guard !found.isEmpty else {
       state.withLock { $0.lastCaughtUp = .now }
       return
