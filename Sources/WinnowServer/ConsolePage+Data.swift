@@ -32,7 +32,7 @@ enum ConsolePage {
   .blocked { color: #b00020; } .replaced { color: #a05a00; } .pass { color: #146c2e; }
   mark { background: #ffd2d2; }
   .row { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .4rem 0; }
-  .muted { color: #5b6472; font-size: .85rem; }
+  .muted { color: #5b6472; font-size: .85rem; overflow-wrap: anywhere; }
   #message { color: #b00020; padding: 0 1rem; min-height: 1.2rem; }
   @media (min-width: 62rem) { #try { grid-column: span 2; } }
   @media (max-width: 40rem) {
@@ -64,6 +64,7 @@ enum ConsolePage {
     <div id="try-verdict" class="verdict"></div>
     <div id="try-highlight"></div>
     <div id="try-rewritten" class="muted"></div>
+    <div id="try-record" class="muted"></div>
     <div id="try-matches"></div>
     <details><summary>The result, as /v1/moderate answers it</summary><pre id="try-result"></pre></details>
   </section>
@@ -195,6 +196,8 @@ async function tryMessage() {
   $("try-result").textContent = JSON.stringify(result, null, 2);
   $("try-rewritten").textContent = result.verdict === "replaced" && result.content !== undefined
     ? "delivered as: " + JSON.stringify(result.content) : "";
+  // What the platform would be told of a blocked message (its BlockedMessageInfo).
+  $("try-record").textContent = result.record ? "record: " + JSON.stringify(result.record) : "";
   const highlight = $("try-highlight");
   highlight.replaceChildren();
   const list = $("try-matches");

@@ -160,6 +160,8 @@ def main():
                 matches = driver.find_element(By.ID, "try-matches").text
                 assert re.search(r"zh\.txt:\d+", matches), f"no list file and line in {matches!r}"
                 assert "傻逼" in matches
+                record = driver.find_element(By.ID, "try-record").text
+                assert '"blockType":1' in record, f"no record of the block: {record!r}"
                 driver.save_screenshot(os.path.join(shots, "console-try.png"))
 
             def replaced_and_suppressed():
