@@ -116,6 +116,9 @@ struct DistributedScanTests {
     let fromStdout = try CLITests.temporaryFile("inline.jsonl", last + "\n")
     let again = try await Self.run(["summary", fromStdout])
     #expect(ScanTests.summary(again.stderr) == ScanTests.summary(scanOfWhole.stderr))
+    // `-` is standard input, as the help says (it was read as a file named `-`).
+    let piped = try await Self.run(["summary", "-"], stdin: last + "\n")
+    #expect(piped.status == 3 && ScanTests.summary(piped.stderr) == ScanTests.summary(scanOfWhole.stderr))
   }
 
   /// A line that is not a summary stops `winnow summary` with its file and line.

@@ -254,7 +254,7 @@ func readWholeFile(_ file: String) throws(CLIError) -> Data {
 func forEachNonBlankLine(of files: [String], _ body: (String, Int, Data.SubSequence) throws -> Void) throws {
   for file in files.isEmpty ? ["-"] : files {
     let data: Data
-    do { data = try readWholeFile(file) } catch {
+    do { data = file == "-" ? readStandardInput() : try readWholeFile(file) } catch {
       FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
       throw CLIError.exitCode
     }
