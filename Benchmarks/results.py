@@ -2,7 +2,7 @@
 """Writes one section of Benchmarks/RESULTS.md: the latest figures of one benchmark script.
 
 Usage: Benchmarks/results.py SECTION FILE
-  SECTION: `quality`, `recall`, `compare`, `serve`, `replicas`, `offenders` or `spark` (the script that ran); FILE: what it
+  SECTION: `quality`, `recall`, `compare`, `serve`, `replicas`, `offenders`, `scorer` or `spark` (the script that ran); FILE: what it
   printed.
 
 The section is replaced between its markers (`<!-- SECTION: begin -->` and `<!-- SECTION: end
@@ -26,6 +26,7 @@ TITLES = {
     "offenders": "Offenders in the server (`Benchmarks/serve/offenders`)",
     "replicas": "Replicas sharing a store (`Benchmarks/serve/run`, replicas.py)",
     "spark": "Scanning on Spark (`Benchmarks/spark/run`)",
+    "scorer": "The learned scorer's speed (`Benchmarks/scorer/run`)",
 }
 PREAMBLE = """# Benchmark results
 

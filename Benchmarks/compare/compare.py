@@ -166,6 +166,40 @@ def scan_end_to_end(data, binary, dump, runs=5):
     return rows, mb
 
 
+def scorer_speed(corpora, binary, dump, runs=3):
+    """The learned scorer (issue 57): `winnow score --quiet` over each corpus, one message a line,
+    on one core (scoring alone, the time `winnow score` measures around each text), and `winnow
+    scan --jobs 1` of `dump` on one core with and without `--scorer builtin`; medians of `runs`."""
+    print("\n### The learned scorer\n")
+    print("| corpus | messages | MB | messages/s | MB/s |")
+    print("|---|---:|---:|---:|---:|")
+    for name, data in corpora:
+        rates = []
+        for _ in range(runs):
+            result = subprocess.run(["taskset", "-c", "0", binary, "score", "--quiet", "--scorer", "builtin",
+                                     str(data / "corpus.txt")], capture_output=True, text=True)
+            found = re.search(r"scored (\d+) texts \((\d+) bytes\) in ([0-9.]+) s", result.stderr)
+            if result.returncode != 0 or found is None:
+                sys.exit(f"winnow score failed ({result.returncode}): {result.stderr.strip()[-500:]}")
+            rates.append((int(found.group(1)), int(found.group(2)), float(found.group(3))))
+        texts, size, seconds = rates[0][0], rates[0][1], statistics.median(r[2] for r in rates)
+        print(f"| {name} | {texts:,} | {size / 1e6:.1f} | {texts / seconds:,.0f} | {size / 1e6 / seconds:.1f} |")
+    mb = dump.stat().st_size / 1e6
+    times = {"lists": [], "lists and scorer": []}
+    environment = dict(os.environ, WINNOW_CACHE_DIR=str(corpora[0][1] / "cache"))
+    for _ in range(runs):
+        for name, extra in (("lists", []), ("lists and scorer", ["--scorer", "builtin"])):
+            result = subprocess.run(["taskset", "-c", "0", binary, "scan", "--jobs", "1", *extra, str(dump)],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=environment)
+            rate = re.search(r"MB in [0-9.]+ s: ([0-9.]+) MB/s", result.stderr)
+            if result.returncode != 1 or rate is None:
+                sys.exit(f"winnow scan {' '.join(extra)} failed ({result.returncode}): {result.stderr.strip()[-500:]}")
+            times[name].append(mb / float(rate.group(1)))
+    lists, both = statistics.median(times["lists"]), statistics.median(times["lists and scorer"])
+    print(f"\n`winnow scan --jobs 1` on one core over {dump.name} ({mb:.1f} MB): lists alone {mb / lists:.1f} MB/s, "
+          f"with `--scorer builtin` {mb / both:.1f} MB/s ({lists / both:.2f} of the lists-only speed).")
+
+
 ROUNDS = 5
 
 
@@ -303,6 +337,8 @@ def main():
                     "The real-text corpus (make_real_corpus.py: the quality benchmark's ordinary sentences)")
         corpora.append(("real text", filter_counts(real, binary)))
     stage_table(corpora)
+    scorer_speed([("synthetic", data)] + ([("real text", real)] if real is not None else []), binary,
+                 sample_dump(data, Path(__file__).resolve().parents[2], 16))
 
     root = Path(__file__).resolve().parents[2]
     dumps = [

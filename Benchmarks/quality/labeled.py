@@ -21,7 +21,14 @@ Traditional characters, a letter between CJK characters, zero-width characters, 
 Every text is one message of a dump scanned by `winnow scan --all` with the defaults (the
 built-in list and the contact list); a message counts as blocked when its verdict is `blocked`,
 flagged when it is delivered with a review match.
+
+With `--scorer MODEL` (a model file, or `builtin`), the labelled posts get three rows each: the
+lists alone (the scan above), the scorer alone (`winnow score`, blocked at the model's advised
+block threshold or `--score-block`), and both (`winnow scan --scorer MODEL`, the pipeline).
 """
+import struct
+import subprocess
+import tempfile
 import argparse
 import csv
 import html
@@ -80,6 +87,72 @@ def share(part, whole):
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
 
+def model_path(scorer):
+    if scorer != "builtin":
+        return scorer
+    return str(ROOT / "wordlists" / "scorer" / "abuse.wnsc")
+
+
+def scorer_rows(args, posts, records, options, figures, control):
+    """Lists alone, scorer alone and both, on each labelled set's two parts."""
+    path = model_path(args.scorer)
+    block = args.score_block
+    if block is None:
+        block = struct.unpack_from("<f", Path(path).read_bytes(), 28)[0]
+    texts = [p[2] for p in posts]
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".txt", delete=False) as f:
+        for text in texts:
+            f.write(" ".join(text.split()) + "\n")
+    out = subprocess.run([args.winnow, "score", "--logit", "--scorer", path, f.name], capture_output=True, check=True)
+    Path(f.name).unlink()
+    import math
+    scores = [1 / (1 + math.exp(-float(v))) for v in out.stdout.decode().split()]
+    both_options = options + ["--scorer", path] + (["--score-block", str(args.score_block)] if args.score_block else [])
+    both = scan_texts(args.winnow, texts + [c[3] for c in control], both_options)
+    print(f"Labelled posts with the scorer ({path}, block at {block:.2f}): lists alone, scorer alone, both:")
+    print()
+    print("| set | part | rule | abusive | blocked | ordinary | blocked | precision |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    rules = {
+        "lists": lambda n: records[n]["verdict"] == "blocked",
+        "scorer": lambda n: scores[n] >= block,
+        "both": lambda n: both[n]["verdict"] == "blocked",
+    }
+    figures["scorer"] = {}
+    for name in sorted({p[0] for p in posts}):
+        for part in ("dev", "set-aside"):
+            for rule, blocked in rules.items():
+                a = o = ab = ob = 0
+                for n, (set_name, abusive, text) in enumerate(posts):
+                    if set_name != name or split_of(text) != part:
+                        continue
+                    hit = blocked(n)
+                    if abusive:
+                        a += 1
+                        ab += hit
+                    else:
+                        o += 1
+                        ob += hit
+                precision = ab / (ab + ob) if ab + ob else 0.0
+                print(f"| {name} | {part} | {rule} | {a} | {share(ab, a)} | {o} | {100 * ob / o if o else 0:.2f}% | "
+                      f"{precision:.3f} |")
+                figures["scorer"][f"{name}/{part}/{rule}"] = {
+                    "abusive": a, "abusive_blocked": ab, "ordinary": o, "ordinary_blocked": ob, "precision": precision}
+    print()
+    print("The model learned from the dev parts: their scorer and both rows are in-sample (scripts/train-scorer")
+    print("reports out-of-fold figures for them); the set-aside rows are the measure.")
+    print()
+    cells = []
+    for lang in ("zh", "en"):
+        for column in ("alone", "aimed"):
+            rows = [n for n, c in enumerate(control) if c[0] == lang and c[1] == column and c[2] == "plain"]
+            hits = sum(both[len(texts) + n]["verdict"] == "blocked" for n in rows)
+            cells.append(f"{lang} {column} {hits}/{len(rows)}")
+            figures["scorer"][f"control/{lang}/{column}"] = [hits, len(rows)]
+    print("Control table with the scorer (lists and scorer): " + ", ".join(cells) + ".")
+    print()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("winnow")
@@ -88,6 +161,8 @@ def main():
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--scan-option", action="append", default=[])
     parser.add_argument("--json", help="also write the figures as JSON to this file")
+    parser.add_argument("--scorer", help="also give rows for this scorer model (a file, or builtin), alone and with the lists")
+    parser.add_argument("--score-block", type=float, help="the scorer's block threshold (default: the model's advice)")
     args = parser.parse_args()
     options = list(args.scan_option) + (["--global", args.global_dir] if args.global_dir else [])
 
@@ -96,6 +171,8 @@ def main():
     records = scan_texts(args.winnow, [p[2] for p in posts] + [c[3] for c in control], options)
     figures = {"labelled": {}, "control": {}}
 
+    if posts and args.scorer:
+        scorer_rows(args, posts, records, options, figures, control)
     if posts:
         print("Labelled posts, blocked (and flagged) by the defaults; precision is the abusive share of the")
         print("blocked posts:")

@@ -191,7 +191,8 @@ async function tryMessage() {
   const result = data.result;
   const verdict = $("try-verdict");
   verdict.textContent = result.verdict + (result.flagged ? " (flagged for review)" : "")
-    + (result.blockType ? " — blockType " + result.blockType : "");
+    + (result.blockType ? " — blockType " + result.blockType : "")
+    + (result.score !== undefined ? " — scorer " + result.score : "");
   verdict.className = "verdict " + result.verdict;
   $("try-result").textContent = JSON.stringify(result, null, 2);
   $("try-rewritten").textContent = result.verdict === "replaced" && result.content !== undefined

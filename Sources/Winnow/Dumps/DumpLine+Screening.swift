@@ -63,7 +63,8 @@ extension ModerationEngine {
   /// every line of a dump does, gives ``ScreenedDumpLine/clean(_:)``. Any other line is read
   /// (``DumpLine/init(utf8:)``) and its item screened (``screen(_:)``); what the check found in
   /// a text is handed to the screen, which does not scan that text again. Without `inPlace`
-  /// every line is read and screened (`scan --all`, which writes every line's result).
+  /// every line is read and screened (`scan --all`, which writes every line's result), as it
+  /// is when the engine has a scorer (``ModerationEngine/Configuration/scoring``).
   ///
   /// A clean answer is given only for a line that reading takes in that format, as an item of
   /// that ``SourceType``, and that screening passes with no match and no warning (the fuzz
@@ -74,7 +75,10 @@ extension ModerationEngine {
     dumpLine line: UnsafeBufferPointer<UInt8>, inPlace: Bool = true
   ) throws(ItemError) -> ScreenedDumpLine {
     var found: FoundText? = nil
-    if inPlace, let clean = withUnsafeMutablePointer(to: &found, { cleanLine(ofDumpLine: line, found: $0) }) {
+    // A scorer scores every item, so no line is clean before it is read.
+    if inPlace, configuration.scoring == nil,
+      let clean = withUnsafeMutablePointer(to: &found, { cleanLine(ofDumpLine: line, found: $0) })
+    {
       return .clean(clean)
     }
     let read = try DumpLine(utf8: line)

@@ -435,10 +435,12 @@ struct ScanWorkspace: Sendable {
   /// for every text, they were two allocations a text.
   var regexScratch: RegexScratchStore? = nil
   var rules: [Normalization] = []
+  /// The text a ``Scorer`` normalizes into (with the default rules).
+  var scorerText = NormalizedText()
 
   /// Whether every text's buffers are small enough to keep (see ``WordShaper/keptCapacity``).
   /// Indices, not iteration: iterating would copy each text.
-  var isWorthKeeping: Bool { texts.indices.allSatisfy { texts[$0].isWorthKeeping } }
+  var isWorthKeeping: Bool { texts.indices.allSatisfy { texts[$0].isWorthKeeping } && scorerText.isWorthKeeping }
 }
 
 /// A match before allow-filtering and selection: an entry of a layer over original bytes.

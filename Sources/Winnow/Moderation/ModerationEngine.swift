@@ -28,7 +28,10 @@ import Logging
 ///    (the matches reported are chosen tier by tier, see `DecidingMatches`).
 ///    Review entries (``Entry/Action/review``) never block: their matches are reported and
 ///    make the result ``ModerationResult/flagged``.
-/// 3. Then the reviewer, if configured, sees the item as it would be delivered, with the
+/// 3. Then the scorer, if configured (``Configuration/scoring``), scores the item's texts as
+///    they would be delivered: at or above its block threshold the item is blocked with block
+///    type 3, at or above its review threshold it is flagged.
+/// 4. Then the reviewer, if configured, sees the item as it would be delivered, with the
 ///    flagged matches (``ReviewRequest/flagged``): reject blocks
 ///    with block type 3; review follows ``ReviewPolicy/onReview``; a timeout or failure follows
 ///    ``ReviewPolicy/onFailure``; replacement content from the reviewer is delivered as is.
@@ -64,6 +67,11 @@ public final class ModerationEngine: Sendable {
     @_spi(Tools) public var recordExtra = RecordExtra.categories
     /// What an item decides whose check a regex could not finish (by default review).
     public var onIncomplete: IncompleteAction = .review
+    /// The built-in second opinion: a learned ``Scorer`` asked, after the lists, about every
+    /// item they did not block (nil: none, the default). It only adds: a block by the lists
+    /// stands whatever it says. Its block is block type 3, as a reviewer's reject, and the
+    /// reviewer is not asked about an item it blocked.
+    public var scoring: ScoringPolicy? = nil
     /// The channel a record names for an ultra-group item that has none: `RCDefault`, every
     /// ultra group's default channel in apps created after 2022-10-13 (the platform's seed 004);
     /// nil keeps the empty `channelId` (older apps, whose channel-less messages have none).
@@ -256,6 +264,53 @@ public final class ModerationEngine: Sendable {
   /// copying them (a retain for every string of the item and of each match) was a tenth of a
   /// blocked line's scan.
   private func screenFields(_ item: __owned MessageItem, found: FoundText? = nil) throws(ItemError) -> (
+    result: ModerationResult, fields: [TextField]
+  ) {
+    var (result, fields) = try screenLists(item, found: found)
+    if let scoring = configuration.scoring, result.verdict != .blocked {
+      score(&result, fields: fields, received: item, by: scoring)
+    }
+    return (result, fields)
+  }
+
+  /// The scorer's part (step 3): the highest score of the item's delivered texts; at or above
+  /// the block threshold the item is blocked with block type 3 (`extra` naming the model's
+  /// category), at or above the review threshold it is flagged.
+  private func score(
+    _ result: inout ModerationResult, fields: [TextField], received item: MessageItem, by scoring: ScoringPolicy
+  ) {
+    var best = 0.0
+    for index in fields.indices { best = max(best, scoring.scorer.score(fields[index].text)) }
+    result.score = best
+    if best >= scoring.blockThreshold {
+      let category = scoring.scorer.category
+      let extra = configuration.recordExtra.render(categories: [category], words: [], lists: []) {
+        JSONValue.object([
+          JSONMember(
+            key: "scorer",
+            value: .object([
+              JSONMember(key: "category", value: .string(category)),
+              JSONMember(key: "score", value: .number(Self.scoreText(best))),
+            ]))
+        ]).jsonString
+      }
+      block(&result, received: item, extra: extra)
+      result.scoreBlocked = true
+    } else if best >= scoring.reviewThreshold {
+      result.scoreFlagged = true
+    }
+  }
+
+  /// A score from 0 to 1 as JSON text with four decimals (`0.0731`), as results report it.
+  package static func scoreText(_ score: Double) -> String {
+    let clamped = score.isNaN ? 0 : min(max(score, 0), 1)
+    let tenThousandths = Int((clamped * 10_000).rounded())
+    let fraction = String(tenThousandths % 10_000)
+    return "\(tenThousandths / 10_000)." + String(repeating: "0", count: 4 - fraction.count) + fraction
+  }
+
+  /// The word lists' part of ``screenFields(_:found:)`` (steps 0 to 2).
+  private func screenLists(_ item: __owned MessageItem, found: FoundText? = nil) throws(ItemError) -> (
     result: ModerationResult, fields: [TextField]
   ) {
     var fields = try configuration.extractor.fields(of: item)

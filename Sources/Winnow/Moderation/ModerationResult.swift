@@ -44,8 +44,18 @@ public struct ModerationResult: Sendable, Hashable {
   /// the item is delivered (the reviewer, when configured, was asked), and the match is
   /// reported for people to look at.
   public var flagged: Bool {
-    verdict != .blocked && (flagsIncomplete || matches.contains { $0.match.entry.action == .review })
+    verdict != .blocked
+      && (flagsIncomplete || scoreFlagged || matches.contains { $0.match.entry.action == .review })
   }
+
+  /// The scorer's score of the item (the highest of its texts), when a scorer was asked
+  /// (``ModerationEngine/Configuration/scoring``); nil otherwise, and for items the lists
+  /// blocked.
+  public var score: Double?
+  /// Whether the score reached the review threshold but not the block threshold.
+  var scoreFlagged = false
+  /// Whether the score blocked the item (block type 3).
+  @_spi(Tools) public internal(set) var scoreBlocked = false
 
   /// Whether a check could not finish (a regex stopped at its limits, see ``warnings``): the
   /// verdict is then the one ``ModerationEngine/Configuration/onIncomplete`` chose.
@@ -109,6 +119,10 @@ extension ModerationResult {
     if flagged {
       writer.key("flagged")
       writer.bool(true)
+    }
+    if let score {
+      writer.key("score")
+      writer.value(.number(ModerationEngine.scoreText(score)))
     }
     if let record {
       writer.key("record")

@@ -68,6 +68,10 @@ extension CheckCommand {
       for match in matches { lines.append("    " + describe(match)) }
     }
     for warning in result.warnings { lines.append("warning: \(warning)") }
+    if let score = result.score {
+      let outcome = result.scoreBlocked ? " -> blocked" : (result.flagged ? " -> flagged" : "")
+      lines.append("scorer: \(ModerationEngine.scoreText(score))\(outcome)")
+    }
     if let review = result.review {
       var line = "reviewer: "
       if let decision = review.decision {

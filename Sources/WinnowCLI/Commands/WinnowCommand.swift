@@ -14,7 +14,7 @@ struct WinnowCommand: AsyncParsableCommand {
     version: "0.1.0",
     subcommands: [
       ScanCommand.self, SummaryCommand.self, CheckCommand.self, WordsCommand.self, DiffCommand.self, ServeCommand.self,
-      MatchCommand.self, OffendersCommand.self, StoreCommand.self,
+      MatchCommand.self, OffendersCommand.self, StoreCommand.self, ScoreCommand.self,
     ]
   )
 

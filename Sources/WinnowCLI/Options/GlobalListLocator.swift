@@ -29,6 +29,15 @@ enum GlobalListLocator {
     return isDirectory(contact) ? contact : nil
   }
 
+  /// The built-in scorer model: `scorer/abuse.wnsc` beside the built-in global directory
+  /// (`wordlists/scorer`, or `<prefix>/share/winnow/scorer`).
+  static func scorerFile() -> String? {
+    guard let global = builtInDirectory() else { return nil }
+    let model = URL(fileURLWithPath: global).deletingLastPathComponent().appendingPathComponent("scorer/abuse.wnsc")
+      .path
+    return FileManager.default.fileExists(atPath: model) ? model : nil
+  }
+
   private static func executablePath() -> String {
     if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return link }
     return CommandLine.arguments[0]

@@ -68,6 +68,23 @@ struct ModerationOptions: ParsableArguments {
   @Option(name: .customLong("reviewer-concurrency"), help: "Most reviewer calls in flight at once (default 16).")
   var reviewerConcurrency = 16
 
+  @Option(
+    name: .customLong("scorer"),
+    help: ArgumentHelp(
+      "A learned second opinion after the lists: builtin (the shipped model), a model FILE, or none (the default).",
+      valueName: "builtin|FILE|none"))
+  var scorer = "none"
+
+  @Option(
+    name: .customLong("score-block"),
+    help: "Block (block type 3) an item the scorer scores at or above this, 0 to 1 (default: the model's advice).")
+  var scoreBlock: Double?
+
+  @Option(
+    name: .customLong("score-review"),
+    help: "Flag an item the scorer scores at or above this, 0 to 1 (default: the model's advice).")
+  var scoreReview: Double?
+
   enum ReviewerProtocol: String, ExpressibleByArgument, CaseIterable {
     case callback, json
   }
@@ -86,6 +103,14 @@ struct ModerationOptions: ParsableArguments {
     }
     if contentLimit <= 0 { throw ValidationError("--content-limit must be more than 0") }
     if reviewerConcurrency <= 0 { throw ValidationError("--reviewer-concurrency must be more than 0") }
+    for (name, value) in [("--score-block", scoreBlock), ("--score-review", scoreReview)] {
+      guard let value else { continue }
+      if !(value >= 0 && value <= 1) { throw ValidationError("\(name) must be a number from 0 to 1") }
+      if scorer == "none" { throw ValidationError("\(name) needs --scorer builtin or --scorer FILE") }
+    }
+    if let scoreBlock, let scoreReview, scoreReview > scoreBlock {
+      throw ValidationError("--score-review must not be more than --score-block")
+    }
     for type in messageTypes where !type.contains("=") {
       throw ValidationError("--message-type \(type): expected NAME=PATH,PATH")
     }
@@ -114,6 +139,9 @@ struct ModerationOptions: ParsableArguments {
     configuration.recordExtra = RecordExtra(template: recordExtra)
     configuration.onIncomplete = onIncomplete
     configuration.ultraGroupDefaultChannel = ultraGroupChannel.isEmpty ? nil : ultraGroupChannel
+    if let scorer = try ScorerOption.load(scorer) {
+      configuration.scoring = ScoringPolicy(scorer: scorer, blockThreshold: scoreBlock, reviewThreshold: scoreReview)
+    }
     guard let reviewerURL else { return (configuration, nil) }
     let secret = try reviewerSecretFile.map(readSecretFile)
     let client = WebhookReviewer.makeFailFastClient()

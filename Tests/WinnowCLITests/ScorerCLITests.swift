@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@_spi(Tools) import Winnow
+
+/// `--scorer` in `check` and `scan`, and `winnow score`, run as the built binary.
+@Suite("winnow scorer")
+struct ScorerCLITests {
+  /// A model file of zero weights: every text scores the logistic of `bias` (3 gives 0.9526),
+  /// so the verdicts depend on the thresholds alone. Written as Docs/scorer.md states the format.
+  static func constantModel(bias: Float, block: Float = 0.99, review: Float = 0.5, damage: Bool = false) throws
+    -> String
+  {
+    var bytes = Array("WNSCORER".utf8)
+    func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    u32(1)
+    u32(1)
+    u32(10)
+    for value in [bias, 0.01, block, review] { u32(value.bitPattern) }
+    for text in ["abuse", "constant"] {
+      u32(UInt32(text.utf8.count))
+      bytes += text.utf8
+    }
+    bytes += [UInt8](repeating: 0, count: 1 << 10)
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    withUnsafeBytes(of: hash.littleEndian) { bytes += $0 }
+    if damage { bytes[40] ^= 0xFF }
+    let path = CLITests.temporaryPath("model").path + ".wnsc"
+    try FileManager.default.createDirectory(
+      at: CLITests.runDirectory, withIntermediateDirectories: true)
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  static func item(_ text: String, id: String = "M1") -> String {
+    #"{"msgUID":"\#(id)","targetId":"g1","conversationType":3,"content":{"content":"\#(text)"},"sentTime":5}"#
+  }
+
+  @Test func aScoreAtTheBlockThresholdBlocksWithBlockTypeThree() async throws {
+    let global = try ScanTests.globalList()
+    let model = try Self.constantModel(bias: 3)
+    let blocked = try await CLITests.run([
+      "check", "--global", global, "--scorer", model, "--score-block", "0.95", "--json", "--item", Self.item("hello"),
+    ])
+    #expect(blocked.status == 1)
+    #expect(blocked.stdout.contains(#""verdict":"blocked","blockType":3,"sensitiveType":0,"score":0.9526"#))
+    #expect(blocked.stdout.contains(#""blockType":3,"extra":"abuse""#))
+    // Under the block threshold and over the review one: delivered, flagged.
+    let flagged = try await CLITests.run(["check", "--global", global, "--scorer", model, "--item", Self.item("hello")])
+    #expect(flagged.status == 1)
+    #expect(flagged.stdout.hasPrefix("verdict: pass, sensitiveType 0, flagged for review\n"))
+    #expect(flagged.stdout.contains("scorer: 0.9526 -> flagged\n"))
+    // The lists decide first: a list block is type 1 and carries no score.
+    let listed = try await CLITests.run([
+      "check", "--global", global, "--scorer", model, "--score-block", "0.5", "--json", "--item", Self.item("傻逼"),
+    ])
+    #expect(listed.stdout.contains(#""blockType":1"#) && !listed.stdout.contains(#""score""#))
+  }
+
+  @Test func badModelsAndThresholdsAreRefusedWithTheirCause() async throws {
+    let global = try ScanTests.globalList()
+    let damaged = try Self.constantModel(bias: 3, damage: true)
+    let result = try await CLITests.run(["check", "--global", global, "--scorer", damaged, "--item", Self.item("x")])
+    #expect(result.status != 0 && result.status != 1)
+    #expect(result.stderr.contains("--scorer \(damaged): checksum does not match"))
+    let missing = try await CLITests.run(["score", "--scorer", "/nonexistent/model.wnsc"], stdin: "x\n")
+    #expect(missing.stderr.contains("/nonexistent/model.wnsc: cannot be read"))
+    let range = try await CLITests.run(["check", "--scorer", "builtin", "--score-block", "1.5", "--item", "{}"])
+    #expect(range.stderr.contains("--score-block must be a number from 0 to 1"))
+    let alone = try await CLITests.run(["check", "--score-review", "0.5", "--item", "{}"])
+    #expect(alone.stderr.contains("--score-review needs --scorer builtin or --scorer FILE"))
+  }
+
+  /// A scan with a scorer reads and scores every line, and accounts for each.
+  @Test func aScanWithAScorerScoresEveryLine() async throws {
+    let global = try ScanTests.globalList()
+    let model = try Self.constantModel(bias: 3)
+    let lines = [Self.item("hello", id: "A"), Self.item("傻逼", id: "B"), "not json", Self.item("fine", id: "C")]
+    let dump = try CLITests.temporaryFile("dump.jsonl", lines.joined(separator: "\n") + "\n")
+    let result = try await CLITests.run([
+      "scan", "--global", global, "--no-progress", "--scorer", model, "--score-block", "0.95", dump,
+    ])
+    #expect(result.status == 3, "one line is not an item")
+    let records = result.stdout.split(separator: "\n")
+    #expect(records.count == 4, "three blocked items and the error")
+    #expect(records.filter { $0.contains(#""blockType":3"#) }.count == 2)
+    #expect(records.filter { $0.contains(#""blockType":1"#) }.count == 1)
+  }
+
+  /// The shipped model: loads, scores one line per line in order, and scores a plain insult
+  /// above an ordinary sentence in each of its languages.
+  @Test func theBuiltInModelScoresLinesInOrder() async throws {
+    let texts = ["you are a stupid worthless bitch", "the weather is nice today", "", "你这个贱人去死吧", "今天天气很好"]
+    let result = try await CLITests.run(["score"], stdin: texts.joined(separator: "\n") + "\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    #expect(lines.count == texts.count)
+    let scores = lines.compactMap { Double($0.split(separator: "\t", omittingEmptySubsequences: false)[0]) }
+    #expect(scores.count == texts.count)
+    guard scores.count == 5 else { return }
+    #expect(scores[0] > scores[1] + 0.5 && scores[3] > scores[4] + 0.5, "\(scores)")
+    let features = try await CLITests.run(["score", "--features", "12"], stdin: "ab 你好\n")
+    #expect(features.stdout.split(separator: " ").count == 4 + 3, "a word: its unigram, <ab ab> <ab>; 你 好 你好")
+  }
+}
+
+extension ScorerCLITests {
+  /// `winnow serve --scorer`: the service blocks what the scorer blocks, as `check` does.
+  @Test func theServerAsksTheScorerAfterTheLists() async throws {
+    let model = try Self.constantModel(bias: 3)
+    let server = try await ServeTests.Server(arguments: ["--scorer", model, "--score-block", "0.95"])
+    let scored = try await server.moderate("hello")
+    #expect(scored["verdict"] == "blocked" && scored["blockType"]?.int64Value == 3)
+    #expect(scored["score"] != nil && scored["record"]?["extra"] == "abuse")
+    let listed = try await server.moderate("you fucking idiot")
+    #expect(listed["blockType"]?.int64Value == 1 && listed["score"] == nil)
+    await server.stop()
+  }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import PropertyBased
+import Testing
+
+@_spi(Tools) @testable import Winnow
+
+/// The scorer: its features against a plain reference, its model file, and its place in the
+/// pipeline.
+@Suite("Scorer")
+struct ScorerTests {
+  static let alphabet = [
+    "a", "b", "Y", "o", "u", "1", "0", " ", " ", ".", ",", "!", "'", "@", "$", "你", "傻", "逼", "妳", "學", "の", "ア",
+    "é", "Ж", "한", "ب", "ｆ", "\u{200B}", "😀", "x", "-",
+  ]
+  static let textGen = Gen.int(in: 0...(alphabet.count - 1)).map { alphabet[$0] }.array(of: 0...30).map {
+    $0.joined()
+  }
+
+  /// The features as the doc comment of ``ScorerFeatures`` states them, built as lists of
+  /// scalars and hashed afterwards: no ring of CJK scalars, no word kept as indices.
+  static func referenceFeatures(of text: String, bits: Int) -> [UInt32: Int] {
+    let normalized = Normalizer().normalize(text)
+    var units: [(scalar: UInt32, cls: ScalarClass)] = []
+    for i in 0..<normalized.count where !normalized.isOptional(i) {
+      units.append((UnicodeTables.plainLetter(normalized.scalarStorage[i]), normalized.scalarClass(i)))
+    }
+    // Optional units end words, as the feature code says: mark where they were.
+    var pieces: [[(scalar: UInt32, cls: ScalarClass)]] = [[]]
+    for i in 0..<normalized.count {
+      if normalized.isOptional(i) {
+        pieces.append([])
+      } else {
+        pieces[pieces.count - 1].append(
+          (UnicodeTables.plainLetter(normalized.scalarStorage[i]), normalized.scalarClass(i)))
+      }
+    }
+    var features: [[UInt32]] = []
+    // CJK n-grams: runs of unspaced units across optional units.
+    var run: [UInt32] = []
+    func isWord(_ cls: ScalarClass) -> Bool { [.letter, .digit, .other, .arabicLetter].contains(cls) }
+    for unit in units {
+      if unit.cls == .unspaced {
+        run.append(unit.scalar)
+        features.append([1, unit.scalar])
+        if run.count >= 2 { features.append([2] + run.suffix(2)) }
+        if run.count >= 3 { features.append([3] + run.suffix(3)) }
+      } else {
+        run = []
+      }
+    }
+    // Words: runs of word units within a piece; the word before resets at CJK units.
+    var previous: [UInt32]? = nil
+    for piece in pieces {
+      var word: [UInt32] = []
+      func end() {
+        guard !word.isEmpty else { return }
+        features.append([4] + word)
+        if let previous { features.append([5] + previous + [ScorerFeatures.pairSeparator] + word) }
+        previous = word
+        let padded = [ScorerFeatures.wordStart] + word + [ScorerFeatures.wordEnd]
+        for n in 3...5 where n <= padded.count {
+          for first in 0...(padded.count - n) { features.append([UInt32(5 + n)] + padded[first..<(first + n)]) }
+        }
+        word = []
+      }
+      for unit in piece {
+        if isWord(unit.cls) {
+          word.append(unit.scalar)
+        } else {
+          end()
+          if unit.cls == .unspaced { previous = nil }
+        }
+      }
+      end()
+    }
+    var counts: [UInt32: Int] = [:]
+    for feature in features {
+      var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+      for value in feature { hash = (hash ^ UInt64(value)) &* 0x0000_0100_0000_01B3 }
+      var z = hash
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      z ^= z >> 31
+      let index = UInt32(truncatingIfNeeded: z) & UInt32((1 << bits) - 1)
+      counts[index, default: 0] += z >> 63 == 1 ? -1 : 1
+    }
+    return counts.filter { $0.value != 0 }
+  }
+
+  static func summed(_ features: [(index: UInt32, negative: Bool)]) -> [UInt32: Int] {
+    var counts: [UInt32: Int] = [:]
+    for feature in features { counts[feature.index, default: 0] += feature.negative ? -1 : 1 }
+    return counts.filter { $0.value != 0 }
+  }
+
+  @Test func featuresEqualThePlainReference() async {
+    await propertyCheck(count: 500, input: Self.textGen) { text in
+      #expect(Self.summed(Scorer.features(of: text, bits: 16)) == Self.referenceFeatures(of: text, bits: 16), "\(text)")
+    }
+  }
+
+  /// A model whose weights are random bytes: the scorer's logit is the bias plus the weights of
+  /// the features `winnow score --features` writes, over the square root of their number.
+  @Test func theLogitIsTheFeaturesTimesTheWeights() async throws {
+    var generator = SystemRandomNumberGenerator()
+    let weights = (0..<(1 << 12)).map { _ in Int8.random(in: -127...127, using: &generator) }
+    let model = ScorerModel(
+      bias: -1.25, scale: 0.03, blockThreshold: 0.9, reviewThreshold: 0.5, category: "abuse", description: "test",
+      weights: weights)
+    let scorer = try Scorer(bytes: model.encoded)
+    await propertyCheck(count: 500, input: Self.textGen) { text in
+      let features = Scorer.features(of: text, bits: 12)
+      var sum = 0
+      for feature in features { sum += (feature.negative ? -1 : 1) * Int(weights[Int(feature.index)]) }
+      let expected =
+        features.isEmpty ? -1.25 : -1.25 + Double(sum) * Double(Float(0.03)) / Double(features.count).squareRoot()
+      #expect(abs(scorer.logit(text) - expected) < 1e-5, "\(text)")
+      #expect(abs(scorer.score(text) - 1 / (1 + exp(-expected))) < 1e-5)
+    }
+  }
+
+  /// What normalization folds, the features do not see: width, case, separators inside CJK,
+  /// Traditional characters.
+  @Test func evasionsTheMatcherFoldsGiveTheSameFeatures() {
+    for (plain, written) in [("fuck you", "ＦＵＣＫ  you"), ("傻逼", "傻 逼"), ("你是傻逼", "你是傻.逼"), ("学习", "學習")] {
+      #expect(
+        Self.summed(Scorer.features(of: plain, bits: 18)) == Self.summed(Scorer.features(of: written, bits: 18)),
+        "\(written)")
+    }
+  }
+
+  @Test func modelFilesRoundTripAndDamageIsNamed() throws {
+    let weights = (0..<1024).map { Int8(truncatingIfNeeded: $0 * 7) }
+    let model = ScorerModel(
+      bias: 0.5, scale: 0.01, blockThreshold: 0.8, reviewThreshold: 0.6, category: "abuse", description: "d",
+      weights: weights)
+    let bytes = model.encoded
+    #expect(try ScorerModel(decoding: bytes) == model)
+    func problem(_ bytes: [UInt8]) -> String? {
+      do {
+        _ = try Scorer(bytes: bytes, file: "m.wnsc")
+        return nil
+      } catch { return error.description }
+    }
+    #expect(problem(Array("hello".utf8))?.contains("not a Winnow model file") == true)
+    var flipped = bytes
+    flipped[100] ^= 1
+    #expect(problem(flipped)?.contains("m.wnsc: checksum does not match") == true)
+    #expect(problem(Array(bytes.dropLast(9)))?.contains("checksum") == true)
+    var other = model
+    other.reviewThreshold = 0.9
+    #expect(problem(other.encoded)?.contains("thresholds") == true)
+    other = model
+    other.scale = .nan
+    #expect(problem(other.encoded)?.contains("not a usable number") == true)
+    // A later feature version is refused, not misread.
+    var later = Array(bytes.dropLast(8))
+    later[12] = 2
+    withUnsafeBytes(of: ScorerModel.checksum(later[...]).littleEndian) { later += $0 }
+    #expect(problem(later)?.contains("feature version 2") == true)
+  }
+
+  /// A model that knows one word: `badword` and its features weigh +127, the bias is low.
+  static func oneWordScorer() throws -> Scorer {
+    var weights = [Int8](repeating: 0, count: 1 << 16)
+    for feature in Scorer.features(of: "badword", bits: 16) {
+      weights[Int(feature.index)] = feature.negative ? -127 : 127
+    }
+    let model = ScorerModel(
+      bias: -3, scale: 0.05, blockThreshold: 0.9, reviewThreshold: 0.3, category: "abuse", description: "one word",
+      weights: weights)
+    return try Scorer(bytes: model.encoded)
+  }
+
+  @Test func theScorerOnlyAddsToTheLists() throws {
+    let scorer = try Self.oneWordScorer()
+    #expect(scorer.score("badword") > 0.9)
+    #expect(scorer.score("hello there") < 0.1)
+    let list = try WordList(name: "g", origin: .global, parsing: "listed")
+    var configuration = ModerationEngine.Configuration()
+    configuration.scoring = ScoringPolicy(scorer: scorer)
+    let engine = try ModerationEngine(global: [list], configuration: configuration)
+    func item(_ text: String) throws -> MessageItem {
+      try MessageItem(json: #"{"msgUID":"1","targetId":"t","content":{"content":"\#(text)"}}"#)
+    }
+    let blocked = try engine.screen(try item("badword"))
+    #expect(blocked.verdict == .blocked && blocked.blockType == .thirdParty)
+    #expect(blocked.record?.extra == "abuse")
+    #expect(blocked.json["score"] != nil)
+    // The lists decide first: their block stands, and the scorer is not asked.
+    let listed = try engine.screen(try item("badword listed"))
+    #expect(listed.blockType == .globalWord && listed.score == nil)
+    let clean = try engine.screen(try item("hello"))
+    #expect(clean.verdict == .pass && !clean.flagged && (clean.score ?? 1) < 0.3)
+    // Between the thresholds: delivered, flagged.
+    configuration.scoring = ScoringPolicy(scorer: scorer, blockThreshold: 1, reviewThreshold: 0.5)
+    let flagged = try ModerationEngine(global: [list], configuration: configuration).screen(try item("badword"))
+    #expect(flagged.verdict == .pass && flagged.flagged)
+    // Without a scorer nothing is scored.
+    #expect(try ModerationEngine(global: [list]).screen(try item("badword")).score == nil)
+  }
+}
