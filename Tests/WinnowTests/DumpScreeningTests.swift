@@ -107,7 +107,7 @@ struct DumpScreeningTests {
       switch (door, full) {
       case (.success(.clean(let clean)), .success(.screened(let result, let format, _))):
         #expect(format == clean.format && result.item.sourceType == clean.sourceType)
-        #expect(result.verdict == .pass && result.matches.isEmpty && result.warnings.isEmpty)
+        #expect(result.verdict == .pass && !result.flagged && result.matches.isEmpty && result.warnings.isEmpty)
         return true
       case (.success(.screened(let first, let format, let flagged)), .success(.screened(let result, let f, let p))):
         #expect(first == result && format == f && flagged == p, "a hand-over changed a result")
@@ -139,6 +139,29 @@ struct DumpScreeningTests {
           + #""mentionedInfo":{"mentionedContent":"\#(texts[second])"}}}"#
         Self.confirm(Array(line.utf8), engine)
       }
+    }
+  }
+
+  /// With a scorer, a line is clean only when every text it checks in place scores under the
+  /// review threshold: the scorer's blocks and flags come from the full road, and texts it
+  /// scores low still pass in place.
+  @Test func aScorerSeesEveryTextTheCheckReads() throws {
+    var configuration = Self.engine.configuration
+    configuration.scoring = ScoringPolicy(scorer: try ScorerTests.oneWordScorer("zorkle"), reviewThreshold: 0.5)
+    let engine = try ModerationEngine(global: Self.lists, configuration: configuration)
+    let places = [
+      #"{"msgUID":"M","content":{"content":"X"}}"#,
+      #"{"msgUID":"M","content":{"content":"ok","extra":"X"}}"#,
+      #"{"msgUID":"M","content":{"content":"ok","mentionedInfo":{"mentionedContent":"X"}}}"#,
+      #"{"msgUID":"M","objectName":"App:Card","content":{"title":"t","items":[{"label":"X"}]}}"#,
+      #"{"kind":"extension","msgUID":"M","sourceContent":{"mid":"M","put":{"k":"X"}}}"#,
+    ]
+    for place in places {
+      #expect(Self.confirm(Array(place.replacingOccurrences(of: "X", with: "hello there").utf8), engine), "\(place)")
+      // No list finds `zorkle`: only the scorer keeps the line from passing in place.
+      let scored = Array(place.replacingOccurrences(of: "X", with: "zorkle").utf8)
+      #expect(scored.withUnsafeBufferPointer { Self.engine.cleanLine(ofDumpLine: $0) } != nil, "\(place)")
+      #expect(!Self.confirm(scored, engine), "\(place)")
     }
   }
 

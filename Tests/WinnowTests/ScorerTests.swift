@@ -160,10 +160,10 @@ struct ScorerTests {
     #expect(problem(later)?.contains("feature version 2") == true)
   }
 
-  /// A model that knows one word: `badword` and its features weigh +127, the bias is low.
-  static func oneWordScorer() throws -> Scorer {
+  /// A model that knows one word: `word` and its features weigh +127, the bias is low.
+  static func oneWordScorer(_ word: String = "badword") throws -> Scorer {
     var weights = [Int8](repeating: 0, count: 1 << 16)
-    for feature in Scorer.features(of: "badword", bits: 16) {
+    for feature in Scorer.features(of: word, bits: 16) {
       weights[Int(feature.index)] = feature.negative ? -127 : 127
     }
     let model = ScorerModel(

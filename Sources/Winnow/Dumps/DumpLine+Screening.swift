@@ -63,8 +63,9 @@ extension ModerationEngine {
   /// every line of a dump does, gives ``ScreenedDumpLine/clean(_:)``. Any other line is read
   /// (``DumpLine/init(utf8:)``) and its item screened (``screen(_:)``); what the check found in
   /// a text is handed to the screen, which does not scan that text again. Without `inPlace`
-  /// every line is read and screened (`scan --all`, which writes every line's result), as it
-  /// is when the engine has a scorer (``ModerationEngine/Configuration/scoring``).
+  /// every line is read and screened (`scan --all`, which writes every line's result). With a
+  /// scorer (``ModerationEngine/Configuration/scoring``), a line is clean only if each of its
+  /// texts also scores under the review threshold.
   ///
   /// A clean answer is given only for a line that reading takes in that format, as an item of
   /// that ``SourceType``, and that screening passes with no match and no warning (the fuzz
@@ -75,10 +76,7 @@ extension ModerationEngine {
     dumpLine line: UnsafeBufferPointer<UInt8>, inPlace: Bool = true
   ) throws(ItemError) -> ScreenedDumpLine {
     var found: FoundText? = nil
-    // A scorer scores every item, so no line is clean before it is read.
-    if inPlace, configuration.scoring == nil,
-      let clean = withUnsafeMutablePointer(to: &found, { cleanLine(ofDumpLine: line, found: $0) })
-    {
+    if inPlace, let clean = withUnsafeMutablePointer(to: &found, { cleanLine(ofDumpLine: line, found: $0) }) {
       return .clean(clean)
     }
     let read = try DumpLine(utf8: line)
@@ -127,7 +125,7 @@ extension ModerationEngine {
     guard !range.isEmpty, range.count < Int(UInt32.max) else { return nil }
     let body = UnsafeBufferPointer(rebasing: line[range])
     var parser = JSONParser(body)
-    let screening = ContentScreening(bytes: body, matcher: defaultMatcher, found: found)
+    let screening = ContentScreening(bytes: body, matcher: defaultMatcher, found: found, scoring: scoringReference)
     // A text message's content object met after its `objectName` is checked as it is skipped:
     // skipped, then walked again to be checked, its every string was scanned twice. The answer
     // stands if, once the whole line is read, that object is the content and its rule is the
@@ -186,7 +184,8 @@ extension ModerationEngine {
         return nil
       }
       contentScreening = ContentScreening(
-        bytes: body, matcher: appKey.map(matcher(ofApp:)) ?? defaultMatcher, found: found)
+        bytes: body, matcher: appKey.map(matcher(ofApp:)) ?? defaultMatcher, found: found,
+        scoring: scoringReference)
     }
     let rule: ContentRule = sourceType == .extension ? .extension : .fields(objectName)
     switch body[content.lowerBound] {
@@ -211,7 +210,8 @@ extension ModerationEngine {
           try parser.skipValue(depth: 0)
           parser.skipWhitespace()
           guard parser.position == json.count else { return false }
-          let inner = ContentScreening(bytes: json, matcher: contentScreening.matcher, found: found)
+          let inner = ContentScreening(
+            bytes: json, matcher: contentScreening.matcher, found: found, scoring: contentScreening.scoring)
           return isClean(start..<json.count, by: rule, inner)
         } catch { return false }
       }
@@ -344,6 +344,9 @@ private struct ContentScreening {
   unowned(unsafe) let matcher: Matcher
   /// Where the first text the matcher finds something in is written, for the full screen.
   let found: UnsafeMutablePointer<FoundText?>
+  /// The engine's scorer, if any: a text it scores at or over the review threshold is not
+  /// clean (the full screen scores it again and decides). Not retained, as ``matcher``.
+  unowned(unsafe) let scoring: ScoringReference?
 
   /// A parser at `position` of the line, which does not check its strings' UTF-8 again (the
   /// whole line's was).
@@ -572,10 +575,20 @@ private struct ContentScreening {
 
   /// Whether the matcher finds nothing, and warns of nothing, in a string's text.
   private func isClean(_ string: (text: Range<Int>, isEscaped: Bool)) -> Bool {
-    guard string.isEscaped else { return findsNothing(in: UnsafeBufferPointer(rebasing: bytes[string.text])) }
+    guard string.isEscaped else {
+      let text = UnsafeBufferPointer(rebasing: bytes[string.text])
+      return findsNothing(in: text) && (scoring == nil || scoresLow(text))
+    }
     var parser = checkedParser(at: string.text.lowerBound - 1)
     guard var text = try? parser.parseString() else { return false }
-    return text.withUTF8 { findsNothing(in: $0) }
+    return text.withUTF8 { findsNothing(in: $0) && (scoring == nil || scoresLow($0)) }
+  }
+
+  /// Whether the scorer scores `text` under its review threshold.
+  @inline(never)
+  private func scoresLow(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let policy = scoring?.policy else { return true }
+    return policy.scorer.score(utf8: text) < policy.reviewThreshold
   }
 
   /// Whether the matcher finds nothing, and warns of nothing, in `text`; when it does find

@@ -72,6 +72,14 @@ public struct Scorer: Sendable {
     }
   }
 
+  /// ``score(_:)`` of UTF-8 bytes (invalid bytes read as U+FFFD).
+  func score(utf8 text: UnsafeBufferPointer<UInt8>) -> Double {
+    ThreadWorkspace.withWorkspace { workspace in
+      normalizer.normalize(utf8: text, into: &workspace.scorerText)
+      return Self.logistic(logit(of: workspace.scorerText))
+    }
+  }
+
   /// The logit of a text: what ``score(_:)`` is the logistic of (for the trainer's check).
   @_spi(Tools) public func logit(_ text: String) -> Double {
     ThreadWorkspace.withWorkspace { workspace in

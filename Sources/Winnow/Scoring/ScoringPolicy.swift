@@ -15,3 +15,10 @@ public struct ScoringPolicy: Sendable {
     self.reviewThreshold = reviewThreshold ?? min(scorer.advisedReviewThreshold, self.blockThreshold)
   }
 }
+
+/// A ``ScoringPolicy`` held by reference (see ``ModerationEngine/scoringReference``).
+final class ScoringReference: Sendable {
+  let policy: ScoringPolicy
+
+  init(_ policy: ScoringPolicy) { self.policy = policy }
+}
