@@ -93,6 +93,42 @@ def model_path(scorer):
     return str(ROOT / "wordlists" / "scorer" / "abuse.wnsc")
 
 
+PEER = """
+import sys
+from profanity_check import predict
+texts = sys.stdin.read().split("\\n")[:-1]
+sys.stdout.write("".join(str(int(v)) for v in predict(texts)))
+"""
+
+
+def peer_rows(python, posts, figures):
+    """alt-profanity-check (a linear model on its own labelled data) on the English posts, as its
+    `predict` decides: the learning filter the scorer is compared with."""
+    english = [(n, p) for n, p in enumerate(posts) if p[0] == "davidson"]
+    text = "".join(" ".join(p[2].split()) + "\n" for _, p in english)
+    out = subprocess.run([python, "-c", PEER], input=text.encode("utf-8"), capture_output=True)
+    if out.returncode != 0 or len(out.stdout) != len(english):
+        print(f"| davidson | - | alt-profanity-check could not be run | | | | | |")
+        return
+    for part in ("dev", "set-aside"):
+        a = o = ab = ob = 0
+        for (n, (name, abusive, body)), flag in zip(english, out.stdout.decode()):
+            if split_of(body) != part:
+                continue
+            hit = flag == "1"
+            if abusive:
+                a += 1
+                ab += hit
+            else:
+                o += 1
+                ob += hit
+        precision = ab / (ab + ob) if ab + ob else 0.0
+        print(f"| davidson | {part} | alt-profanity-check | {a} | {share(ab, a)} | {o} | "
+              f"{100 * ob / o if o else 0:.2f}% | {precision:.3f} |")
+        figures["scorer"][f"davidson/{part}/alt-profanity-check"] = {
+            "abusive": a, "abusive_blocked": ab, "ordinary": o, "ordinary_blocked": ob, "precision": precision}
+
+
 def scorer_rows(args, posts, records, options, figures, control):
     """Lists alone, scorer alone and both, on each labelled set's two parts."""
     path = model_path(args.scorer)
@@ -138,7 +174,10 @@ def scorer_rows(args, posts, records, options, figures, control):
                       f"{precision:.3f} |")
                 figures["scorer"][f"{name}/{part}/{rule}"] = {
                     "abusive": a, "abusive_blocked": ab, "ordinary": o, "ordinary_blocked": ob, "precision": precision}
+    if args.peer_python:
+        peer_rows(args.peer_python, posts, figures)
     print()
+    print("alt-profanity-check learned from tweets that include Davidson's, so its rows are largely in-sample.")
     print("The model learned from the dev parts: their scorer and both rows are in-sample (scripts/train-scorer")
     print("reports out-of-fold figures for them); the set-aside rows are the measure.")
     print()
@@ -163,6 +202,7 @@ def main():
     parser.add_argument("--json", help="also write the figures as JSON to this file")
     parser.add_argument("--scorer", help="also give rows for this scorer model (a file, or builtin), alone and with the lists")
     parser.add_argument("--score-block", type=float, help="the scorer's block threshold (default: the model's advice)")
+    parser.add_argument("--peer-python", help="a Python with alt-profanity-check, for its rows beside the scorer's")
     args = parser.parse_args()
     options = list(args.scan_option) + (["--global", args.global_dir] if args.global_dir else [])
 
