@@ -110,23 +110,25 @@ def peer_rows(python, posts, figures):
     if out.returncode != 0 or len(out.stdout) != len(english):
         print(f"| davidson | - | alt-profanity-check could not be run | | | | | |")
         return
+    flags = out.stdout.decode()
     for part in ("dev", "set-aside"):
-        a = o = ab = ob = 0
-        for (n, (name, abusive, body)), flag in zip(english, out.stdout.decode()):
-            if split_of(body) != part:
-                continue
-            hit = flag == "1"
-            if abusive:
-                a += 1
-                ab += hit
-            else:
-                o += 1
-                ob += hit
-        precision = ab / (ab + ob) if ab + ob else 0.0
-        print(f"| davidson | {part} | alt-profanity-check | {a} | {share(ab, a)} | {o} | "
-              f"{100 * ob / o if o else 0:.2f}% | {precision:.3f} |")
-        figures["scorer"][f"davidson/{part}/alt-profanity-check"] = {
-            "abusive": a, "abusive_blocked": ab, "ordinary": o, "ordinary_blocked": ob, "precision": precision}
+        tally_row(figures, "davidson", part, "alt-profanity-check",
+                  [(post[1], flag == "1") for (_, post), flag in zip(english, flags) if split_of(post[2]) == part])
+
+
+def tally_row(figures, name, part, rule, cases):
+    """Prints and records one row of the scorer table; `cases` are (abusive, blocked) pairs."""
+    a = o = ab = ob = 0
+    for abusive, hit in cases:
+        if abusive:
+            a, ab = a + 1, ab + hit
+        else:
+            o, ob = o + 1, ob + hit
+    precision = ab / (ab + ob) if ab + ob else 0.0
+    print(f"| {name} | {part} | {rule} | {a} | {share(ab, a)} | {o} | {100 * ob / o if o else 0:.2f}% | "
+          f"{precision:.3f} |")
+    figures["scorer"][f"{name}/{part}/{rule}"] = {
+        "abusive": a, "abusive_blocked": ab, "ordinary": o, "ordinary_blocked": ob, "precision": precision}
 
 
 def scorer_rows(args, posts, records, options, figures, control):
@@ -158,22 +160,8 @@ def scorer_rows(args, posts, records, options, figures, control):
     for name in sorted({p[0] for p in posts}):
         for part in ("dev", "set-aside"):
             for rule, blocked in rules.items():
-                a = o = ab = ob = 0
-                for n, (set_name, abusive, text) in enumerate(posts):
-                    if set_name != name or split_of(text) != part:
-                        continue
-                    hit = blocked(n)
-                    if abusive:
-                        a += 1
-                        ab += hit
-                    else:
-                        o += 1
-                        ob += hit
-                precision = ab / (ab + ob) if ab + ob else 0.0
-                print(f"| {name} | {part} | {rule} | {a} | {share(ab, a)} | {o} | {100 * ob / o if o else 0:.2f}% | "
-                      f"{precision:.3f} |")
-                figures["scorer"][f"{name}/{part}/{rule}"] = {
-                    "abusive": a, "abusive_blocked": ab, "ordinary": o, "ordinary_blocked": ob, "precision": precision}
+                tally_row(figures, name, part, rule, [(abusive, blocked(n)) for n, (set_name, abusive, text)
+                                                      in enumerate(posts) if set_name == name and split_of(text) == part])
     if args.peer_python:
         peer_rows(args.peer_python, posts, figures)
     print()
