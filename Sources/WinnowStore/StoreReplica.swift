@@ -154,14 +154,33 @@ import Synchronization
   public func follow(service: ModerationService) async {
     var backoff: Duration = .milliseconds(100)
     while !Task.isCancelled {
+      // Connecting and starting to listen are bounded as a read is: a store that stops
+      // answering while the follower (re)connects is lost after the limit, not never (the
+      // replica counted as connected from its load, so edits waited their whole deadline).
+      // The lock makes the watchdog's loss and the follower's arrival one or the other.
+      let settled = Mutex(false)
+      let watchdog = Task { [self] in
+        try await Task.sleep(for: Self.catchUpLimit)
+        settled.withLock { settled in
+          if !settled {
+            lose(
+              StoreError("the store did not answer within \(Self.catchUpLimit) while connecting", isUnavailable: true))
+          }
+        }
+      }
+      defer { watchdog.cancel() }
       do {
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 3, logger: logger)
         defer { Task { try? await connection.close() } }
         try await connection.listen(on: PostgresStore.channel) { notifications in
-          state.withLock { state in
-            state.connected = true
-            state.lastError = nil
+          settled.withLock { settled in
+            settled = true
+            state.withLock { state in
+              state.connected = true
+              state.lastError = nil
+            }
           }
+          watchdog.cancel()
           // Listening first, then reading: a change committed in between is read now or
           // notified after.
           try await catchUp(on: connection, service: service, within: Self.catchUpLimit)
