@@ -271,10 +271,11 @@ public final class ModerationEngine: Sendable {
   private func screenFields(_ item: __owned MessageItem, found: FoundText? = nil) throws(ItemError) -> (
     result: ModerationResult, fields: [TextField]
   ) {
+    // Without a scorer the item is handed on, not copied (a copy retains each of its strings).
+    guard let scoring = configuration.scoring else { return try screenLists(item, found: found) }
+    let received = item
     var (result, fields) = try screenLists(item, found: found)
-    if let scoring = configuration.scoring, result.verdict != .blocked {
-      score(&result, fields: fields, received: item, by: scoring)
-    }
+    if result.verdict != .blocked { score(&result, fields: fields, received: received, by: scoring) }
     return (result, fields)
   }
 
