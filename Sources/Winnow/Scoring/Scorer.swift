@@ -66,24 +66,23 @@ public struct Scorer: Sendable {
 
   /// The score of a text: the model's probability that it is abusive, from 0 to 1.
   public func score(_ text: String) -> Double {
-    ThreadWorkspace.withWorkspace { workspace in
-      normalizer.normalize(text, into: &workspace.scorerText)
-      return Self.logistic(logit(of: workspace.scorerText))
-    }
+    var text = text
+    return text.withUTF8 { score(utf8: $0) }
   }
 
   /// ``score(_:)`` of UTF-8 bytes (invalid bytes read as U+FFFD).
-  func score(utf8 text: UnsafeBufferPointer<UInt8>) -> Double {
-    ThreadWorkspace.withWorkspace { workspace in
-      normalizer.normalize(utf8: text, into: &workspace.scorerText)
-      return Self.logistic(logit(of: workspace.scorerText))
-    }
-  }
+  func score(utf8 text: UnsafeBufferPointer<UInt8>) -> Double { Self.logistic(logit(utf8: text)) }
 
   /// The logit of a text: what ``score(_:)`` is the logistic of (for the trainer's check).
   @_spi(Tools) public func logit(_ text: String) -> Double {
+    var text = text
+    return text.withUTF8 { logit(utf8: $0) }
+  }
+
+  /// ``logit(_:)`` of UTF-8 bytes, normalized into the thread's workspace.
+  private func logit(utf8 text: UnsafeBufferPointer<UInt8>) -> Double {
     ThreadWorkspace.withWorkspace { workspace in
-      normalizer.normalize(text, into: &workspace.scorerText)
+      normalizer.normalize(utf8: text, into: &workspace.scorerText)
       return logit(of: workspace.scorerText)
     }
   }
