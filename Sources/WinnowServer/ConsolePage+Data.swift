@@ -192,7 +192,8 @@ async function tryMessage() {
   const verdict = $("try-verdict");
   verdict.textContent = result.verdict + (result.flagged ? " (flagged for review)" : "")
     + (result.blockType ? " — blockType " + result.blockType : "")
-    + (result.score !== undefined ? " — scorer " + result.score : "");
+    + (result.score !== undefined ? " — scorer " + result.score : "")
+    + (result.cleared ? " (cleared the global list's block)" : "");
   verdict.className = "verdict " + result.verdict;
   $("try-result").textContent = JSON.stringify(result, null, 2);
   $("try-rewritten").textContent = result.verdict === "replaced" && result.content !== undefined

@@ -117,3 +117,72 @@ extension ScorerCLITests {
     await server.stop()
   }
 }
+
+extension ScorerCLITests {
+  /// A format 2 model (Docs/scorer.md) that knows two words: `傻逼` (+127 on each of its
+  /// features, from `winnow score --features`) and `你好` (−127), with the given thresholds.
+  static func twoWordModel(block: Float = 0.99, review: Float = 0.5, clear: Float = 0.3) async throws -> String {
+    let features = try await CLITests.run(["score", "--features", "12"], stdin: "傻逼\n你好\n")
+    var weights = [Int8](repeating: 0, count: 1 << 12)
+    for (line, weight) in zip(features.stdout.split(separator: "\n"), [Int8(127), -127]) {
+      for item in line.split(separator: " ") {
+        let parts = item.split(separator: ":")
+        guard parts.count == 2, let index = Int(parts[0]), weights.indices.contains(index) else { continue }
+        weights[index] = parts[1] == "1" ? weight : -weight
+      }
+    }
+    var bytes = Array("WNSCORER".utf8)
+    func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    u32(2)
+    u32(1)
+    u32(12)
+    for value: Float in [0, 0.05, block, review, clear] { u32(value.bitPattern) }
+    for text in ["abuse", "two words"] {
+      u32(UInt32(text.utf8.count))
+      bytes += text.utf8
+    }
+    bytes += weights.map { UInt8(bitPattern: $0) }
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    withUnsafeBytes(of: hash.littleEndian) { bytes += $0 }
+    let path = CLITests.temporaryPath("two-words").path + ".wnsc"
+    try FileManager.default.createDirectory(at: CLITests.runDirectory, withIntermediateDirectories: true)
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  /// `--score-clear`: a global block in a text the model reads as benign is delivered, flagged;
+  /// the word alone, or with clearing off, stays blocked.
+  @Test func theScorerClearsAGlobalBlockInABenignText() async throws {
+    let global = try ScanTests.globalList()
+    let model = try await Self.twoWordModel()
+    let benign = "你好你好你好傻逼你好你好你好"
+    let scores = try await CLITests.run(["score", "--scorer", model], stdin: "傻逼\n\(benign)\n")
+    let values = scores.stdout.split(separator: "\n").compactMap { Double($0.split(separator: "\t")[0]) }
+    #expect(values.count == 2 && values[0] >= 0.5 && values[1] < 0.3, "the model must know the word: \(values)")
+    let cleared = try await CLITests.run([
+      "check", "--global", global, "--scorer", model, "--json", "--item", Self.item(benign),
+    ])
+    #expect(cleared.status == 1, "flagged")
+    #expect(cleared.stdout.contains(#""verdict":"pass","blockType":null,"sensitiveType":0,"flagged":true"#))
+    #expect(cleared.stdout.contains(#""cleared":true"#) && cleared.stdout.contains(#""action":"review""#))
+    let off = try await CLITests.run([
+      "check", "--global", global, "--scorer", model, "--score-clear", "0", "--json", "--item", Self.item(benign),
+    ])
+    #expect(off.stdout.contains(#""blockType":1"#) && !off.stdout.contains("cleared"))
+    let text = try await CLITests.run(["check", "--global", global, "--scorer", model, "--item", Self.item(benign)])
+    #expect(text.stdout.contains("-> cleared the global list's block"))
+    // A scan accounts for the cleared line as delivered, and still blocks the word alone.
+    let dump = try CLITests.temporaryFile(
+      "clear.jsonl", [Self.item(benign, id: "A"), Self.item("傻逼", id: "B")].joined(separator: "\n") + "\n")
+    let scan = try await CLITests.run(["scan", "--global", global, "--no-progress", "--scorer", model, dump])
+    #expect(scan.stderr.contains("2 lines read = 1 passed + 0 replaced + 1 blocked + 0 errors"), "\(scan.stderr)")
+    // Out of order: refused with the cause.
+    let order = try await CLITests.run([
+      "check", "--scorer", model, "--score-review", "0.4", "--score-clear", "0.6", "--item", "{}",
+    ])
+    #expect(order.stderr.contains("--score-clear must not be more than --score-review or --score-block"))
+    let over = try await CLITests.run(["check", "--scorer", model, "--score-clear", "0.7", "--item", "{}"])
+    #expect(over.stderr.contains("--score-clear 0.7 is more than the review threshold 0.5"), "\(over.stderr)")
+  }
+}

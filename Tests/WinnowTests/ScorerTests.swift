@@ -200,3 +200,133 @@ struct ScorerTests {
     #expect(try ModerationEngine(global: [list]).screen(try item("badword")).score == nil)
   }
 }
+
+/// The scorer's clearing of global blocks (``ScoringPolicy/clearThreshold``).
+@Suite("The scorer clearing global blocks") struct ScorerClearingTests {
+  static func item(_ text: String) throws -> MessageItem {
+    try MessageItem(json: #"{"msgUID":"1","targetId":"t","content":{"content":"\#(text)"}}"#)
+  }
+
+  /// A model that reads `friendly` as benign as it reads `badword` as abusive.
+  static func twoWordScorer() throws -> Scorer {
+    var weights = [Int8](repeating: 0, count: 1 << 16)
+    for (word, weight) in [("badword", Int8(127)), ("friendly", -127)] {
+      for feature in Scorer.features(of: word, bits: 16) {
+        weights[Int(feature.index)] = feature.negative ? -weight : weight
+      }
+    }
+    return try Scorer(
+      bytes: ScorerModel(
+        bias: -3, scale: 0.05, blockThreshold: 0.9, reviewThreshold: 0.3, category: "abuse", description: "two words",
+        weights: weights
+      ).encoded)
+  }
+
+  static func engine(clear: Double, categoryActions: [String: ModerationEngine.CategoryAction] = [:]) throws
+    -> ModerationEngine
+  {
+    var configuration = ModerationEngine.Configuration()
+    configuration.scoring = ScoringPolicy(scorer: try twoWordScorer(), clearThreshold: clear)
+    configuration.categoryActions = categoryActions
+    return try ModerationEngine(
+      global: [
+        WordList(
+          name: "g", origin: .global, parsing: "badword\nlisted\n[slur]\nbadwords\n[politics]\nreview:friendly vote\n")
+      ],
+      custom: [WordList(name: "app", origin: .custom, parsing: "badwordy\n")], configuration: configuration)
+  }
+
+  static let benign = "friendly friendly friendly badword friendly friendly friendly"
+
+  @Test func aKnownWordInABenignClauseIsDeliveredFlagged() throws {
+    let scorer = try Self.twoWordScorer()
+    #expect(scorer.score("badword") >= ScoringPolicy.knownWord && scorer.score(Self.benign) < 0.2)
+    let result = try Self.engine(clear: 0.2).screen(try Self.item(Self.benign))
+    #expect(result.verdict == .pass && result.flagged && result.scoreCleared)
+    #expect(result.blockType == nil && result.record == nil)
+    #expect(result.matches.map(\.match.entry.action) == [.review])
+    #expect((result.score ?? 1) < 0.2)
+    #expect(result.json["cleared"] == .bool(true))
+    // With no clear threshold, the list's block stands.
+    let standing = try Self.engine(clear: 0).screen(try Self.item(Self.benign))
+    #expect(standing.blockType == .globalWord && !standing.scoreCleared && standing.score == nil)
+  }
+
+  @Test func anAbusiveTextIsNotCleared() throws {
+    let result = try Self.engine(clear: 0.2).screen(try Self.item("you badword"))
+    #expect(result.blockType == .globalWord && !result.scoreCleared)
+    #expect((result.score ?? 0) >= 0.2)
+  }
+
+  /// A word the model does not know scores low anywhere: that is no evidence of an ordinary sense.
+  @Test func aWordTheModelDoesNotKnowIsNotCleared() throws {
+    let result = try Self.engine(clear: 0.2).screen(try Self.item("friendly friendly listed friendly friendly"))
+    #expect(result.blockType == .globalWord && !result.scoreCleared)
+  }
+
+  /// Friendly sentences around an insult lower the score of the whole text, not of the clause
+  /// the match is in.
+  @Test func paddingDoesNotClear() throws {
+    let padding = Array(repeating: "friendly", count: 6).joined(separator: ", ")
+    let text = "\(padding). you badword. \(padding)"
+    #expect(
+      try Self.twoWordScorer().score(text) < 0.2,
+      "the padding must dilute the whole text for this test to mean anything")
+    let result = try Self.engine(clear: 0.2).screen(try Self.item(text))
+    #expect(result.blockType == .globalWord && !result.scoreCleared)
+  }
+
+  @Test func customListsAndCategoryActionsAreNeverCleared() throws {
+    let custom = try Self.engine(clear: 0.2).screen(try Self.item("friendly friendly badwordy friendly friendly"))
+    #expect(custom.blockType == .customWord && !custom.scoreCleared)
+    // A category the operator makes block stays blocked.
+    let switched = try Self.engine(clear: 0.2, categoryActions: ["slur": .block]).screen(
+      try Self.item("friendly friendly badwords friendly friendly"))
+    #expect(switched.blockType == .globalWord && !switched.scoreCleared)
+    let promoted = try Self.engine(clear: 0.2, categoryActions: ["politics": .block]).screen(
+      try Self.item("friendly vote"))
+    #expect(promoted.blockType == .globalWord)
+    // A benign global block beside a custom block: the custom list decides.
+    let both = try Self.engine(clear: 0.2).screen(try Self.item(Self.benign + " badwordy"))
+    #expect(both.blockType == .customWord)
+  }
+
+  @Test func theClauseStopsAtPunctuationAndReach() {
+    func clause(_ text: String, _ word: String) -> String {
+      let start =
+        text.utf8.count - (text.components(separatedBy: word).dropFirst().joined(separator: word).utf8.count)
+        - word.utf8.count
+      return String(ModerationEngine.clause(around: start..<(start + word.utf8.count), in: text))
+    }
+    #expect(clause("hi there, you badword now. bye", "badword") == " you badword now")
+    #expect(clause("今天很好，你是傻逼吧。谢谢", "傻逼") == "你是傻逼吧")
+    #expect(clause("badword", "badword") == "badword")
+    let long = String(repeating: "a", count: 40)
+    #expect(
+      clause("\(long)X\(long)", "X") == String(repeating: "a", count: 24) + "X" + String(repeating: "a", count: 24))
+    // Han characters count three: eight either side.
+    let han = String(repeating: "好", count: 20)
+    #expect(
+      clause("\(han)傻逼\(han)", "傻逼") == String(repeating: "好", count: 8) + "傻逼" + String(repeating: "好", count: 8))
+    #expect(clause("一二三四五六七八九傻逼", "傻逼") == "二三四五六七八九傻逼")
+    // A range outside the text reads the whole text.
+    #expect(ModerationEngine.clause(around: 5..<99, in: "short") == "short")
+  }
+
+  @Test func modelFilesCarryTheClearThreshold() throws {
+    let model = ScorerModel(
+      bias: 0, scale: 0.01, blockThreshold: 0.9, reviewThreshold: 0.5, clearThreshold: 0.05, category: "abuse",
+      description: "d", weights: [Int8](repeating: 0, count: 1024))
+    #expect(try Scorer(bytes: model.encoded).advisedClearThreshold == Double(Float(0.05)))
+    var wrong = model
+    wrong.clearThreshold = 0.6
+    #expect(throws: ScorerFileError.self) { try Scorer(bytes: wrong.encoded) }
+    // A format 1 file (no clear threshold) reads as never clearing.
+    var old = Array(model.encoded.dropLast(8))
+    old.removeSubrange(36..<40)
+    old[8] = 1
+    withUnsafeBytes(of: ScorerModel.checksum(old[...]).littleEndian) { old += $0 }
+    let scorer = try Scorer(bytes: old)
+    #expect(scorer.advisedClearThreshold == 0 && scorer.advisedReviewThreshold == 0.5)
+  }
+}

@@ -30,7 +30,11 @@ import Logging
 ///    make the result ``ModerationResult/flagged``.
 /// 3. Then the scorer, if configured (``Configuration/scoring``), scores the item's texts as
 ///    they would be delivered: at or above its block threshold the item is blocked with block
-///    type 3, at or above its review threshold it is flagged.
+///    type 3, at or above its review threshold it is flagged. Before that, with a clear
+///    threshold, it is asked about an item a global block entry blocks: when the texts and the
+///    clauses around the matches all score under it, and the model knows each matched word,
+///    the item is decided again with those entries as review entries
+///    (``ScoringPolicy/clearThreshold``).
 /// 4. Then the reviewer, if configured, sees the item as it would be delivered, with the
 ///    flagged matches (``ReviewRequest/flagged``): reject blocks
 ///    with block type 3; review follows ``ReviewPolicy/onReview``; a timeout or failure follows
@@ -68,9 +72,11 @@ public final class ModerationEngine: Sendable {
     /// What an item decides whose check a regex could not finish (by default review).
     public var onIncomplete: IncompleteAction = .review
     /// The built-in second opinion: a learned ``Scorer`` asked, after the lists, about every
-    /// item they did not block (nil: none, the default). It only adds: a block by the lists
-    /// stands whatever it says. Its block is block type 3, as a reviewer's reject, and the
-    /// reviewer is not asked about an item it blocked.
+    /// item they did not block (nil: none, the default). Its block is block type 3, as a
+    /// reviewer's reject, and the reviewer is not asked about an item it blocked. A block by a
+    /// custom list stands whatever it says; a block by the global list stands unless the
+    /// policy's ``ScoringPolicy/clearThreshold`` clears it, and then the item is delivered
+    /// flagged for review, never silently.
     public var scoring: ScoringPolicy? = nil
     /// The channel a record names for an ultra-group item that has none: `RCDefault`, every
     /// ultra group's default channel in apps created after 2022-10-13 (the platform's seed 004);
@@ -236,6 +242,96 @@ public final class ModerationEngine: Sendable {
     found.match.entry.action == .block || (found.match.entry.action.isReplace && found.field.isKey)
   }
 
+  /// How far either side of a match the clause the scorer reads for clearing reaches at most,
+  /// in units: a Han or kana character counts three, any other character one (about four
+  /// words either way; see ``ScoringPolicy/clearThreshold``).
+  static let clauseReach = 24
+
+  /// Makes every global block match a review match: what a clearing does.
+  private static func clearGlobalBlocks(_ matches: inout [FieldMatch]) {
+    for index in matches.indices
+    where matches[index].match.origin == .global && matches[index].match.entry.action == .block {
+      matches[index].match = matches[index].match.withAction(.review)
+    }
+  }
+
+  /// The score that decides whether the scorer clears the item's global block matches: the
+  /// highest of the scores of each field with such a match and of the clause around each one.
+  /// Nil when no global block entry blocks, or when the scorer does not know a matched word:
+  /// the match's own text scores under ``ScoringPolicy/knownWord``, so that a low score in context
+  /// would be the model's ignorance, not evidence of an ordinary sense. It stops at the first
+  /// score at or above the clear threshold.
+  private func clearingScore(_ matches: [FieldMatch], fields: [TextField], by scoring: ScoringPolicy) -> Double? {
+    for index in matches.indices {
+      let match = matches[index].match
+      guard match.origin == .global, match.entry.action == .block else { continue }
+      if scoring.scorer.score(match.text) < ScoringPolicy.knownWord { return nil }
+    }
+    var best: Double? = nil
+    for field in fields {
+      var scored = false
+      for index in matches.indices where matches[index].field == field.location {
+        let match = matches[index].match
+        guard match.origin == .global, match.entry.action == .block else { continue }
+        if !scored {
+          scored = true
+          best = max(best ?? 0, scoring.scorer.score(field.text))
+        }
+        best = max(best ?? 0, scoring.scorer.score(String(Self.clause(around: match.range, in: field.text))))
+        if let best, best >= scoring.clearThreshold { return best }
+      }
+    }
+    return best
+  }
+
+  /// The clause around a match (a UTF-8 byte range of `text`): the match and the characters
+  /// either side up to the nearest clause punctuation or line break, at most ``clauseReach``
+  /// units either side.
+  static func clause(around range: Range<Int>, in text: String) -> Substring {
+    let scalars = text.unicodeScalars
+    let utf8 = text.utf8
+    guard range.lowerBound >= 0, range.lowerBound <= range.upperBound,
+      let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound, limitedBy: utf8.endIndex),
+      let upper = utf8.index(utf8.startIndex, offsetBy: range.upperBound, limitedBy: utf8.endIndex),
+      let lowerScalar = lower.samePosition(in: scalars), let upperScalar = upper.samePosition(in: scalars)
+    else { return Substring(text) }
+    var start = lowerScalar
+    var units = 0
+    while start > scalars.startIndex {
+      let before = scalars.index(before: start)
+      units += Self.clauseUnits(scalars[before])
+      if units > clauseReach || Self.endsClause(scalars[before]) { break }
+      start = before
+    }
+    var end = upperScalar
+    units = 0
+    while end < scalars.endIndex {
+      units += Self.clauseUnits(scalars[end])
+      if units > clauseReach || Self.endsClause(scalars[end]) { break }
+      end = scalars.index(after: end)
+    }
+    return text[start..<end]
+  }
+
+  /// A character's units of ``clauseReach``: three for Han and kana (U+2E80–U+9FFF,
+  /// U+F900–U+FAFF, U+20000–U+3FFFF), one for any other.
+  private static func clauseUnits(_ scalar: Unicode.Scalar) -> Int {
+    switch scalar.value {
+    case 0x2E80...0x9FFF, 0xF900...0xFAFF, 0x2_0000...0x3_FFFF: 3
+    default: 1
+    }
+  }
+
+  /// Clause punctuation and line breaks, ASCII and full-width.
+  private static func endsClause(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar {
+    case ".", ",", "!", "?", ";", ":", "\n", "\r", "\t", "\u{3002}", "\u{FF0C}", "\u{FF01}", "\u{FF1F}", "\u{FF1B}",
+      "\u{FF1A}", "\u{3001}", "\u{2026}", "\u{FF0E}":
+      return true
+    default: return false
+    }
+  }
+
   /// Gives every block and review match of a switched category the category's action.
   private static func switchCategories(_ matches: inout [FieldMatch], to actions: [String: CategoryAction]) {
     for index in matches.indices { matches[index].match = matches[index].match.switchingCategory(actions) }
@@ -287,7 +383,7 @@ public final class ModerationEngine: Sendable {
   ) {
     var best = 0.0
     for index in fields.indices { best = max(best, scoring.scorer.score(fields[index].text)) }
-    result.score = best
+    result.score = max(result.score ?? 0, best)
     if best >= scoring.blockThreshold {
       let category = scoring.scorer.category
       let extra = configuration.recordExtra.render(categories: [category], words: [], lists: []) {
@@ -315,27 +411,56 @@ public final class ModerationEngine: Sendable {
     return "\(tenThousandths / 10_000)." + String(repeating: "0", count: 4 - fraction.count) + fraction
   }
 
-  /// The word lists' part of ``screenFields(_:found:)`` (steps 0 to 2).
+  /// ``screenListsDeciding(_:found:)``, with what the scorer's clearing said put in the result.
   private func screenLists(_ item: __owned MessageItem, found: FoundText? = nil) throws(ItemError) -> (
     result: ModerationResult, fields: [TextField]
   ) {
+    var clearing: (score: Double, cleared: Bool)? = nil
+    var (result, fields) = try screenListsDeciding(item, found: found, clearing: &clearing)
+    if let clearing {
+      result.score = clearing.score
+      // A review entry a category action makes block still blocks after a clearing.
+      result.scoreCleared = clearing.cleared && result.verdict != .blocked
+    }
+    return (result, fields)
+  }
+
+  /// The word lists' part of ``screenFields(_:found:)`` (steps 0 to 2); `clearing` is the
+  /// scorer's clearing score, and whether it cleared, when it was asked.
+  private func screenListsDeciding(
+    _ item: __owned MessageItem, found: FoundText?, clearing: inout (score: Double, cleared: Bool)?
+  ) throws(ItemError) -> (result: ModerationResult, fields: [TextField]) {
     var fields = try configuration.extractor.fields(of: item)
     let app = app(for: item)
     let matcher = app.matcher
     var matches: [FieldMatch] = []
     var warnings: [MatchWarning] = []
-    // Every match of each field, overlapping ones included: the decision compares them all
-    // (see ``DecidingMatches``), after categories are switched.
-    for index in fields.indices {
-      let report = found?.report(of: fields[index].text, by: matcher) ?? matcher.scan(fields[index].text, kind: nil)
-      if !report.matches.isEmpty {
-        let location = fields[index].location
-        var found = report.matches.map { FieldMatch(field: location, match: $0) }
-        if !app.categoryActions.isEmpty { Self.switchCategories(&found, to: app.categoryActions) }
-        if found.count > 1 { found = DecidingMatches.choose(found, match: \.match, blocks: Self.blocks) }
-        matches += found
+    while true {
+      // Every match of each field, overlapping ones included: the decision compares them all
+      // (see ``DecidingMatches``), after categories are switched.
+      for index in fields.indices {
+        let report =
+          found?.report(of: fields[index].text, by: matcher) ?? matcher.scan(fields[index].text, kind: nil)
+        if !report.matches.isEmpty {
+          let location = fields[index].location
+          var found = report.matches.map { FieldMatch(field: location, match: $0) }
+          if clearing?.cleared == true { Self.clearGlobalBlocks(&found) }
+          if !app.categoryActions.isEmpty { Self.switchCategories(&found, to: app.categoryActions) }
+          if found.count > 1 { found = DecidingMatches.choose(found, match: \.match, blocks: Self.blocks) }
+          matches += found
+        }
+        warnings += report.warnings
       }
-      warnings += report.warnings
+      // The scorer's clearing (``ScoringPolicy/clearThreshold``): asked once, about an item a
+      // global block entry blocks; when it clears, the fields are read again with those
+      // entries as review entries.
+      guard clearing == nil, let scoring = configuration.scoring, scoring.clearThreshold > 0,
+        let score = clearingScore(matches, fields: fields, by: scoring)
+      else { break }
+      clearing = (score, score < scoring.clearThreshold)
+      guard score < scoring.clearThreshold else { break }
+      matches.removeAll()
+      warnings.removeAll()
     }
     // Blocked by a global entry if any blocks, else by a custom one; the record's `extra` names
     // the words of the entries that decided. A replace entry in an extension key blocks too:

@@ -48,12 +48,17 @@ public struct ModerationResult: Sendable, Hashable {
       && (flagsIncomplete || scoreFlagged || matches.contains { $0.match.entry.action == .review })
   }
 
-  /// The scorer's score of the item (the highest of its texts), when a scorer was asked
-  /// (``ModerationEngine/Configuration/scoring``); nil otherwise, and for items the lists
-  /// blocked.
+  /// The scorer's score of the item, when a scorer was asked
+  /// (``ModerationEngine/Configuration/scoring``); nil otherwise. For an item a global block
+  /// entry matched (with a clear threshold set), the score that decided whether to clear it
+  /// (the highest of its texts and clauses, see ``ScoringPolicy/clearThreshold``); else the
+  /// highest score of its delivered texts. Nil for an item a custom list blocked.
   public var score: Double?
   /// Whether the score reached the review threshold but not the block threshold.
   var scoreFlagged = false
+  /// Whether the score cleared the global list's block (``ScoringPolicy/clearThreshold``): the
+  /// item was delivered, flagged, with those matches as review matches.
+  public internal(set) var scoreCleared = false
   /// Whether the score blocked the item (block type 3).
   @_spi(Tools) public internal(set) var scoreBlocked = false
 
@@ -123,6 +128,10 @@ extension ModerationResult {
     if let score {
       writer.key("score")
       writer.value(.number(ModerationEngine.scoreText(score)))
+    }
+    if scoreCleared {
+      writer.key("cleared")
+      writer.bool(true)
     }
     if let record {
       writer.key("record")

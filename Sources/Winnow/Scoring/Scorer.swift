@@ -29,6 +29,9 @@ public struct Scorer: Sendable {
   public let advisedBlockThreshold: Double
   /// The threshold at or above which the trainer advises flagging for review.
   public let advisedReviewThreshold: Double
+  /// The threshold under which the trainer advises clearing a global list's block (0: never;
+  /// see ``ScoringPolicy/clearThreshold``).
+  public let advisedClearThreshold: Double
   /// The model's own description (data, date, figures), as the trainer wrote it.
   public let description: String
 
@@ -57,6 +60,7 @@ public struct Scorer: Sendable {
     self.category = model.category
     self.advisedBlockThreshold = Double(model.blockThreshold)
     self.advisedReviewThreshold = Double(model.reviewThreshold)
+    self.advisedClearThreshold = Double(model.clearThreshold)
     self.description = model.description
     self.bias = model.bias
     self.scale = model.scale

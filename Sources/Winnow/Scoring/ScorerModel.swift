@@ -1,28 +1,32 @@
-/// The contents of a model file (format 1), all numbers little-endian:
+/// The contents of a model file (format 2; format 1 is read too), all numbers little-endian:
 ///
 /// | bytes | what |
 /// |---|---|
 /// | 8 | `WNSCORER` |
-/// | 4 | format version, 1 |
+/// | 4 | format version, 2 (or 1) |
 /// | 4 | feature version (``Scorer/featureVersion``) |
 /// | 4 | bits of the table: it has 2^bits buckets, 10 to 24 |
 /// | 4 | bias (Float32) |
 /// | 4 | scale: a bucket's weight is its byte times this (Float32, positive) |
 /// | 4 | advised block threshold (Float32, 0 to 1) |
 /// | 4 | advised review threshold (Float32, 0 to the block threshold) |
+/// | 4 | advised clear threshold (Float32, 0 to the review threshold; 0: never clear); format 2 only, format 1 reads as 0 |
 /// | 4 + n | category: its length, then UTF-8 (1 to 64 bytes) |
 /// | 4 + n | description: its length, then UTF-8 (at most 64 KiB) |
 /// | 2^bits | the weights, one signed byte a bucket |
 /// | 8 | FNV-1a (64 bits) of every byte before it |
 struct ScorerModel: Equatable {
   static let magic = Array("WNSCORER".utf8)
-  static let formatVersion: UInt32 = 1
+  static let formatVersion: UInt32 = 2
+  /// The versions this build reads.
+  static let readableVersions: ClosedRange<UInt32> = 1...2
   static let bitRange: ClosedRange<UInt32> = 10...24
 
   var bias: Float
   var scale: Float
   var blockThreshold: Float
   var reviewThreshold: Float
+  var clearThreshold: Float
   var category: String
   var description: String
   var weights: [Int8]
@@ -40,13 +44,15 @@ struct ScorerModel: Equatable {
   }
 
   init(
-    bias: Float, scale: Float, blockThreshold: Float, reviewThreshold: Float, category: String, description: String,
-    weights: [Int8]
+    bias: Float, scale: Float, blockThreshold: Float, reviewThreshold: Float, clearThreshold: Float = 0,
+    category: String,
+    description: String, weights: [Int8]
   ) {
     self.bias = bias
     self.scale = scale
     self.blockThreshold = blockThreshold
     self.reviewThreshold = reviewThreshold
+    self.clearThreshold = clearThreshold
     self.category = category
     self.description = description
     self.weights = weights
@@ -65,8 +71,11 @@ struct ScorerModel: Equatable {
     }
     reader.end = bytes.count - 8
     let format = try reader.u32()
-    guard format == Self.formatVersion else {
-      throw Problem(problem: "format version \(format); this winnow reads version \(Self.formatVersion)")
+    guard Self.readableVersions.contains(format) else {
+      throw Problem(
+        problem:
+          "format version \(format); this winnow reads versions \(Self.readableVersions.lowerBound) to \(Self.readableVersions.upperBound)"
+      )
     }
     let features = try reader.u32()
     guard features == Scorer.featureVersion else {
@@ -83,11 +92,14 @@ struct ScorerModel: Equatable {
     scale = try reader.f32()
     blockThreshold = try reader.f32()
     reviewThreshold = try reader.f32()
+    clearThreshold = format >= 2 ? try reader.f32() : 0
     guard bias.isFinite, scale.isFinite, scale > 0 else {
       throw Problem(problem: "bias or scale is not a usable number")
     }
-    guard (0...1).contains(blockThreshold), (0...blockThreshold).contains(reviewThreshold) else {
-      throw Problem(problem: "thresholds must satisfy 0 ≤ review ≤ block ≤ 1")
+    guard (0...1).contains(blockThreshold), (0...blockThreshold).contains(reviewThreshold),
+      (0...reviewThreshold).contains(clearThreshold)
+    else {
+      throw Problem(problem: "thresholds must satisfy 0 ≤ clear ≤ review ≤ block ≤ 1")
     }
     category = try reader.string(limit: 64, name: "category")
     guard !category.isEmpty else { throw Problem(problem: "the category is empty") }
@@ -112,6 +124,7 @@ struct ScorerModel: Equatable {
     f32(scale)
     f32(blockThreshold)
     f32(reviewThreshold)
+    f32(clearThreshold)
     for text in [category, description] {
       u32(UInt32(text.utf8.count))
       bytes += text.utf8

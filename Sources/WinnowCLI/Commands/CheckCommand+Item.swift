@@ -69,7 +69,10 @@ extension CheckCommand {
     }
     for warning in result.warnings { lines.append("warning: \(warning)") }
     if let score = result.score {
-      let outcome = result.scoreBlocked ? " -> blocked" : (result.flagged ? " -> flagged" : "")
+      let outcome =
+        result.scoreBlocked
+        ? " -> blocked"
+        : result.scoreCleared ? " -> cleared the global list's block" : (result.flagged ? " -> flagged" : "")
       lines.append("scorer: \(ModerationEngine.scoreText(score))\(outcome)")
     }
     if let review = result.review {

@@ -85,6 +85,13 @@ struct ModerationOptions: ParsableArguments {
     help: "Flag an item the scorer scores at or above this, 0 to 1 (default: the model's advice).")
   var scoreReview: Double?
 
+  @Option(
+    name: .customLong("score-clear"),
+    help: ArgumentHelp(
+      "Deliver, flagged, an item the global list blocks when the scorer scores its texts and the clauses around the matches under this, 0 to 1 (default: the model's advice; 0: never).",
+      valueName: "T"))
+  var scoreClear: Double?
+
   enum ReviewerProtocol: String, ExpressibleByArgument, CaseIterable {
     case callback, json
   }
@@ -103,13 +110,18 @@ struct ModerationOptions: ParsableArguments {
     }
     if contentLimit <= 0 { throw ValidationError("--content-limit must be more than 0") }
     if reviewerConcurrency <= 0 { throw ValidationError("--reviewer-concurrency must be more than 0") }
-    for (name, value) in [("--score-block", scoreBlock), ("--score-review", scoreReview)] {
+    for (name, value) in [
+      ("--score-block", scoreBlock), ("--score-review", scoreReview), ("--score-clear", scoreClear),
+    ] {
       guard let value else { continue }
       if !(value >= 0 && value <= 1) { throw ValidationError("\(name) must be a number from 0 to 1") }
       if scorer == "none" { throw ValidationError("\(name) needs --scorer builtin or --scorer FILE") }
     }
     if let scoreBlock, let scoreReview, scoreReview > scoreBlock {
       throw ValidationError("--score-review must not be more than --score-block")
+    }
+    if let scoreClear, let limit = scoreReview ?? scoreBlock, scoreClear > limit {
+      throw ValidationError("--score-clear must not be more than --score-review or --score-block")
     }
     for type in messageTypes where !type.contains("=") {
       throw ValidationError("--message-type \(type): expected NAME=PATH,PATH")
@@ -140,7 +152,14 @@ struct ModerationOptions: ParsableArguments {
     configuration.onIncomplete = onIncomplete
     configuration.ultraGroupDefaultChannel = ultraGroupChannel.isEmpty ? nil : ultraGroupChannel
     if let scorer = try ScorerOption.load(scorer) {
-      configuration.scoring = ScoringPolicy(scorer: scorer, blockThreshold: scoreBlock, reviewThreshold: scoreReview)
+      let policy = ScoringPolicy(
+        scorer: scorer, blockThreshold: scoreBlock, reviewThreshold: scoreReview, clearThreshold: scoreClear)
+      if policy.clearThreshold > policy.reviewThreshold {
+        throw ValidationError(
+          "--score-clear \(scoreClear ?? policy.clearThreshold) is more than the review threshold \(policy.reviewThreshold)"
+        )
+      }
+      configuration.scoring = policy
     }
     guard let reviewerURL else { return (configuration, nil) }
     let secret = try reviewerSecretFile.map(readSecretFile)
