@@ -22,9 +22,14 @@ Every text is one message of a dump scanned by `winnow scan --all` with the defa
 built-in list and the contact list); a message counts as blocked when its verdict is `blocked`,
 flagged when it is delivered with a review match.
 
-With `--scorer MODEL` (a model file, or `builtin`), the labelled posts get three rows each: the
+With `--scorer MODEL` (a model file, or `builtin`), the labelled posts get four rows each: the
 lists alone (the scan above), the scorer alone (`winnow score`, blocked at the model's advised
-block threshold or `--score-block`), and both (`winnow scan --scorer MODEL`, the pipeline).
+block threshold or `--score-block`), both without the scorer's clearing of global blocks
+(`--score-clear 0`: the scorer only adds), and both (`winnow scan --scorer MODEL`, the pipeline).
+Then the padding attack on the clearing: each aimed insult of the control table that the lists
+block, between two ordinary chat utterances of its language on either side (ChatterBot's corpus,
+seeded), as separate sentences and run into one clause; the share the pipeline still blocks,
+beside the share a clearing on the whole text's score alone would let through.
 """
 import struct
 import subprocess
@@ -146,7 +151,9 @@ def scorer_rows(args, posts, records, options, figures, control):
     import math
     scores = [1 / (1 + math.exp(-float(v))) for v in out.stdout.decode().split()]
     both_options = options + ["--scorer", path] + (["--score-block", str(args.score_block)] if args.score_block else [])
-    both = scan_texts(args.winnow, texts + [c[3] for c in control], both_options)
+    padded = padded_insults(control, records, len(posts), args.seed)
+    both = scan_texts(args.winnow, texts + [c[3] for c in control] + [p[2] for p in padded], both_options)
+    adding = scan_texts(args.winnow, texts, both_options + ["--score-clear", "0"])
     print(f"Labelled posts with the scorer ({path}, block at {block:.2f}): lists alone, scorer alone, both:")
     print()
     print("| set | part | rule | abusive | blocked | ordinary | blocked | precision |")
@@ -154,6 +161,7 @@ def scorer_rows(args, posts, records, options, figures, control):
     rules = {
         "lists": lambda n: records[n]["verdict"] == "blocked",
         "scorer": lambda n: scores[n] >= block,
+        "both, adding only": lambda n: adding[n]["verdict"] == "blocked",
         "both": lambda n: both[n]["verdict"] == "blocked",
     }
     figures["scorer"] = {}
@@ -177,6 +185,51 @@ def scorer_rows(args, posts, records, options, figures, control):
             cells.append(f"{lang} {column} {hits}/{len(rows)}")
             figures["scorer"][f"control/{lang}/{column}"] = [hits, len(rows)]
     print("Control table with the scorer (lists and scorer): " + ", ".join(cells) + ".")
+    print()
+    padding_rows(args, path, padded, both, len(texts) + len(control), figures)
+
+
+def padded_insults(control, records, offset, seed):
+    """(language, form, text) of each aimed insult the lists block, padded with ordinary chat."""
+    rng = random.Random(seed)
+    utterances = {"zh": [], "en": []}
+    for line in (ROOT / "samples" / "chatterbot-utterances.txt").read_text("utf-8").splitlines():
+        line = " ".join(line.split())
+        if line:
+            utterances["zh" if any("\u4e00" <= ch <= "\u9fff" for ch in line) else "en"].append(line)
+    out = []
+    for n, (lang, form, kind, text) in enumerate(control):
+        if form != "aimed" or kind != "plain" or records[offset + n]["verdict"] != "blocked":
+            continue
+        pad = [rng.choice(utterances[lang]) for _ in range(4)]
+        stop, space = ("。", "") if lang == "zh" else (". ", " ")
+        out.append((lang, "sentences", stop.join([pad[0], pad[1], text, pad[2], pad[3]]) + stop.strip()))
+        bare = ["".join(ch for ch in p if ch.isalnum() or ch == " ").strip() for p in pad]
+        out.append((lang, "one clause", space.join([bare[0], bare[1], text, bare[2], bare[3]])))
+    return out
+
+
+def padding_rows(args, path, padded, both, offset, figures):
+    """The padding attack: padded insults the pipeline still blocks, and what a clearing on the
+    whole text's score alone would let through."""
+    clear = struct.unpack_from("<f", Path(path).read_bytes(), 36)[0] if Path(path).read_bytes()[8] >= 2 else 0.0
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".txt", delete=False) as f:
+        for _, _, text in padded:
+            f.write(" ".join(text.split()) + "\n")
+    out = subprocess.run([args.winnow, "score", "--logit", "--scorer", path, f.name], capture_output=True, check=True)
+    Path(f.name).unlink()
+    import math
+    whole = [1 / (1 + math.exp(-float(v))) for v in out.stdout.decode().split()]
+    cells = []
+    figures["scorer"]["padding"] = {}
+    for lang in ("zh", "en"):
+        for form in ("sentences", "one clause"):
+            rows = [n for n, p in enumerate(padded) if p[0] == lang and p[1] == form]
+            kept = sum(both[offset + n]["verdict"] == "blocked" for n in rows)
+            naive = sum(whole[n] < clear for n in rows)
+            cells.append(f"{lang} {form}: {kept}/{len(rows)} still blocked ({naive} a whole-text clearing would pass)")
+            figures["scorer"]["padding"][f"{lang}/{form}"] = {"padded": len(rows), "blocked": kept, "whole_text_cleared": naive}
+    print(f"Padding attack on the clearing (clear under {clear:.2f}): " + "; ".join(cells) + ".")
     print()
 
 
