@@ -154,7 +154,7 @@ def scorer_rows(args, posts, records, options, figures, control):
     padded = padded_insults(control, records, len(posts), args.seed)
     both = scan_texts(args.winnow, texts + [c[3] for c in control] + [p[2] for p in padded], both_options)
     adding = scan_texts(args.winnow, texts, both_options + ["--score-clear", "0"])
-    print(f"Labelled posts with the scorer ({path}, block at {block:.2f}): lists alone, scorer alone, both:")
+    print(f"Labelled posts with the scorer ({path}, block at {block:.3g}): lists alone, scorer alone, both:")
     print()
     print("| set | part | rule | abusive | blocked | ordinary | blocked | precision |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
