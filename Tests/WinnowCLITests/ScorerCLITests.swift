@@ -6,28 +6,37 @@ import Testing
 @Suite("winnow scorer")
 struct ScorerCLITests {
   /// A model file of zero weights: every text scores the logistic of `bias` (3 gives 0.9526),
-  /// so the verdicts depend on the thresholds alone. Written as Docs/scorer.md states the format.
+  /// so the verdicts depend on the thresholds alone. Written in format 1.
   static func constantModel(bias: Float, block: Float = 0.99, review: Float = 0.5, damage: Bool = false) throws
     -> String
   {
+    try modelFile(
+      name: "model", version: 1, floats: [bias, 0.01, block, review], description: "constant",
+      weights: [Int8](repeating: 0, count: 1 << 10), damage: damage)
+  }
+
+  /// A model file written as Docs/scorer.md states the format: `floats` are the bias, the scale
+  /// and the thresholds (two in format 1, three in format 2); `weights` has 2^bits entries.
+  static func modelFile(
+    name: String, version: UInt32, floats: [Float], description: String, weights: [Int8], damage: Bool = false
+  ) throws -> String {
     var bytes = Array("WNSCORER".utf8)
     func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    u32(version)
     u32(1)
-    u32(1)
-    u32(10)
-    for value in [bias, 0.01, block, review] { u32(value.bitPattern) }
-    for text in ["abuse", "constant"] {
+    u32(UInt32(weights.count.trailingZeroBitCount))
+    for value in floats { u32(value.bitPattern) }
+    for text in ["abuse", description] {
       u32(UInt32(text.utf8.count))
       bytes += text.utf8
     }
-    bytes += [UInt8](repeating: 0, count: 1 << 10)
+    bytes += weights.map { UInt8(bitPattern: $0) }
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
     withUnsafeBytes(of: hash.littleEndian) { bytes += $0 }
     if damage { bytes[40] ^= 0xFF }
-    let path = CLITests.temporaryPath("model").path + ".wnsc"
-    try FileManager.default.createDirectory(
-      at: CLITests.runDirectory, withIntermediateDirectories: true)
+    let path = CLITests.temporaryPath(name).path + ".wnsc"
+    try FileManager.default.createDirectory(at: CLITests.runDirectory, withIntermediateDirectories: true)
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     return path
   }
@@ -131,24 +140,9 @@ extension ScorerCLITests {
         weights[index] = parts[1] == "1" ? weight : -weight
       }
     }
-    var bytes = Array("WNSCORER".utf8)
-    func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-    u32(2)
-    u32(1)
-    u32(12)
-    for value: Float in [0, 0.05, block, review, clear] { u32(value.bitPattern) }
-    for text in ["abuse", "two words"] {
-      u32(UInt32(text.utf8.count))
-      bytes += text.utf8
-    }
-    bytes += weights.map { UInt8(bitPattern: $0) }
-    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-    withUnsafeBytes(of: hash.littleEndian) { bytes += $0 }
-    let path = CLITests.temporaryPath("two-words").path + ".wnsc"
-    try FileManager.default.createDirectory(at: CLITests.runDirectory, withIntermediateDirectories: true)
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
-    return path
+    return try modelFile(
+      name: "two-words", version: 2, floats: [0, 0.05, block, review, clear], description: "two words",
+      weights: weights)
   }
 
   /// `--score-clear`: a global block in a text the model reads as benign is delivered, flagged;
