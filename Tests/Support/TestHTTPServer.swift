@@ -48,6 +48,10 @@ public final class TestHTTPServer: Sendable {
     let recorder = self.recorder
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+      // A deep accept queue (the kernel caps it at somaxconn): with NIO's default of 128, a
+      // client opening connections faster than this one thread accepts them on a loaded machine
+      // has its SYNs dropped, and its connection attempts time out.
+      .serverChannelOption(.backlog, value: 4096)
       .childChannelInitializer { channel in
         channel.pipeline.configureHTTPServerPipeline().flatMap {
           channel.pipeline.addHandler(Handler(respond: respond, recorder: recorder))
