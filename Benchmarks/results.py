@@ -2,7 +2,7 @@
 """Writes one section of Benchmarks/RESULTS.md: the latest figures of one benchmark script.
 
 Usage: Benchmarks/results.py SECTION FILE
-  SECTION: `quality`, `recall`, `compare`, `serve`, `replicas`, `offenders`, `scorer`, `quality-scorer` or `spark` (the script that ran); FILE: what it
+  SECTION: `quality`, `recall`, `compare`, `serve`, `replicas`, `offenders`, `scorer`, `quality-scorer`, `contact` or `spark` (the script that ran); FILE: what it
   printed.
 
 The section is replaced between its markers (`<!-- SECTION: begin -->` and `<!-- SECTION: end
@@ -27,6 +27,7 @@ TITLES = {
     "replicas": "Replicas sharing a store (`Benchmarks/serve/run`, replicas.py)",
     "spark": "Scanning on Spark (`Benchmarks/spark/run`)",
     "scorer": "The learned scorer's speed (`Benchmarks/scorer/run`)",
+    "contact": "What the contact list costs a scan (`Benchmarks/contact/run`)",
     "quality-scorer": "Detection quality with the scorer on (`Benchmarks/quality/run --scan-option=--scorer=builtin`)",
 }
 PREAMBLE = """# Benchmark results

@@ -22,6 +22,19 @@ struct RawPrefilterTests {
     ("(?:x|y*)z", [["z"]]),
     (#"(?:\.| ?dot ?)(?:com|net)"#, [[".", "dot"], ["com", "net"]]),
     ("(?:https?|ftp)://", [["http", "ftp"], ["://"]]),
+    (
+      #"(?:点|。|\(dot\))(?:com|net)"#,
+      [["点", "。", "(dot)"], ["com", "net"], ["点com", "点net", "。com", "。net", "(dot)com", "(dot)net"]]
+    ),
+    (#"[a-z]\.(?:com|cn)x?"#, [["."], ["com", "cn"], [".com", ".cn"]]),
+    (#"ab?(?:c|d)"#, [["a"], ["c", "d"]]),
+    (#"(?:c|d)+e"#, [["c", "d"], ["e"]]),
+    (#"(?:c|d[0-9])e"#, [["c", "d"], ["e"]]),
+    (
+      #"(?:c|d)(?:e|f)(?:g|h)"#,
+      [["c", "d"], ["e", "f"], ["g", "h"], ["ceg", "ceh", "cfg", "cfh", "deg", "deh", "dfg", "dfh"]]
+    ),
+    (#"x{2}(?:a|b)"#, [["x"], ["a", "b"]]),
     ("a|b", []),
     ("(?i)abc", []),
     (#"\Qa.b\E"#, []),
@@ -73,15 +86,56 @@ struct RawPrefilterTests {
       let bytes = Array(String(Character(scalar)).utf8)
       #expect(RawPrefilter.mayBeginDigit(bytes[0], bytes.count > 1 ? bytes[1] : 0), "U+\(String(value, radix: 16))")
     }
-    // The blocks of three-byte scalars say exactly what `mayBeDigit` says, but for those that
-    // defer to it.
+    // The blocks of three-byte scalars say exactly what `mayBeDigit` says. (When this fails
+    // after a toolchain update brought new digits, write `decimalDigitBlocks` again: for each
+    // block of 64 scalars from U+0800 to U+FFFF, the mask of the scalars whose general category
+    // is `.decimalNumber`, where it is not 0.)
     for value in UInt32(0x800)...0xFFFF where !(0xD800...0xDFFF).contains(value) {
       let mask = RawPrefilter.digitBlocks[Int(value >> 6)]
-      guard mask != .max else { continue }
       #expect(
         (mask >> UInt64(value & 63)) & 1 == (RawPrefilter.mayBeDigit(value) ? 1 : 0), "U+\(String(value, radix: 16))")
     }
     #expect(!RawPrefilter.mayBeDigit(0x5341) && RawPrefilter.mayBeDigit(0x5E7A))  // 十 is not, 幺 is
+  }
+
+  /// Property: the sets the scan finds are exactly those with a literal somewhere in the text,
+  /// found by a plain search of every literal at every byte (the reference); and the digits it
+  /// counts are a plain count of the scalars that may be digits. The texts mix the literals
+  /// with ordinary Chinese, kana and Latin text, so that scalars of three bytes that begin
+  /// nothing, or share their first two bytes with one that does, are read between them.
+  @Test func findsWhatAPlainSearchFinds() throws {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("wordlists/contact/contact.txt").path
+    let patterns = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+      .filter { $0.hasPrefix("raw:") }.map { String($0.dropFirst(4)) }
+    let prefilter = RawPrefilter(patterns: patterns, caseless: true)
+    #expect(prefilter.needles.contains { $0.bytes.first.map { $0 & 0xF0 == 0xE0 } == true })
+    let pieces = [
+      "的", "不", "个", "、", "。", "，", "点", "烹", "扣扣", "扣", "微信", "微", "威信", "一", "七", "二", "幺", "十", "①",
+      "１", "は", "ー", "qq", "Q", "wx", "vx", "@", "＠", "(at)", "[dot]", "dot", ".com", ".ME", "://", "www.", "1",
+      "a", " ", "ſ", "\u{212A}", "é", "٣", "𝟘", "😀", "\u{E000}", "꘠", "com", "CN", "net", "Shop", "(dot)",
+    ]
+    var generator = SeededGenerator(state: 91)
+    var withThreeByteNeedle = 0
+    for _ in 0..<5000 {
+      let text = (0..<Int.random(in: 0...20, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+        .joined()
+      let bytes = Array(text.utf8)
+      let folded = bytes.map { $0 &- 65 < 26 ? $0 | 0x20 : $0 }
+      var reference: UInt64 = 0
+      for (index, byte) in folded.enumerated() {
+        reference |= prefilter.singleLiteralBits(byte)
+        for needle in prefilter.needles where folded[index...].starts(with: needle.bytes) {
+          reference |= needle.bit
+          if needle.bytes[0] & 0xF0 == 0xE0 { withThreeByteNeedle += 1 }
+        }
+      }
+      let (found, digits) = bytes.withUnsafeBufferPointer { prefilter.scan($0) }
+      #expect(found == reference, "\(text)")
+      let digitReference = text.unicodeScalars.filter { RawPrefilter.mayBeDigit($0.value) }.count
+      #expect(min(digits, prefilter.mostDigitsNeeded) == min(digitReference, prefilter.mostDigitsNeeded), "\(text)")
+    }
+    #expect(withThreeByteNeedle > 1000)
   }
 
   /// Property: for each pattern of the contact list and random texts made of the pieces those

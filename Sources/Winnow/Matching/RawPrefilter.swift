@@ -10,7 +10,7 @@
 struct RawPrefilter: Sendable {
   /// One literal of one set: its bytes (ASCII letters lowercased when caseless) and its set's
   /// bit.
-  private struct Needle: Sendable {
+  struct Needle: Sendable {
     var bytes: [UInt8]
     var bit: UInt64
   }
@@ -18,14 +18,19 @@ struct RawPrefilter: Sendable {
   /// The needles of two bytes or more by their first byte: those of byte `b` are
   /// `needles[starts[b]..<starts[b + 1]]`.
   private let starts: [Int32]
-  private let needles: [Needle]
+  let needles: [Needle]
   /// The tables ``scan(_:)`` reads, in one array (one lent buffer, one bounds): from
   /// ``firstBytes``, a bit per byte that begins something (a needle, a one-byte literal, a
-  /// digit); from ``singlesAt``, per byte, the bits of the sets that have that byte as a
+  /// digit) or a scalar of three bytes; from ``singlesAt``, per byte, the bits of the sets that have that byte as a
   /// one-byte literal; from ``pairsAt``, a bit for each pair of bytes (first byte × 256 +
   /// second byte) that begins a needle; from ``digitPairsAt``, one for each pair that may begin
   /// a digit (``digitPairs``; zero when no regex needs digits); from ``digitBlocksAt``,
-  /// ``digitBlocks``.
+  /// ``digitBlocks``; from ``scalarStartsAt``, a bit for each scalar of three bytes that a
+  /// needle begins with (by the same index as ``digitBlocks``); from ``scalarsToReadAt``, the
+  /// same bits and those of ``digitBlocks`` when a regex needs digits: the scalars of three
+  /// bytes the scan looks at further; from ``afterScalarAt``, per lead byte of three (its low 4
+  /// bits × 4 words), a bit for each byte that follows the first scalar in a needle beginning
+  /// with a scalar of that lead byte (every bit when a needle is that scalar alone).
   private let tables: [UInt64]
   private static let firstBytes = 0
   private static let singlesAt = 4
@@ -33,6 +38,9 @@ struct RawPrefilter: Sendable {
   private static let digitPairsAt = 1284
   /// From here, ``digitBlocks``: per block of 64 three-byte scalars, which may be digits.
   private static let digitBlocksAt = 2308
+  private static let scalarStartsAt = 3332
+  private static let scalarsToReadAt = 4356
+  private static let afterScalarAt = 5380
   /// Per raw regex, the bits of the sets it needs (0: none).
   let needed: [UInt64]
   /// Per raw regex, the fewest scalars that may be digits its matches hold (0: none needed).
@@ -70,7 +78,12 @@ struct RawPrefilter: Sendable {
       // One set a regex is enough to skip it: the one whose literals begin with the fewest
       // bytes, since every byte that begins a literal costs the scan more than a test
       // (`(?:点|。|dot)(?:com|net|…)` is found by `点`, `。`, `dot`, not by `com`, `net` …).
-      let best = sets.min { Self.firstByteCount($0, caseless: caseless) < Self.firstByteCount($1, caseless: caseless) }
+      // Between sets that begin with as many bytes, the one with the longest shortest literal
+      // (`。com` … rather than `。`): it is in fewer texts.
+      let best = sets.min {
+        (Self.firstByteCount($0, caseless: caseless), -Self.shortest($0))
+          < (Self.firstByteCount($1, caseless: caseless), -Self.shortest($1))
+      }
       for set in best.map({ [$0] }) ?? [] where nextBit < 64 {
         let bit = UInt64(1) << UInt64(nextBit)
         nextBit += 1
@@ -116,13 +129,33 @@ struct RawPrefilter: Sendable {
     self.starts = useful ? starts : []
     let digitPairs = mostDigitsNeeded > 0 ? Self.digitPairs : [UInt64](repeating: 0, count: 1024)
     var firstBytes = [UInt64](repeating: 0, count: 4)
+    // Every first byte of a scalar of three bytes: the scan reads a run of them in a loop of its
+    // own.
+    firstBytes[3] |= 0xFFFF << 32
     for byte in 0..<256 {
       let words = byte * 4..<byte * 4 + 4
       if singles[byte] != 0 || words.contains(where: { pairs[$0] | digitPairs[$0] != 0 }) {
         firstBytes[byte >> 6] |= 1 << UInt64(byte & 63)
       }
     }
-    tables = useful ? firstBytes + singles + pairs + digitPairs + Self.digitBlocks : []
+    // Needles that begin with a scalar of three bytes, by that scalar.
+    var scalarStarts = [UInt64](repeating: 0, count: 1024)
+    var afterScalar = [UInt64](repeating: 0, count: 64)
+    for needle in needles where needle.bytes.count >= 3 && needle.bytes[0] & 0xF0 == 0xE0 {
+      let code = Int(needle.bytes[0] & 0x0F) << 12 | Int(needle.bytes[1] & 0x3F) << 6 | Int(needle.bytes[2] & 0x3F)
+      scalarStarts[code >> 6] |= 1 << UInt64(code & 63)
+      let words = Int(needle.bytes[0] & 0x0F) * 4
+      if needle.bytes.count == 3 {
+        for word in words..<words + 4 { afterScalar[word] = .max }
+      } else {
+        afterScalar[words + Int(needle.bytes[3] >> 6)] |= 1 << UInt64(needle.bytes[3] & 63)
+      }
+    }
+    let countsDigits = mostDigitsNeeded > 0
+    let scalarsToRead = zip(scalarStarts, Self.digitBlocks).map { $0 | (countsDigits ? $1 : 0) }
+    tables =
+      useful
+      ? firstBytes + singles + pairs + digitPairs + Self.digitBlocks + scalarStarts + scalarsToRead + afterScalar : []
     self.caseless = caseless
     isUseful = useful
     self.all = all
@@ -130,43 +163,70 @@ struct RawPrefilter: Sendable {
 
   /// The bits of the sets that have a literal in `text`, and how many of its scalars may be
   /// digits (``mayBeDigit(_:)``; counted only when a regex needs digits, and then at least up
-  /// to ``mostDigitsNeeded``). Each byte costs a lookup or two; only where a pair of bytes
-  /// begins a needle is the needle compared, and only where it may begin a digit is the
-  /// scalar read.
+  /// to ``mostDigitsNeeded``). A scalar of three bytes (CJK, kana, most punctuation of Chinese
+  /// text) is read whole, and one bit says whether a needle may begin with it or it may be a
+  /// digit; only then is it looked at further (``readScalar``). Any other byte costs a lookup or two: only where a pair of bytes begins a needle is
+  /// the needle compared, and only where it may begin a digit is the scalar read.
   func scan(_ text: UnsafeBufferPointer<UInt8>) -> (sets: UInt64, digits: Int) {
     guard let base = text.baseAddress, !text.isEmpty else { return (0, 0) }
     let count = text.count
     let caseless = caseless
     let mostDigitsNeeded = mostDigitsNeeded
+    let all = all
     @inline(__always) func fold(_ byte: UInt8) -> UInt8 { caseless && byte &- 65 < 26 ? byte | 0x20 : byte }
     return tables.withUnsafeBufferPointer { tables in
       var found: UInt64 = 0
       var digits = 0
-      for index in 0..<count {
-        let byte = fold(base[index])
-        // Most bytes begin nothing: one test each.
-        guard tables[Self.firstBytes &+ Int(byte &>> 6)] & (1 &<< UInt64(byte & 63)) != 0 else { continue }
-        found |= tables[Self.singlesAt &+ Int(byte)]
-        let next = index &+ 1 < count ? fold(base[index &+ 1]) : 0
-        let pair = Int(byte) &<< 8 | Int(next)
+      var index = 0
+      while index < count {
+        let byte = base[index]
+        let folded = fold(byte)
+        // Most bytes but the first of a scalar of three begin nothing: one test each.
+        guard tables[Self.firstBytes &+ Int(folded &>> 6)] & (1 &<< UInt64(folded & 63)) != 0 else {
+          index &+= 1
+          continue
+        }
+        if byte & 0xF0 == 0xE0 {
+          // A run of scalars of three bytes, read four bytes at a time (the last scalar of a
+          // text, which has no fourth byte, goes the way of other bytes): most begin nothing
+          // and are no digit, one test each.
+          var at = index
+          while at &+ 3 < count {
+            let word = UInt32(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt32.self))
+            guard word & 0xC0_C0F0 == 0x80_80E0 else { break }
+            let block = Int(truncatingIfNeeded: (word & 0x0F) &<< 6 | (word &>> 8) & 0x3F)
+            let third = UInt64(truncatingIfNeeded: (word &>> 16) & 0x3F)
+            if tables[Self.scalarsToReadAt &+ block] &>> third & 1 != 0 {
+              readScalar(
+                at: at, block: block, bit: 1 &<< third, in: text, tables: tables, found: &found, digits: &digits)
+              if found == all && digits >= mostDigitsNeeded { return (found, digits) }
+            }
+            at &+= 3
+          }
+          if at != index {
+            index = at
+            continue
+          }
+        }
+        index &+= 1
+        let at = index &- 1
+        found |= tables[Self.singlesAt &+ Int(folded)]
+        let next = index < count ? fold(base[index]) : 0
+        let pair = Int(folded) &<< 8 | Int(next)
         let bit: UInt64 = 1 &<< UInt64(pair & 63)
         if tables[Self.pairsAt &+ pair &>> 6] & bit != 0 {
-          found |= matchNeedles(at: index, first: byte, in: text)
+          found |= matchNeedles(at: at, first: folded, in: text, skipping: found)
           if found == all && digits >= mostDigitsNeeded { return (found, digits) }
         }
+        // Case folding changes no digit, and no byte of a multi-byte scalar.
         if tables[Self.digitPairsAt &+ pair &>> 6] & bit != 0 {
-          // Case folding changes no digit, and no byte of a multi-byte scalar.
-          if byte < 0x80 {
+          if folded < 0x80 {
             digits &+= 1
-          } else if byte & 0xF0 == 0xE0, index &+ 2 < count, next & 0xC0 == 0x80, base[index &+ 2] & 0xC0 == 0x80 {
-            // Three bytes: the block's mask answers, but for blocks Unicode's properties must.
+          } else if byte & 0xF0 == 0xE0, index &+ 1 < count, next & 0xC0 == 0x80, base[index &+ 1] & 0xC0 == 0x80 {
+            // The last scalar of a text, when it has three bytes: its block's mask answers.
             let mask = tables[Self.digitBlocksAt &+ Int(byte & 0x0F) &<< 6 &+ Int(next & 0x3F)]
-            if mask != .max {
-              digits &+= Int(truncatingIfNeeded: mask &>> UInt64(base[index &+ 2] & 0x3F) & 1)
-            } else if Self.mayBeDigit(UTF8Decoding.decode(text, at: index).value) {
-              digits &+= 1
-            }
-          } else if Self.mayBeDigit(UTF8Decoding.decode(text, at: index).value) {
+            digits &+= Int(truncatingIfNeeded: mask &>> UInt64(base[index &+ 1] & 0x3F) & 1)
+          } else if Self.mayBeDigit(UTF8Decoding.decode(text, at: at).value) {
             digits &+= 1
           }
         }
@@ -175,16 +235,49 @@ struct RawPrefilter: Sendable {
     }
   }
 
+  /// Reads a scalar of three bytes at `index` that a needle may begin with or that may be a
+  /// digit (its bit of ``scalarsToReadAt`` is set): adds to `found` the sets of the needles
+  /// there, and to `digits` the scalar if it may be one. (Kept out of ``scan(_:)``'s loop,
+  /// whose every other scalar needs fewer registers than this.)
+  @inline(never)
+  private func readScalar(
+    at index: Int, block: Int, bit: UInt64, in text: UnsafeBufferPointer<UInt8>, tables: UnsafeBufferPointer<UInt64>,
+    found: inout UInt64, digits: inout Int
+  ) {
+    if tables[Self.scalarStartsAt &+ block] & bit != 0 {
+      // Only when the byte after the scalar may continue a needle (at the end of the text, a
+      // needle may be the scalar alone): 。 begins a needle of the contact list, 。 before a
+      // Chinese character none.
+      let lead = text[index]
+      var after = index &+ 3 < text.count ? text[index &+ 3] : nil
+      if caseless, let byte = after, byte &- 65 < 26 { after = byte | 0x20 }
+      let gate = after.map {
+        tables[Self.afterScalarAt &+ Int(lead & 0x0F) &* 4 &+ Int($0 &>> 6)] &>> UInt64($0 & 63) & 1
+      }
+      if gate != 0 { found = matchNeedles(at: index, first: lead, in: text, skipping: found) }
+    }
+    guard mostDigitsNeeded > 0 else { return }
+    digits &+= tables[Self.digitBlocksAt &+ block] & bit != 0 ? 1 : 0
+  }
+
+  /// The bits of the sets that have `byte` (folded) as a literal of one byte.
+  func singleLiteralBits(_ byte: UInt8) -> UInt64 { tables.isEmpty ? 0 : tables[Self.singlesAt + Int(byte)] }
+
   /// How many different bytes the literals of a set begin with (ASCII letters folded when
   /// caseless).
   private static func firstByteCount(_ set: [String], caseless: Bool) -> Int {
     Set(set.compactMap { $0.utf8.first.map { caseless && $0 &- 65 < 26 ? $0 | 0x20 : $0 } }).count
   }
 
-  /// The bits of the needles of first byte `first` that are in `text` at `index`.
-  private func matchNeedles(at index: Int, first: UInt8, in text: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    var found: UInt64 = 0
+  /// The bits of the needles of first byte `first` that are in `text` at `index`, but for
+  /// those of sets already `found`.
+  @inline(never)
+  private func matchNeedles(
+    at index: Int, first: UInt8, in text: UnsafeBufferPointer<UInt8>, skipping found: UInt64
+  ) -> UInt64 {
+    var found = found
     for needle in Int(starts[Int(first)])..<Int(starts[Int(first) + 1]) {
+      guard found & needles[needle].bit != needles[needle].bit else { continue }
       let bytes = needles[needle].bytes
       guard index + bytes.count <= text.count else { continue }
       var matches = true
@@ -223,9 +316,122 @@ struct RawPrefilter: Sendable {
   /// `(?:\.|点| ?dot ?)` → {., 点, dot}); lookarounds require nothing (they match no text).
   /// A top-level `|`, inline options, `\Q` and escapes with arguments give up. Sets whose
   /// literals are all shorter than another set's are kept too: a text needs one of each.
+  /// Pieces that follow each other with nothing between also give the set of their joined
+  /// literals (``joinedSets(of:)``).
   static func requirements(of pattern: String) -> [[String]] {
     guard !pattern.contains("\\Q") else { return [] }
-    return requirements(Array(pattern.unicodeScalars)[...]) ?? []
+    let characters = Array(pattern.unicodeScalars)[...]
+    guard let sets = requirements(characters) else { return [] }
+    return sets + joinedSets(of: characters)
+  }
+
+  /// The most literals a joined set holds; longer products are not made.
+  static let mostJoinedLiterals = 256
+
+  /// Sets of literals made by joining pieces at the top level of a pattern that follow each
+  /// other with nothing between: runs of plain characters and groups whose every alternative is
+  /// plain text, with no quantifier (`(?:点|。)(?:com|net)` → {点com, 点net, 。com, 。net};
+  /// `\.(?:com|net)` → {.com, .net}). Only where a group meets another piece, since a run alone
+  /// is already a set; anything else between pieces (a class, an optional character, a group
+  /// with a quantifier or with an alternative that is not plain text) separates them. Every
+  /// match holds one literal of such a set, since each piece matches exactly one of its
+  /// literals and the next piece begins where it ends.
+  static func joinedSets(of characters: ArraySlice<Unicode.Scalar>) -> [[String]] {
+    var sets: [[String]] = []
+    var joined: [String]? = nil
+    var hasGroup = false
+    var pieces = 0
+    func end() {
+      if let joined, hasGroup, pieces >= 2, joined.count <= mostJoinedLiterals { sets.append(joined) }
+      joined = nil
+      hasGroup = false
+      pieces = 0
+    }
+    func append(_ literals: [String], isGroup: Bool) {
+      let product = (joined ?? [""]).flatMap { head in literals.map { head + $0 } }
+      guard product.count <= mostJoinedLiterals else {
+        end()
+        return append(literals, isGroup: isGroup)
+      }
+      joined = product
+      hasGroup = hasGroup || isGroup
+      pieces += 1
+    }
+    var index = characters.startIndex
+    while index < characters.endIndex {
+      let character = characters[index]
+      var next = index + 1
+      var literal: Unicode.Scalar? = nil
+      var group: [String]? = nil
+      switch character {
+      case "|", ")", "?", "*", "+", "{":
+        return []  // an alternative at the top level, or not what we read
+      case "\\":
+        guard next < characters.endIndex else { return [] }
+        let escaped = characters[next]
+        next += 1
+        if !(escaped.properties.isAlphabetic || ("0"..."9").contains(escaped)) { literal = escaped }
+      case "[":
+        guard let close = RegexProgram.endOfClass(characters, from: next) else { return [] }
+        next = close + 1
+      case "(":
+        guard let close = endOfGroup(characters, from: next) else { return [] }
+        var body = characters[next..<close]
+        next = close + 1
+        if body.starts(with: ["?", ":"]) {
+          body = body.dropFirst(2)
+          group = plainAlternatives(of: body)
+        } else if body.first != "?" {
+          group = plainAlternatives(of: body)
+        }
+      case ".", "^", "$":
+        break
+      default:
+        literal = character
+      }
+      if let quantifier = RegexProgram.quantifier(characters, at: next) {
+        guard let quantifierEnd = quantifier.end else { return [] }
+        next = quantifierEnd
+        // A character needed at least once ends the piece it joins; anything else quantified
+        // separates.
+        if let literal, let minimum = quantifier.minimum, minimum > 0 { append([String(literal)], isGroup: false) }
+        end()
+      } else if let literal {
+        append([String(literal)], isGroup: false)
+      } else if let group {
+        append(group, isGroup: true)
+      } else {
+        end()
+      }
+      index = next
+    }
+    end()
+    return sets
+  }
+
+  /// A group body's alternatives when each is plain text (characters and escaped punctuation
+  /// only), else nil.
+  private static func plainAlternatives(of body: ArraySlice<Unicode.Scalar>) -> [String]? {
+    var literals: [String] = []
+    for alternative in split(body) {
+      var text = String.UnicodeScalarView()
+      var index = alternative.startIndex
+      while index < alternative.endIndex {
+        var character = alternative[index]
+        if character == "\\" {
+          index += 1
+          guard index < alternative.endIndex else { return nil }
+          character = alternative[index]
+          if character.properties.isAlphabetic || ("0"..."9").contains(character) { return nil }
+        } else if "[](){}|?*+.^$".unicodeScalars.contains(character) {
+          return nil
+        }
+        text.append(character)
+        index += 1
+      }
+      literals.append(String(text))
+    }
+    return literals
   }
 
   private static func requirements(_ characters: ArraySlice<Unicode.Scalar>) -> [[String]]? {
