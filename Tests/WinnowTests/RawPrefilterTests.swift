@@ -98,16 +98,21 @@ struct RawPrefilterTests {
     #expect(!RawPrefilter.mayBeDigit(0x5341) && RawPrefilter.mayBeDigit(0x5E7A))  // 十 is not, 幺 is
   }
 
+  /// The patterns of the contact list's `raw:` entries, in order.
+  static func contactPatterns() throws -> [String] {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("wordlists/contact/contact.txt").path
+    return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+      .filter { $0.hasPrefix("raw:") }.map { String($0.dropFirst(4)) }
+  }
+
   /// Property: the sets the scan finds are exactly those with a literal somewhere in the text,
   /// found by a plain search of every literal at every byte (the reference); and the digits it
   /// counts are a plain count of the scalars that may be digits. The texts mix the literals
   /// with ordinary Chinese, kana and Latin text, so that scalars of three bytes that begin
   /// nothing, or share their first two bytes with one that does, are read between them.
   @Test func findsWhatAPlainSearchFinds() throws {
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("wordlists/contact/contact.txt").path
-    let patterns = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-      .filter { $0.hasPrefix("raw:") }.map { String($0.dropFirst(4)) }
+    let patterns = try Self.contactPatterns()
     let prefilter = RawPrefilter(patterns: patterns, caseless: true)
     #expect(prefilter.needles.contains { $0.bytes.first.map { $0 & 0xF0 == 0xE0 } == true })
     let pieces = [
@@ -144,10 +149,7 @@ struct RawPrefilterTests {
   /// the reference). Case and the two non-ASCII letters that match `k` and `s` without case are
   /// among the pieces, and so are phone numbers in every script the list reads.
   @Test func neverSkipsAMatch() throws {
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("wordlists/contact/contact.txt").path
-    let patterns = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-      .filter { $0.hasPrefix("raw:") }.map { String($0.dropFirst(4)) }
+    let patterns = try Self.contactPatterns()
     let prefilter = RawPrefilter(patterns: patterns, caseless: true)
     let programs = try patterns.map { try RegexProgram(pattern: $0, caseless: true) }
     let pieces = [
