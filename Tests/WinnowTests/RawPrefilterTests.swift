@@ -83,6 +83,9 @@ struct RawPrefilterTests {
         #expect(RawPrefilter.mayBeDigit(value), "U+\(String(value, radix: 16))")
       }
       guard RawPrefilter.mayBeDigit(value) else { continue }
+      if value >= 0x10000 {
+        #expect(RawPrefilter.supplementaryDigitBlocks.contains(Int(value >> 6)), "U+\(String(value, radix: 16))")
+      }
       let bytes = Array(String(Character(scalar)).utf8)
       #expect(RawPrefilter.mayBeginDigit(bytes[0], bytes.count > 1 ? bytes[1] : 0), "U+\(String(value, radix: 16))")
     }

@@ -72,6 +72,16 @@ extension RawPrefilter {
     (0x2A9, 0x3FF_0000), (0x2AF, 0x3FF_0000_0000_0000), (0x3FC, 0x3FF_0000),
   ]
 
+  /// The blocks of 64 scalars past the BMP (scalar >> 6) that hold a decimal digit, from this
+  /// toolchain's Unicode data (all in plane 1: Osmanya, Brahmi, … the mathematical digits);
+  /// `everyDecimalDigitIsCounted` checks them. A scan asks Unicode's properties about a scalar
+  /// of four bytes only in these blocks, not about every emoji.
+  static let supplementaryDigitBlocks: [Int] = [
+    0x412, 0x434, 0x435, 0x441, 0x443, 0x444, 0x447, 0x44B, 0x451, 0x453, 0x459, 0x45B, 0x45C, 0x463, 0x465, 0x46F,
+    0x471, 0x475, 0x476, 0x477, 0x47D, 0x584, 0x5A9, 0x5AB, 0x5AD, 0x5B5, 0x733, 0x75F, 0x785, 0x78B, 0x793, 0x797,
+    0x7A5, 0x7EF,
+  ]
+
   /// A bit for each pair of bytes (first × 256 + second) that begins the UTF-8 form of a
   /// scalar ``mayBeDigit(_:)`` may say yes to: exactly for one and two bytes; for three, each
   /// block of ``digitBlocks`` that is not empty; for four (all asked about), every pair.

@@ -30,7 +30,8 @@ struct RawPrefilter: Sendable {
   /// same bits and those of ``digitBlocks`` when a regex needs digits: the scalars of three
   /// bytes the scan looks at further; from ``afterScalarAt``, per lead byte of three (its low 4
   /// bits × 4 words), a bit for each byte that follows the first scalar in a needle beginning
-  /// with a scalar of that lead byte (every bit when a needle is that scalar alone).
+  /// with a scalar of that lead byte (every bit when a needle is that scalar alone); from
+  /// ``fourByteDigitsAt``, the blocks of scalars of four bytes that hold a digit.
   private let tables: [UInt64]
   private static let firstBytes = 0
   private static let singlesAt = 4
@@ -41,6 +42,9 @@ struct RawPrefilter: Sendable {
   private static let scalarStartsAt = 3332
   private static let scalarsToReadAt = 4356
   private static let afterScalarAt = 5380
+  /// From here, a bit for each block of 64 scalars of four bytes beginning with F0 (U+10000 to
+  /// U+3FFFF, by scalar >> 6) that holds a digit (``supplementaryDigitBlocks``).
+  private static let fourByteDigitsAt = 5444
   /// Per raw regex, the bits of the sets it needs (0: none).
   let needed: [UInt64]
   /// Per raw regex, the fewest scalars that may be digits its matches hold (0: none needed).
@@ -153,9 +157,12 @@ struct RawPrefilter: Sendable {
     }
     let countsDigits = mostDigitsNeeded > 0
     let scalarsToRead = zip(scalarStarts, Self.digitBlocks).map { $0 | (countsDigits ? $1 : 0) }
-    tables =
-      useful
-      ? firstBytes + singles + pairs + digitPairs + Self.digitBlocks + scalarStarts + scalarsToRead + afterScalar : []
+    var fourByteDigits = [UInt64](repeating: 0, count: 64)
+    for block in Self.supplementaryDigitBlocks where block < 4096 {
+      fourByteDigits[block >> 6] |= 1 << UInt64(block & 63)
+    }
+    let scalarTables = Self.digitBlocks + scalarStarts + scalarsToRead + afterScalar + fourByteDigits
+    tables = useful ? firstBytes + singles + pairs + digitPairs + scalarTables : []
     self.caseless = caseless
     isUseful = useful
     self.all = all
@@ -226,6 +233,15 @@ struct RawPrefilter: Sendable {
             // The last scalar of a text, when it has three bytes: its block's mask answers.
             let mask = tables[Self.digitBlocksAt &+ Int(byte & 0x0F) &<< 6 &+ Int(next & 0x3F)]
             digits &+= Int(truncatingIfNeeded: mask &>> UInt64(base[index &+ 1] & 0x3F) & 1)
+          } else if byte == 0xF0, index &+ 1 < count, next & 0xC0 == 0x80, base[index &+ 1] & 0xC0 == 0x80 {
+            // Four bytes from U+10000 to U+3FFFF (emoji among them): Unicode is asked only in
+            // a block that holds a digit.
+            let block = Int(next & 0x3F) &<< 6 | Int(base[index &+ 1] & 0x3F)
+            if tables[Self.fourByteDigitsAt &+ block &>> 6] &>> UInt64(block & 63) & 1 != 0,
+              Self.mayBeDigit(UTF8Decoding.decode(text, at: at).value)
+            {
+              digits &+= 1
+            }
           } else if Self.mayBeDigit(UTF8Decoding.decode(text, at: at).value) {
             digits &+= 1
           }
