@@ -44,6 +44,16 @@ struct RawPrefilterTests {
     #expect(RawPrefilter.requirements(of: pattern) == expected)
   }
 
+  /// Joined sets stop at 256 literals: a product past it starts again from the next piece, and
+  /// a group with more alternatives than that joins nothing (it once recursed without end).
+  @Test func joinedSetsAreCapped() {
+    let many = "(?:" + (0..<300).map { "w\($0)x" }.joined(separator: "|") + ")"
+    #expect(RawPrefilter.joinedSets(of: Array("a\(many)b".unicodeScalars)[...]).isEmpty)
+    let twenty = "(?:" + (0..<20).map { "v\($0)" }.joined(separator: "|") + ")"
+    let sets = RawPrefilter.joinedSets(of: Array("\(twenty)\(twenty)(?:p|q)".unicodeScalars)[...])
+    #expect(sets.map(\.count) == [20 * 2])  // 400 is past the cap: the second group starts again
+  }
+
   /// A non-ASCII letter with case is not compared without case: its set is not used, and the
   /// regex always runs.
   @Test func casedNonASCIILiteralsAreNotUsed() {

@@ -21,8 +21,8 @@ struct RawPrefilter: Sendable {
   let needles: [Needle]
   /// The tables ``scan(_:)`` reads, in one array (one lent buffer, one bounds): from
   /// ``firstBytes``, a bit per byte that begins something (a needle, a one-byte literal, a
-  /// digit) or a scalar of three bytes; from ``singlesAt``, per byte, the bits of the sets that have that byte as a
-  /// one-byte literal; from ``pairsAt``, a bit for each pair of bytes (first byte × 256 +
+  /// digit) or a scalar of three bytes; from ``singlesAt``, per byte, the bits of the sets that
+  /// have that byte as a one-byte literal; from ``pairsAt``, a bit for each pair of bytes (first byte × 256 +
   /// second byte) that begins a needle; from ``digitPairsAt``, one for each pair that may begin
   /// a digit (``digitPairs``; zero when no regex needs digits); from ``digitBlocksAt``,
   /// ``digitBlocks``; from ``scalarStartsAt``, a bit for each scalar of three bytes that a
@@ -172,8 +172,9 @@ struct RawPrefilter: Sendable {
   /// digits (``mayBeDigit(_:)``; counted only when a regex needs digits, and then at least up
   /// to ``mostDigitsNeeded``). A scalar of three bytes (CJK, kana, most punctuation of Chinese
   /// text) is read whole, and one bit says whether a needle may begin with it or it may be a
-  /// digit; only then is it looked at further (``readScalar``). Any other byte costs a lookup or two: only where a pair of bytes begins a needle is
-  /// the needle compared, and only where it may begin a digit is the scalar read.
+  /// digit; only then is it looked at further (``readScalar``). Any other byte costs a lookup
+  /// or two: only where a pair of bytes begins a needle is the needle compared, and only where
+  /// it may begin a digit is the scalar read.
   func scan(_ text: UnsafeBufferPointer<UInt8>) -> (sets: UInt64, digits: Int) {
     guard let base = text.baseAddress, !text.isEmpty else { return (0, 0) }
     let count = text.count
@@ -364,11 +365,10 @@ struct RawPrefilter: Sendable {
       pieces = 0
     }
     func append(_ literals: [String], isGroup: Bool) {
+      // A product past the cap starts again from this piece; a piece past it alone separates.
+      if (joined?.count ?? 1) * literals.count > mostJoinedLiterals { end() }
+      guard literals.count <= mostJoinedLiterals else { return }
       let product = (joined ?? [""]).flatMap { head in literals.map { head + $0 } }
-      guard product.count <= mostJoinedLiterals else {
-        end()
-        return append(literals, isGroup: isGroup)
-      }
       joined = product
       hasGroup = hasGroup || isGroup
       pieces += 1
