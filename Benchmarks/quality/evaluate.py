@@ -330,12 +330,13 @@ def pinyin_message(message, tools):
 
 def pinyin_entries(global_dir):
     """Rule 21 of SOURCES.md: the block entries of zh.txt's profanity and sexual sections made of
-    two to four Han characters."""
+    two to four Han characters (not those of their review sections, which rule 21 leaves out)."""
     out, section = [], None
     for line in (Path(global_dir) / "zh.txt").read_text("utf-8").splitlines():
         line = line.strip()
         if line.startswith("["):
-            section = line[1:-1].split(":")[0].strip()
+            name, _, options = line[1:-1].partition(":")
+            section = None if "review" in [o.strip() for o in options.split(",")] else name.strip()
         elif section in ("profanity", "sexual") and not line.startswith(("#", "review:")):
             word = line.removeprefix("word:")
             if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", word):
