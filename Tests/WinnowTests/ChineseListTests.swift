@@ -55,4 +55,21 @@ struct ChineseListTests {
   func variantsMorphemesAndInsultsBlock(text: String, action: String) throws {
     #expect(try builtInAction(Self.chinese, text) ?? "none" == action, "\(text)")
   }
+
+  /// Rule 32 of SOURCES.md: CC-CEDICT's own abuse is a source. A word marked vulgar or abusive
+  /// in every sense blocks; one with an insult among its senses is an insult of rule 28; a
+  /// word that only names another (`地支` names `丑`, clown) is none.
+  @Test(arguments: [
+    ("你这个蠢货", "block"),  // blockhead; idiot: no list held it
+    ("我真是个蠢货", "review"),
+    ("你这个阿三", "block"),  // (derog.) an Indian: a people, marked
+    ("你知道婆娘吗", "none"),  // woman (derog.): a mark of register, not an insult
+    ("忘八蛋", "block"),  // highly offensive when directed at sb
+    ("睡了三小时", "none"),  // 三小, vulgar in Taiwan, is cut from 小时 (rule 18)
+    ("天干地支", "none"),
+    ("玉米棒子", "none"),  // 棒子 (derog.) Korean, inside maize
+  ])
+  func theDictionarysAbuseIsASource(text: String, action: String) throws {
+    #expect(try builtInAction(Self.chinese, text) ?? "none" == action, "\(text)")
+  }
 }

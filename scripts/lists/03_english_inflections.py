@@ -16,7 +16,7 @@ def run(s):
     # Rule 29: the inflected forms of the blocking entries, unless WordNet knows the form as an
     # ordinary word of its own; rules 13, 14 and 17 judge them below like any entry.
     listed_english = {key(e) for e in english_all}
-    inflections = {f: e for f, e in english_inflections(english_blocking).items() if f not in listed_english}
+    inflections = {f: e for f, e in english_inflections(english_blocking, s.wordnet_only).items() if f not in listed_english}
     ordinary_forms = ordinary_inflections(inflections, listed_english)
     generated = [f for f in inflections if f not in ordinary_forms]
     LEDGER.note("en", generated, 29, {f: f"an inflection of {inflections[f]}" for f in generated})

@@ -41,7 +41,7 @@ def run(s):
     counts["en.txt"] = write(
         "en.txt",
         "English profanity and sexual terms: LDNOOBW (en, CC-BY-4.0), better-profanity 0.7.0, glin-profanity\n"
-        "4.1.0, safetext 0.3.3 and wordfilter 0.2.7 (MIT).\n"
+        "4.1.0, safetext 0.3.3 and wordfilter 0.2.7 (MIT); WordNet 3.0's nouns of abuse (its license, rule 33).\n"
         "Latin-script entries match whole words (see Docs/word-lists.md). Ordinary words are in ../optional/.\n"
         "`lang=en` sections: entries that are common words of other languages too (rule 13 of SOURCES.md).",
         sections,

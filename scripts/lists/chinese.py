@@ -254,7 +254,7 @@ def dictionary_insults(entries, english_insults_, english_profanity, jieba_zipf)
     that WordNet knows as a noun for a person (`杂种`: bastard). A word frequent enough to have an
     ordinary sense (rule 16's cut in jieba's counts: `小姐` miss, and prostitute in slang) is
     not one. → the entries."""
-    persons, _, disparaged = wordnet_nouns_for_persons()
+    persons, _, disparaged, _, _ = wordnet_nouns_for_persons()
     words = {key(e) for e in english_insults_} | {key(e) for e in english_profanity if key(e) in persons}
     # A noun WordNet knows only as a person, and files under an unpleasant person or a simpleton
     # (`傻叉`: fool; blockhead), is an insult too.
@@ -270,3 +270,69 @@ def dictionary_insults(entries, english_insults_, english_profanity, jieba_zipf)
         if any(re.sub(r"\([^)]*\)", "", d).strip().casefold() in words for d in senses):
             out.add(e)
     return out
+
+
+# Rule 32: a definition that only points at another headword (`variant of 傻屄[sha3 bi1]`): the
+# senses it points at stand for it.
+CEDICT_POINTER = re.compile(r"^(?:(?:old |archaic |Japanese |erhua )?variant of|see (?:also )?|abbr\. for|same as)\s", re.I)
+# Rule 32: the dictionary's marks of a vulgar or abusive word, not of mere disapproval (`derog.`
+# also marks `窜访`, a visit one disapproves of, and `一路货色`, birds of a feather).
+CEDICT_ABUSIVE = re.compile(r"\([^)]*\b(?:vulgar|offensive|insult|taboo|rude)\b[^)]*\)", re.I)
+CEDICT_DISAPPROVING = re.compile(r"\([^)]*\b(?:derog\w*|pejorativ\w*)\b[^)]*\)|\bderogatory term\b", re.I)
+
+
+def dictionary_entries(listed, english_profanity, jieba_zipf):
+    """Rule 32: CC-CEDICT's own abuse, as entries. Each headword in simplified characters of two
+    to four Han characters that no source lists (`listed`, keys in simplified characters), read
+    with the senses of the headwords its pointers point at (`傻逼`: variant of `傻屄`), not those
+    of headwords a sense only names (`地支`, the earthly branches, names `丑`, clown):
+    - every sense marked vulgar, offensive, taboo, rude or an insult, unhedged → profanity, which
+      blocks (`忘八蛋`: turtle's egg, highly offensive when directed at sb);
+    - otherwise, when it is not frequent enough for an ordinary sense (rule 16's cut), and each
+      sense is marked so or is an English insult (a blocking English profanity entry, or a person WordNet files
+      under `simpleton`, that WordNet knows only as a noun for a person: `蠢货` idiot, `野种`
+      bastard; not `螺丝`, screw, nor `水手`, seaman), or is marked derogatory or pejorative and
+      names a people (`阿三`: an Indian, derog.; not `婆娘`: woman, derog., a disrespectful word
+      for a wife or a woman, not an insult) → an insult of rule 28, which blocks where it is
+      aimed at someone. A word with another sense has an
+      ordinary one, and is not taken (`棒子`: stick, and derog. Korean; `黄种人`: yellow man, and
+      Mongoloid). A sense written capitalized otherwise is a name (`迪克`: Dick), not an insult.
+    → (profane, insults, evidence: entry → the senses that decided it)."""
+    _, _, _, simpletons, peoples = wordnet_nouns_for_persons()
+    person_only = wordnet_person_nouns()
+    insults = {key(e) for e in english_profanity if key(e) in person_only} | (simpletons & person_only)
+    definitions = chinese_definitions()
+    profane, insulting, evidence = set(), set(), {}
+    for word in sorted(definitions):
+        if (not 2 <= len(word) <= INSULT_LENGTH or not all(map(is_cjk, word)) or word.translate(SIMPLIFIED) != word
+                or word in listed):
+            continue
+        senses = []
+        for d in definitions[word]:
+            if not CEDICT_POINTER.match(d):
+                senses.append(d)
+                continue
+            for target in CEDICT_REFERENCE.findall(d):
+                senses += [t for t in definitions.get(target, []) if not CEDICT_POINTER.match(t)]
+        if not senses:
+            continue
+        unhedged = [not CEDICT_HEDGED.search(d) for d in senses]
+        if all(u and CEDICT_ABUSIVE.search(d) for d, u in zip(senses, unhedged)):
+            profane.add(word)
+            evidence[word] = "; ".join(senses)
+            continue
+        if jieba_zipf.get(word, -math.inf) >= ORDINARY_SENSE_ZIPF:
+            continue
+        deciding = []
+        for d, u in zip(senses, unhedged):
+            bare = re.sub(r"\([^)]*\)", "", d).strip()
+            if bare[:1].isupper() and not CEDICT_DISAPPROVING.search(d):
+                continue  # a name
+            bare = re.sub(r"^(?:an?|the) ", "", bare.casefold())
+            if (bare in insults or (u and CEDICT_ABUSIVE.search(d))
+                    or (u and CEDICT_DISAPPROVING.search(d) and bare in peoples)):
+                deciding.append(d)
+        if deciding and len(deciding) == len(senses):
+            insulting.add(word)
+            evidence[word] = "; ".join(deciding)
+    return profane, insulting, evidence

@@ -90,12 +90,13 @@ def english_insults(entries):
     return out
 
 
-def english_inflections(entries):
+def english_inflections(entries, nouns=frozenset()):
     """Rule 29: the inflected forms of English entries of one word (letters only, three or more):
     the plural or third person (-s, -es, -ies), and for words of up to five letters (the roots:
     `fuck`, `slut`, `screw`; longer ones are mostly nouns built on them, `asshole`) -ing, -ed,
     -er, -ers and -y, spelled by the usual rules (a final silent e dropped, a final consonant
-    after one vowel doubled: `slutty`, `fagging`). → form → the entry it inflects."""
+    after one vowel doubled: `slutty`, `fagging`), but for the keys in `nouns`, which get their
+    plural only (rule 33's nouns: `wogs`, not `wogging`). → form → the entry it inflects."""
     vowels = set("aeiou")
     out = {}
     keys = {key(e) for e in entries}
@@ -123,7 +124,7 @@ def english_inflections(entries):
             forms = [plural, word + "ing", word[:-1] + ("ied" if word[-2] not in vowels else "yed")]
         elif not word.endswith("e"):
             forms.append(stem + "y")
-        for form in forms if len(word) <= 5 else forms[:1]:
+        for form in forms if len(word) <= 5 and word not in nouns else forms[:1]:
             out.setdefault(form, e)
     return out
 

@@ -551,7 +551,7 @@ def wordnet_forms(word, senses, exceptions):
 @functools.cache
 def wordnet_person_nouns():
     """Rule 28: `wordnet_nouns_for_persons`'s words that WordNet knows only as persons."""
-    persons, other, _ = wordnet_nouns_for_persons()
+    persons, other, _, _, _ = wordnet_nouns_for_persons()
     return persons - other
 
 
@@ -559,9 +559,11 @@ def wordnet_person_nouns():
 def wordnet_nouns_for_persons():
     """Rule 28: (the words WordNet 3.0 knows as nouns for persons, in the lexicographer file
     noun.person; the words of its other noun and adjective senses; the persons it files under
-    `unpleasant person` or `simpleton`). Names, written capitalized, are not senses: `Moron` is a
-    city. `moron`, `retard`, `weirdo` are persons only."""
-    persons, other = set(), set()
+    `unpleasant person` or `simpleton`; for rule 32, those it files under `simpleton`, and the
+    capitalized nouns for persons, lower-cased: `Korean`, `Westerner`). Names, written
+    capitalized, are not senses: `Moron` is a city. `moron`, `retard`, `weirdo` are persons
+    only."""
+    persons, other, peoples = set(), set(), set()
     hypernyms, words_of = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         debian_package("wordnet-base", tmp)
@@ -575,6 +577,8 @@ def wordnet_nouns_for_persons():
                 written = [re.sub(r"\(.*\)$", "", w).replace("_", " ") for w in fields[4:4 + 2 * count:2]]
                 # A capitalized word is a name (`Moron`, a city), not another sense of the word.
                 words = [w.lower() for w in written if not w[:1].isupper()]
+                if pos == "noun" and fields[1] == "18":
+                    peoples.update(w.lower() for w in written if w[:1].isupper())
                 (persons if pos == "noun" and fields[1] == "18" else other).update(words)
                 if pos == "noun" and fields[1] == "18":
                     at = 4 + 2 * count
@@ -584,19 +588,22 @@ def wordnet_nouns_for_persons():
     # Rule 28 by the dictionary: the persons WordNet files under a disparaging judgement, the
     # synsets `unpleasant person` ("a person who is not pleasant or agreeable") and `simpleton`
     # ("a person lacking intelligence or common sense"), and under their hyponyms.
-    roots = {o for o, ws in words_of.items() if "unpleasant person" in ws or "simpleton" in ws}
-    judged = set()
-    for offset, ws in words_of.items():
-        seen, stack = set(), [offset]
-        while stack:
-            current = stack.pop()
-            if current in roots:
-                judged.update(ws)
-                break
-            if current not in seen:
-                seen.add(current)
-                stack.extend(hypernyms.get(current, []))
-    return persons, other, judged
+    def under(*root_words):
+        roots = {o for o, ws in words_of.items() if any(r in ws for r in root_words)}
+        judged = set()
+        for offset, ws in words_of.items():
+            seen, stack = set(), [offset]
+            while stack:
+                current = stack.pop()
+                if current in roots:
+                    judged.update(ws)
+                    break
+                if current not in seen:
+                    seen.add(current)
+                    stack.extend(hypernyms.get(current, []))
+        return judged
+
+    return persons, other, under("unpleasant person", "simpleton"), under("simpleton"), peoples
 
 
 def proper_names():
@@ -609,3 +616,40 @@ def proper_names():
             debian_package("wamerican", tmp)
             path = Path(tmp) / "usr/share/dict/american-english"
         return {w.lower() for w in path.read_text(encoding="utf-8").split() if w[:1].isupper() and w[1:].islower()}
+
+
+# Rule 33: the usage domains whose nouns WordNet marks as abuse rather than register (`slang`
+# also files `suit`, a businessman, and `vulgarism` coarseness itself).
+WORDNET_ABUSE_USAGE = {"obscenity", "disparagement", "ethnic_slur"}
+
+
+@functools.cache
+def wordnet_abuse_nouns():
+    """Rule 33: the nouns WordNet 3.0 files under an abuse usage domain (WORDNET_ABUSE_USAGE),
+    of its noun.person senses (`wog`, `white trash`, `whoreson`) or under obscenity in any
+    lexicographer file (`horseshit`, `piece of ass`), written in lower case (a capitalized word is
+    a name or a people: `Tom`, `Oriental`). → {word: the gloss of the sense that made it one}."""
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        debian_package("wordnet-base", tmp)
+        lines = (Path(tmp) / "usr/share/wordnet/data.noun").read_text(encoding="latin-1").splitlines()
+    heads, domains_of = {}, {}
+    for line in lines:
+        if line.startswith("  "):
+            continue
+        head, _, gloss = line.partition(" | ")
+        fields = head.split()
+        count = int(fields[3], 16)
+        written = [re.sub(r"\(.*\)$", "", w).replace("_", " ") for w in fields[4:4 + 2 * count:2]]
+        at = 4 + 2 * count
+        heads[fields[0]] = written[0].replace(" ", "_").lower()
+        domains_of[fields[0]] = (fields[1], written, gloss.strip(),
+                                 [fields[i + 1] for i in range(at + 1, at + 1 + 4 * int(fields[at]), 4)
+                                  if fields[i] == ";u" and fields[i + 2] == "n"])
+    for lexfile, written, gloss, usages in domains_of.values():
+        domains = {heads.get(o) for o in usages}
+        if "obscenity" in domains or (lexfile == "18" and domains & WORDNET_ABUSE_USAGE):
+            for word in written:
+                if not word[:1].isupper():
+                    out.setdefault(word, gloss)
+    return out
