@@ -482,6 +482,21 @@ def english_stem(word):
 
 
 @functools.cache
+def wordnet_database():
+    """WordNet 3.0's database files (`data.noun`, `index.adj`, `noun.exc`, …) → their text, as
+    Debian's wordnet-base ships them: fetched once a build with `apt-get download`, for rules 6,
+    28, 29, 31 and 33."""
+    with tempfile.TemporaryDirectory() as tmp:
+        debian_package("wordnet-base", tmp)
+        root = Path(tmp) / "usr/share/wordnet"
+        return {p.name: p.read_text(encoding="latin-1") for p in root.iterdir() if p.is_file()}
+
+
+def wordnet_file(name):
+    return wordnet_database()[name]
+
+
+@functools.cache
 def wordnet_senses():
     """Rule 6: WordNet 3.0's words (lower-cased, `_` read as a space) → part of speech → for each
     of their senses, whether it is offensive (WORDNET_OFFENSIVE_USAGE, WORDNET_OFFENSIVE); the
@@ -489,36 +504,33 @@ def wordnet_senses():
     speech's exceptions (inflected form → dictionary forms); and the words whose most frequent
     sense, in some part of speech, is not offensive (rule 31). Fetched with `apt-get download`."""
     senses, exceptions, not_products = {}, {}, set()
-    with tempfile.TemporaryDirectory() as tmp:
-        debian_package("wordnet-base", tmp)
-        root = Path(tmp) / "usr/share/wordnet"
-        synsets, pointers = {}, {}
-        for pos in WORDNET_SUFFIXES:
-            for line in (root / f"data.{pos}").read_text(encoding="latin-1").splitlines():
-                if line.startswith("  "):
-                    continue  # the license header
-                head, _, gloss = line.partition(" | ")
-                fields = head.split()
-                count = int(fields[3], 16)
-                words = [re.sub(r"\(.*\)$", "", w).replace("_", " ").lower() for w in fields[4:4 + 2 * count:2]]
-                at = 4 + 2 * count
-                usages = [(fields[i + 1], fields[i + 2]) for i in range(at + 1, at + 1 + 4 * int(fields[at]), 4)
-                          if fields[i] == ";u"]
-                synsets[(pos, fields[0])] = (words, gloss)
-                pointers[(pos, fields[0])] = usages
-            for line in (root / f"{pos}.exc").read_text(encoding="latin-1").splitlines():
-                form, *bases = line.split()
-                exceptions.setdefault(pos, {}).setdefault(form.replace("_", " "), []).extend(
-                    b.replace("_", " ") for b in bases)
-        first = {}
-        for pos in WORDNET_SUFFIXES:
-            for line in (root / f"index.{pos}").read_text(encoding="latin-1").splitlines():
-                if line.startswith("  "):
-                    continue
-                fields = line.split()
-                # lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt synset_offset…
-                at = 4 + int(fields[3]) + 2
-                first.setdefault(fields[0].replace("_", " "), {})[pos] = fields[at]
+    synsets, pointers = {}, {}
+    for pos in WORDNET_SUFFIXES:
+        for line in wordnet_file(f"data.{pos}").splitlines():
+            if line.startswith("  "):
+                continue  # the license header
+            head, _, gloss = line.partition(" | ")
+            fields = head.split()
+            count = int(fields[3], 16)
+            words = [re.sub(r"\(.*\)$", "", w).replace("_", " ").lower() for w in fields[4:4 + 2 * count:2]]
+            at = 4 + 2 * count
+            usages = [(fields[i + 1], fields[i + 2]) for i in range(at + 1, at + 1 + 4 * int(fields[at]), 4)
+                      if fields[i] == ";u"]
+            synsets[(pos, fields[0])] = (words, gloss)
+            pointers[(pos, fields[0])] = usages
+        for line in wordnet_file(f"{pos}.exc").splitlines():
+            form, *bases = line.split()
+            exceptions.setdefault(pos, {}).setdefault(form.replace("_", " "), []).extend(
+                b.replace("_", " ") for b in bases)
+    first = {}
+    for pos in WORDNET_SUFFIXES:
+        for line in wordnet_file(f"index.{pos}").splitlines():
+            if line.startswith("  "):
+                continue
+            fields = line.split()
+            # lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt synset_offset…
+            at = 4 + int(fields[3]) + 2
+            first.setdefault(fields[0].replace("_", " "), {})[pos] = fields[at]
     offensive_synsets = set()
     for (pos, offset), (words, gloss) in synsets.items():
         domains = {synsets[(WORDNET_POINTER_POS[p], o)][0][0].replace(" ", "_") for o, p in pointers[(pos, offset)]}
@@ -565,26 +577,23 @@ def wordnet_nouns_for_persons():
     only."""
     persons, other, peoples = set(), set(), set()
     hypernyms, words_of = {}, {}
-    with tempfile.TemporaryDirectory() as tmp:
-        debian_package("wordnet-base", tmp)
-        root = Path(tmp) / "usr/share/wordnet"
-        for pos in ("noun", "adj"):
-            for line in (root / f"data.{pos}").read_text(encoding="latin-1").splitlines():
-                if line.startswith("  "):
-                    continue
-                fields = line.split(" | ")[0].split()
-                count = int(fields[3], 16)
-                written = [re.sub(r"\(.*\)$", "", w).replace("_", " ") for w in fields[4:4 + 2 * count:2]]
-                # A capitalized word is a name (`Moron`, a city), not another sense of the word.
-                words = [w.lower() for w in written if not w[:1].isupper()]
-                if pos == "noun" and fields[1] == "18":
-                    peoples.update(w.lower() for w in written if w[:1].isupper())
-                (persons if pos == "noun" and fields[1] == "18" else other).update(words)
-                if pos == "noun" and fields[1] == "18":
-                    at = 4 + 2 * count
-                    hypernyms[fields[0]] = [fields[i + 1] for i in range(at + 1, at + 1 + 4 * int(fields[at]), 4)
-                                            if fields[i] in ("@", "@i")]
-                    words_of[fields[0]] = words
+    for pos in ("noun", "adj"):
+        for line in wordnet_file(f"data.{pos}").splitlines():
+            if line.startswith("  "):
+                continue
+            fields = line.split(" | ")[0].split()
+            count = int(fields[3], 16)
+            written = [re.sub(r"\(.*\)$", "", w).replace("_", " ") for w in fields[4:4 + 2 * count:2]]
+            # A capitalized word is a name (`Moron`, a city), not another sense of the word.
+            words = [w.lower() for w in written if not w[:1].isupper()]
+            if pos == "noun" and fields[1] == "18":
+                peoples.update(w.lower() for w in written if w[:1].isupper())
+            (persons if pos == "noun" and fields[1] == "18" else other).update(words)
+            if pos == "noun" and fields[1] == "18":
+                at = 4 + 2 * count
+                hypernyms[fields[0]] = [fields[i + 1] for i in range(at + 1, at + 1 + 4 * int(fields[at]), 4)
+                                        if fields[i] in ("@", "@i")]
+                words_of[fields[0]] = words
     # Rule 28 by the dictionary: the persons WordNet files under a disparaging judgement, the
     # synsets `unpleasant person` ("a person who is not pleasant or agreeable") and `simpleton`
     # ("a person lacking intelligence or common sense"), and under their hyponyms.
@@ -630,11 +639,8 @@ def wordnet_abuse_nouns():
     lexicographer file (`horseshit`, `piece of ass`), written in lower case (a capitalized word is
     a name or a people: `Tom`, `Oriental`). → {word: the gloss of the sense that made it one}."""
     out = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        debian_package("wordnet-base", tmp)
-        lines = (Path(tmp) / "usr/share/wordnet/data.noun").read_text(encoding="latin-1").splitlines()
     heads, domains_of = {}, {}
-    for line in lines:
+    for line in wordnet_file("data.noun").splitlines():
         if line.startswith("  "):
             continue
         head, _, gloss = line.partition(" | ")
