@@ -33,7 +33,8 @@ An entry that is also a word of the sentence's language (`slut` in Swedish) is a
 
 Pinyin (when pypinyin and jieba import; `run` installs them in a venv): every Chinese ordinary
 message is also written in pinyin, a word of jieba's segmentation a token (`women jintian qu
-chifan`), as ordinary messages of the language `zh-pinyin` (same split as the original); and
+chifan`), as ordinary messages of the language `zh-pinyin` (same split as the original), and a
+syllable at a time (`wo men jin tian qu chi fan`) as `zh-pinyin-syllables`; and
 block entries of the Chinese profanity and sexual sections (two to four Han characters) are
 inserted into English dev-part messages in pinyin, joined, spaced, with tone marks and title
 case, caught when a reported block match overlaps them.
@@ -315,14 +316,15 @@ def pinyin_tools():
     return jieba, lazy_pinyin, Style
 
 
-def pinyin_message(message, tools):
+def pinyin_message(message, tools, syllables=False):
     """The message written in pinyin: each word of jieba's segmentation with Han characters
-    becomes its toneless syllables joined; other text stays; words are spaced."""
+    becomes its toneless syllables joined (with `syllables`, spaced: chat typed without an
+    input method writes both); other text stays; words are spaced."""
     jieba, lazy_pinyin, Style = tools
     words = []
     for token in jieba.cut(message):
         if CJK.search(token):
-            words.append("".join(lazy_pinyin(token, style=Style.NORMAL)))
+            words.append((" " if syllables else "").join(lazy_pinyin(token, style=Style.NORMAL)))
         elif token.strip():
             words.append(token.strip())
     return " ".join(words)
@@ -431,8 +433,11 @@ def main():
     if tools is None:
         print("note: pypinyin and jieba are not installed: no pinyin figures", file=sys.stderr)
     else:
+        chinese = [(source, message) for lang, source, message in ordinary if lang == "zh"]
         ordinary += [("zh-pinyin", source, pinyin_message(message, tools), split_of(message))
-                     for lang, source, message in ordinary if lang == "zh"]
+                     for source, message in chinese]
+        ordinary += [("zh-pinyin-syllables", source, pinyin_message(message, tools, syllables=True),
+                      split_of(message)) for source, message in chinese]
     carriers = defaultdict(list)
     other_carriers = defaultdict(list)
     ordinary = [o if len(o) == 4 else (*o, split_of(o[2])) for o in ordinary]
