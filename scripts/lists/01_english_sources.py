@@ -16,7 +16,9 @@ def run(s):
     # A word whose most frequent sense is ordinary is not taken (`boy`, `queen`, `suit`): flagged,
     # it would flag ordinary text wholesale, and rule 28 would make `you boys` an insult.
     first_ordinary = wordnet_senses()[3]
-    extra_sources.append(("WordNet 3.0", sorted(w for w in wordnet_abuse_nouns() if key(w) not in first_ordinary)))
+    wordnet_words = sorted(w for w in wordnet_abuse_nouns() if key(w) not in first_ordinary)
+    other_keys = {key(e) for _, entries in extra_sources for e in entries}
+    extra_sources.append(("WordNet 3.0", wordnet_words))
     extra_english = [e for _, entries in extra_sources for e in entries]
     older_english = list(read_lines(ldnoobw / "en")) + list(read_lines(data / "better-profanity" / "profanity_wordlist.txt"))
     LEDGER.source("en", read_lines(ldnoobw / "en"), "LDNOOBW en")
@@ -36,8 +38,7 @@ def run(s):
     respelled = spellings([e for e in english_all if key(e) not in older_keys], older, winnow)
     print(f"rule 31: en: {len(respelled)} spellings of older entries left out: {', '.join(sorted(respelled, key=key))}")
     english_all = [e for e in english_all if e not in respelled]
-    others = {key(e) for requirement, entries in extra_sources[:-1] for e in entries} | older_keys
-    s.wordnet_only = {key(e) for e in extra_sources[-1][1]} - others  # rule 29 writes their plural only
+    s.wordnet_only = {key(e) for e in wordnet_words} - other_keys - older_keys  # rule 29: their plural only
     s.english_all = english_all
     s.extra_english = extra_english
     s.names = names

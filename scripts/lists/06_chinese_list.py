@@ -57,7 +57,7 @@ def run(s):
           f"{', '.join(f'{e} ({cedict_senses[e]})' for e in sorted(cedict_insults, key=key))}")
     if not any(name == "profanity" for name, _ in sections):
         sections.append(("profanity", []))
-    sections = [(name, sorted(entries + sorted(from_dictionary), key=key) if name == "profanity" else entries)
+    sections = [(name, sorted(entries + list(from_dictionary), key=key) if name == "profanity" else entries)
                 for name, entries in sections]
     # Rule 30: the dictionary's offensive mark is evidence of profanity (黑鬼: derog. term for
     # black people), frequent or not.

@@ -289,14 +289,14 @@ def dictionary_entries(listed, english_profanity, jieba_zipf):
     - every sense marked vulgar, offensive, taboo, rude or an insult, unhedged → profanity, which
       blocks (`忘八蛋`: turtle's egg, highly offensive when directed at sb);
     - otherwise, when it is not frequent enough for an ordinary sense (rule 16's cut), and each
-      sense is marked so or is an English insult (a blocking English profanity entry, or a person WordNet files
-      under `simpleton`, that WordNet knows only as a noun for a person: `蠢货` idiot, `野种`
-      bastard; not `螺丝`, screw, nor `水手`, seaman), or is marked derogatory or pejorative and
-      names a people (`阿三`: an Indian, derog.; not `婆娘`: woman, derog., a disrespectful word
-      for a wife or a woman, not an insult) → an insult of rule 28, which blocks where it is
-      aimed at someone. A word with another sense has an
-      ordinary one, and is not taken (`棒子`: stick, and derog. Korean; `黄种人`: yellow man, and
-      Mongoloid). A sense written capitalized otherwise is a name (`迪克`: Dick), not an insult.
+      sense is marked so, or is an English insult (a blocking English profanity entry, or a
+      person WordNet files under `simpleton`, that WordNet knows only as a noun for a person:
+      `蠢货` idiot; not `螺丝`, screw, nor `水手`, seaman), or is marked derogatory or pejorative
+      and names a people (`阿三`: an Indian, derog.; not `婆娘`: woman, derog., a disrespectful
+      word for a wife, not an insult) → an insult of rule 28, which blocks where it is aimed at
+      someone. A word with another sense has an ordinary one, and is not taken (`棒子`: stick,
+      and derog. Korean; `黄种人`: yellow man, and Mongoloid). A sense written capitalized
+      otherwise is a name (`迪克`: Dick), not an insult.
     → (profane, insults, evidence: entry → the senses that decided it)."""
     _, _, _, simpletons, peoples = wordnet_nouns_for_persons()
     person_only = wordnet_person_nouns()
