@@ -55,7 +55,7 @@ def main():
                             counts={})
     OPTIONAL.mkdir(exist_ok=True)
     # zh-pinyin.txt is scripts/build-pinyin-list.py's, made from zh.txt after this build.
-    for stale in [p for p in OUT.glob("*.txt") if p.name != "zh-pinyin.txt"] + list(OPTIONAL.glob("*.txt")):
+    for stale in [p for p in OUT.glob("*.txt") if p.name not in ("zh-pinyin.txt", "zh-pinyin-lexicon.txt")] + list(OPTIONAL.glob("*.txt")):
         stale.unlink()
     for stage in STAGES:
         importlib.import_module(f"lists.{stage}").run(state)

@@ -8,7 +8,7 @@ Usage: scripts/build-pinyin-list.py
   (python3 -m pip install pypinyin==0.55.0 wordfreq==3.1.1). Reads wordlists/global/zh.txt,
   so run it after scripts/build-global-list.py. Output is deterministic (sorted, deduplicated).
 
-Rules (stated in wordlists/global/SOURCES.md, rules 21-24):
+Rules (stated in wordlists/global/SOURCES.md, rules 21-25 and 34):
 21. Which entries: the block entries (not `review:`) of the `profanity` and `sexual` sections of
     zh.txt made of two to four Han characters. Review entries were judged ambiguous in Han
     already; in pinyin, which loses the characters, they are more so.
@@ -43,6 +43,13 @@ Rules (stated in wordlists/global/SOURCES.md, rules 21-24):
     reads as a word with an ordinary sense (Zipf 4.0 or more as a word: `jiu shi` 就是, `ren qi`
     人气; 5.0 across two words) is not written at all: flagging it would flag ordinary pinyin
     text wholesale.
+34. Chinese written a syllable at a time reads every two neighbouring syllables as a possible
+    word (`bu cuo bi jiao`, 不错 比较, holds `cuo bi`). zh-pinyin-lexicon.txt gives the engine
+    rule 25's estimate of ordinary readings as `lexicon:` lines: every single syllable, and
+    readings of two or three syllables at Zipf 3.0 or more (rule 10's cut), spaced
+    (`lexicon:bi jiao 5.4`). A spaced entry whose words are all syllables then does not match
+    where the likeliest segmentation of the syllables around it puts a word across one of its
+    edges, as a Han entry does with zh-lexicon.txt (rule 18).
 The entries go to the categories `pinyin.profanity` and `pinyin.sexual`, so
 `--exclude-category pinyin` switches them all off and reports still name the kind of word.
 """
@@ -65,6 +72,8 @@ ROOT = Path(__file__).resolve().parent.parent
 GLOBAL = ROOT / "wordlists" / "global"
 SOURCE = GLOBAL / "zh.txt"
 OUT = GLOBAL / "zh-pinyin.txt"
+LEXICON_OUT = GLOBAL / "zh-pinyin-lexicon.txt"
+LEXICON_ZIPF = 3.0  # rule 34: readings of two or three syllables (rule 10's cut)
 
 CATEGORIES = ("profanity", "sexual")
 HAN = re.compile(r"^[\u4e00-\u9fff]{2,4}$")
@@ -201,6 +210,16 @@ class OrdinaryReadings:
                     self.start[" ".join(spelled[:k])] += share
                     self.end[" ".join(spelled[-k:])] += share
 
+    def lexicon(self):
+        """Rule 34: (reading, Zipf) of every single syllable and of the readings of two or three
+        syllables at LEXICON_ZIPF or more, sorted."""
+        out = []
+        for reading, share in self.word.items():
+            count, frequency = len(reading.split(" ")), zipf(share)
+            if count == 1 or (count <= 3 and frequency >= LEXICON_ZIPF):
+                out.append((reading, frequency))
+        return sorted(out)
+
     def frequencies(self, spelled):
         """Zipf frequencies of the reading as a word, and across two words."""
         as_word = self.word[" ".join(spelled)]
@@ -216,6 +235,54 @@ class OrdinaryReadings:
         return as_word >= ORDINARY_SENSE_ZIPF or across >= ORDINARY_SENSE_ZIPF + 1
 
 
+# Rule 34, as the engine applies it (Sources/Winnow/Matching/WordEdges/Segmentation.swift):
+# a piece scores its Zipf frequency in tenths minus 90; a single syllable the lexicon lacks 20;
+# the entry at least 30.
+PIECE, UNKNOWN_WEIGHT, ENTRY_FLOOR, CONTEXT = -90, 20, 30, 3
+
+
+def syllables_cut(words, entry, weights):
+    """Whether the entry (a range of `words`, each a syllable of `weights`) is cut from likelier
+    readings of the syllables around it, up to CONTEXT on each side."""
+    if len(entry) < 2 or not all(words[k] in weights for k in entry):
+        return False
+    left, right = entry.start, entry.stop
+    while left > 0 and entry.start - left < CONTEXT and words[left - 1] in weights:
+        left -= 1
+    while right < len(words) and right - entry.stop < CONTEXT and words[right] in weights:
+        right += 1
+    window, start, stop = words[left:right], entry.start - left, entry.stop - left
+    count = len(window)
+
+    def score(at, length):
+        value = weights.get(" ".join(window[at:at + length]))
+        if length == 1:
+            return (UNKNOWN_WEIGHT if value is None else value) + PIECE
+        return None if value is None else value + PIECE
+
+    low = -(10 ** 9)
+    prefix, suffix = [low] * (count + 1), [low] * (count + 1)
+    prefix[0], suffix[count] = 0, 0
+    for end in range(1, count + 1):
+        for length in range(1, 4):
+            if end - length >= 0 and (value := score(end - length, length)) is not None:
+                prefix[end] = max(prefix[end], prefix[end - length] + value)
+    for begin in range(count - 1, -1, -1):
+        for length in range(1, 4):
+            if begin + length <= count and (value := score(begin, length)) is not None:
+                suffix[begin] = max(suffix[begin], value + suffix[begin + length])
+    own = weights.get(" ".join(window[start:stop])) if stop - start <= 3 else None
+    kept = prefix[start] + max(own or 0, ENTRY_FLOOR) + PIECE + suffix[stop]
+    for begin in range(count):
+        for length in (2, 3):
+            end = begin + length
+            crosses = (begin < start < end < stop) or (start < begin < stop < end)
+            if end <= count and crosses and (value := score(begin, length)) is not None:
+                if prefix[begin] + value + suffix[end] > kept:
+                    return True
+    return False
+
+
 def zipf(share):
     return math.log10(share) + 9 if share > 0 else 0.0
 
@@ -225,7 +292,7 @@ def main():
     ordinary = OrdinaryReadings(listed_entries())
     existing = set()
     for path in GLOBAL.glob("*.txt"):
-        if path != OUT:
+        if path not in (OUT, LEXICON_OUT):
             existing.update(line.strip().lower() for line in path.read_text(encoding="utf-8").splitlines())
     vietnamese = vietnamese_words()
     chosen = {}  # form -> (category, review)
@@ -259,12 +326,15 @@ def main():
             if previous is None or (previous[1] and not review):
                 chosen[form] = (previous[0] if previous else category, review)
     # A form that holds a shorter blocking form as whole words is redundant (`cao bi dian ying`
-    # holds `cao bi`): every text it matches is blocked already.
+    # holds `cao bi`): every text it matches is blocked already. Not where rule 34 cuts the
+    # shorter form from the form's own syllables (`mao niu bi` holds `niu bi`, which reads as
+    # `mao niu` 牦牛 yak + `bi`): the longer form is then the one that blocks.
     blocking = {form for form, (_, review) in chosen.items() if not review}
+    weights = {reading: round(float(f"{frequency:.1f}") * 10) for reading, frequency in ordinary.lexicon()}
 
     def redundant(form):
         words = form.split(" ")
-        return any(" ".join(words[i:j]) in blocking
+        return any(" ".join(words[i:j]) in blocking and not syllables_cut(words, range(i, j), weights)
                    for i in range(len(words)) for j in range(i + 1, len(words) + 1) if j - i < len(words))
 
     chosen = {form: value for form, value in chosen.items() if not redundant(form)}
@@ -290,6 +360,23 @@ def main():
     OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
     reviewed = sum(1 for _, r in chosen.values() if r)
     print(f"{OUT.relative_to(ROOT)}: {len(chosen)} entries, {reviewed} for review", file=sys.stderr)
+    readings = ordinary.lexicon()
+    lines = [
+        "# Chinese words of jieba 0.42.1's dictionary (MIT, LICENSES/jieba-MIT.txt) as they read in",
+        "# toneless pinyin, a syllable at a time (pypinyin 0.55.0, MIT, LICENSES/pypinyin-MIT.txt; ü",
+        "# written both v and u): every single syllable, and readings of two or three syllables at",
+        "# Zipf 3.0 or more, each with the Zipf frequency of all the words that read so (the profanity",
+        "# and sexual entries of zh.txt left out). They match nothing: a spaced pinyin entry",
+        "# (`cuo bi`) does not match where a likelier reading of the syllables around it cuts it",
+        "# (`bu cuo bi jiao`, 不错 比较; rule 34 of SOURCES.md). `--exclude-category lexicon` turns",
+        "# that off.",
+        "# Generated by scripts/build-pinyin-list.py; edit the script, not this file.",
+        "",
+        "[lexicon.pinyin]",
+    ]
+    lines += [f"lexicon:{reading} {frequency:.1f}" for reading, frequency in readings]
+    LEXICON_OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"{LEXICON_OUT.relative_to(ROOT)}: {len(readings)} readings", file=sys.stderr)
 
 
 if __name__ == "__main__":

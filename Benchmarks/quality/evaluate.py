@@ -37,7 +37,10 @@ chifan`), as ordinary messages of the language `zh-pinyin` (same split as the or
 syllable at a time (`wo men jin tian qu chi fan`) as `zh-pinyin-syllables`; and
 block entries of the Chinese profanity and sexual sections (two to four Han characters) are
 inserted into English dev-part messages in pinyin, joined, spaced, with tone marks and title
-case, caught when a reported block match overlaps them.
+case, caught when a reported block match overlaps them; `pinyin-in-syllables` inserts them
+spaced between two syllables of a Chinese dev-part message written a syllable at a time (the
+`zh` carriers), where rule 34 reads the syllables around them (drawn with a generator of its
+own).
 
 The contact list (on by default in winnow; left out of the first scan with `--no-contact`, so
 that its tables are the global list's alone) is measured in a second scan, unless --no-contact
@@ -301,6 +304,8 @@ def contact_figures(winnow, global_dir, scan_options, ordinary, carriers, per_ki
 
 
 PINYIN_KINDS = ["pinyin-joined", "pinyin-spaced", "pinyin-tones", "pinyin-title"]
+# A spaced entry among Chinese written a syllable at a time, where rule 34 may cut it.
+PINYIN_IN_SYLLABLES = "pinyin-in-syllables"
 
 
 def pinyin_tools():
@@ -462,6 +467,14 @@ def main():
                 text, span = insert(rng.choice(carriers["en"]), pinyin_form(word, kind, tools), "en", rng)
                 items.append(text)
                 meta.append(("injected", "en", kind, (span, word)))
+        # Drawn with a generator of its own, so the other rows' draws stay as they were.
+        syllable_carriers = [pinyin_message(m, tools, syllables=True) for m in carriers["zh"]]
+        side = random.Random(args.seed + 34)
+        for _ in range(args.per_kind):
+            word = side.choice(pinyin_words)
+            text, span = insert(side.choice(syllable_carriers), pinyin_form(word, "pinyin-spaced", tools), "en", side)
+            items.append(text)
+            meta.append(("injected", "en", PINYIN_IN_SYLLABLES, (span, word)))
     for column in EVASION_LANGUAGES:
         # The Arabic-script column draws an Arabic or a Persian entry, into its own language's text.
         languages = [lang for lang in (("ar", "fa") if column == "arabic" else (column,))
@@ -545,7 +558,7 @@ def main():
     print()
     print("| evasion | en caught | zh caught | ar and fa caught |")
     print("|---|---:|---:|---:|")
-    for kind in KINDS + [OTHER_LANGUAGE_KIND] + (PINYIN_KINDS if tools is not None else []):
+    for kind in KINDS + [OTHER_LANGUAGE_KIND] + (PINYIN_KINDS + [PINYIN_IN_SYLLABLES] if tools is not None else []):
         cells = []
         for lang in EVASION_LANGUAGES:
             total = injected[(lang, kind)]

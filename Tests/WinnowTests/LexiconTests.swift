@@ -253,3 +253,105 @@ struct SegmentationTests {
     }
   }
 }
+
+@Suite("Segmentation around spaced syllables")
+struct SyllableSegmentationTests {
+  static let list = """
+    [lexicon.pinyin]
+    lexicon:bu 6.9
+    lexicon:cuo 5.1
+    lexicon:bi 6.1
+    lexicon:jiao 5.9
+    lexicon:ni 6.6
+    lexicon:shi 7.3
+    lexicon:sha 5.7
+    lexicon:hen 6.2
+    lexicon:bu cuo 5.0
+    lexicon:bi jiao 5.4
+    lexicon:shi sha 2.1
+    [profanity]
+    cuo bi
+    sha bi
+    """
+
+  static func matcher() throws -> Matcher {
+    try Matcher(lists: [WordList(name: "zh-pinyin.txt", origin: .global, parsing: Self.list)])
+  }
+
+  @Test(arguments: [
+    ("hen bu cuo bi jiao", [String]()),  // 很 不错 比较: both edges cut by likelier words
+    ("bu cuo bi", []),  // 不错 + 逼
+    ("cuo bi jiao", []),
+    ("ni shi sha bi", ["sha bi"]),  // 是啥 is rarer than 是 and 傻逼 together
+    ("sha bi", ["sha bi"]),
+    ("cuo bi", ["cuo bi"]),
+    ("you are bu cuo bi", []),  // the syllables before it are enough
+    ("good cuo bi jiao", []),
+    ("bu cuobi jiao", ["cuo bi"]),  // joined, the entry is one word: nothing to cut
+    ("bu good cuo bi", ["cuo bi"]),  // context stops at a word that is no syllable
+  ])
+  func aSpacedMatchCutFromLikelierWordsIsNotReported(text: String, expected: [String]) throws {
+    let matcher = try Self.matcher()
+    #expect(matcher.matches(in: text).map(\.entry.text) == expected, "\(text)")
+    if expected.isEmpty {
+      #expect(matcher.explain(text).suppressed.contains { $0.reason == .crossesLexiconWord }, "\(text)")
+    }
+  }
+
+  @Test func withoutTheReadingsNothingIsCut() throws {
+    let list = Self.list.split(separator: "\n").filter { !$0.hasPrefix("lexicon:") }.joined(separator: "\n")
+    let matcher = try Matcher(lists: [WordList(name: "zh-pinyin.txt", origin: .global, parsing: list)])
+    #expect(matcher.matches(in: "hen bu cuo bi jiao").map(\.entry.text) == ["cuo bi"])
+  }
+
+  @Test func lintReadsSyllablesAsRead() {
+    let file = WordListFile(parsing: "lexicon:bi jiao 5.4\nlexicon:bi  jiao\n", path: "zh-pinyin.txt")
+    #expect(WordListLint.lint([file], origin: .global).filter { $0.message.contains("not read") }.isEmpty)
+  }
+
+  /// The reference: the text's words, the syllables (lexicon words of one word) around each
+  /// run of words that spells an entry, and every segmentation of that window enumerated.
+  static func naiveMatches(text: String, entries: [String], readings: [String: Int]) -> [String] {
+    let words = text.split(separator: " ").map(String.init)
+    var found: [(Int, String)] = []
+    for entry in entries {
+      let entryWords = entry.split(separator: " ").map(String.init)
+      for start in 0...(words.count - entryWords.count)
+      where Array(words[start..<start + entryWords.count]) == entryWords {
+        let end = start + entryWords.count
+        var left = start
+        while left > 0, start - left < 3, readings[words[left - 1]] != nil { left -= 1 }
+        var right = end
+        while right < words.count, right - end < 3, readings[words[right]] != nil { right += 1 }
+        let window = Array(words[left..<right])
+        let allSyllables = entryWords.allSatisfy { readings[$0] != nil }
+        let cut =
+          allSyllables
+          && SegmentationTests.naiveIsCut(count: window.count, entry: (start - left)..<(end - left)) { at, length in
+            readings[window[at..<at + length].joined(separator: " ")]
+          }
+        if !cut { found.append((start, entry)) }
+      }
+    }
+    return found.sorted { $0.0 < $1.0 }.map(\.1)
+  }
+
+  @Test func matchesAgreeWithEnumeratingEverySegmentation() throws {
+    let syllables = ["bu", "cuo", "bi", "jiao", "ni", "shi", "sha", "good"]
+    let readings: [String: Int] = [
+      "bu": 69, "cuo": 51, "bi": 61, "jiao": 59, "ni": 66, "shi": 73, "sha": 57, "bu cuo": 50, "bi jiao": 54,
+      "shi sha": 21, "ni shi": 45, "cuo bi jiao": 35, "sha bi jiao": 31,
+    ]
+    let lexicon = readings.map { "lexicon:\($0.key) \(Double($0.value) / 10)" }.sorted().joined(separator: "\n")
+    let matcher = try Matcher(
+      lists: [WordList(name: "zh-pinyin.txt", origin: .global, parsing: lexicon + "\n[profanity]\ncuo bi\nsha bi\n")])
+    var generator = SeededGenerator(state: 34)
+    for _ in 0..<2000 {
+      let count = Int.random(in: 2...9, using: &generator)
+      let text = (0..<count).map { _ in syllables[Int.random(in: 0..<syllables.count, using: &generator)] }
+        .joined(separator: " ")
+      let expected = Self.naiveMatches(text: text, entries: ["cuo bi", "sha bi"], readings: readings)
+      #expect(matcher.matches(in: text).map(\.entry.text) == expected, "\(text)")
+    }
+  }
+}

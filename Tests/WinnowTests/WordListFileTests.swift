@@ -119,7 +119,8 @@ struct WordListFileTests {
     for error in errors { #expect(findings.contains("\(error.location.line): \(error.cause)")) }
     #expect(
       findings.contains(
-        "9: lexicon word is not read: it normalizes to nothing, and only words of one to three are read"))
+        "9: lexicon word is not read: it normalizes to nothing, and only words of one to three (or syllables of ASCII letters) are read"
+      ))
   }
 
   /// A list is read from a pipe as from a file (`--custom <(…)` in a shell), and a list that

@@ -38,7 +38,10 @@ public struct Entry: Sendable, Hashable {
     /// it matches nothing itself, and tells where CJK words end, for entries written with
     /// `word:` (see ``Boundary/dictionaryWord``) and for whole-word Han entries, which do not
     /// match where a likelier reading of the characters around them cuts them (叫做|爱 is not
-    /// 做爱). Only lexicon words of one to three characters are read.
+    /// 做爱). Only lexicon words of one to three characters are read, and readings of pinyin
+    /// syllables (`lexicon:bi jiao 5.1`: ASCII letters, one space between syllables), which
+    /// tell the same for spaced Latin entries in text written a syllable at a time (see
+    /// `SyllableWordEdges`).
     case lexicon
   }
 

@@ -113,13 +113,16 @@
                 message: "too short to be safe: a single \(normalized.firstClass == .digit ? "digit" : "Latin letter")")
             )
           }
-          if entry.action == .lexicon, entry.kind == .literal, !(1...3).contains(normalized?.scalars.count ?? 0) {
+          if entry.action == .lexicon, entry.kind == .literal, !(1...3).contains(normalized?.scalars.count ?? 0),
+            !SyllableWordEdges.isReading(normalized?.scalars ?? [])
+          {
             let count = normalized?.scalars.count ?? 0
             let length = count == 0 ? "nothing" : count == 1 ? "one character" : "\(count) characters"
             findings.append(
               LintFinding(
                 location: place,
-                message: "lexicon word is not read: it normalizes to \(length), and only words of one to three are read"
+                message:
+                  "lexicon word is not read: it normalizes to \(length), and only words of one to three (or syllables of ASCII letters) are read"
               ))
           }
           if origin == .custom, entry.action != .lexicon, entry.text.count > customWordLimit {

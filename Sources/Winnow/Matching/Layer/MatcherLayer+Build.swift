@@ -298,11 +298,12 @@ extension MatcherLayer {
       patternChecks[pattern] =
         LatinWordEdges.checks(of: compiled.entry, normalized) | HanWordEdges.checks(of: compiled.entry, normalized)
         | ArabicWordEdges.checks(of: compiled.entry, normalized)
+        | SyllableWordEdges.checks(of: compiled.entry, normalized)
       patternRuns[pattern] = variantRuns[pattern] ?? normalized.runs
     }
-    // Only a layer with `word:` or Han entries reads the lexicon: an app's custom layer without
-    // any does not normalize the global list's lexicon again.
-    guard patternChecks.contains(where: { $0 & HanWordEdges.readsLexicon != 0 }) else {
+    // Only a layer with `word:`, Han or spaced Latin entries reads the lexicon: an app's custom
+    // layer without any does not normalize the global list's lexicon again.
+    guard patternChecks.contains(where: { $0 & PatternCheck.readsLexicon != 0 }) else {
       return (patternChecks, patternRuns, [:])
     }
     if let donor, !donor.lexicon.isEmpty, donor.normalizer.rules == normalizer.rules,

@@ -111,6 +111,10 @@ extension MatcherLayer {
       let rejection = HanWordEdges.rejection(of: candidate, checks: checks, lexicon: lexicon)
       if rejection != .none { return rejection }
     }
+    if checks & SyllableWordEdges.owned != 0, !lexicon.isEmpty {
+      let rejection = SyllableWordEdges.rejection(of: candidate, lexicon: lexicon)
+      if rejection != .none { return rejection }
+    }
     if checks & LatinWordEdges.owned != 0 {
       let rejection = LatinWordEdges.rejection(of: candidate, checks: checks)
       if rejection != .none { return rejection }

@@ -176,6 +176,11 @@ enum PatternCheck {
   /// ``ArabicWordEdges``, with ``arabicEnd``: the entry is spelled as Persian, so its word
   /// ends in a Persian suffix only.
   static let persianEnd: UInt8 = 64
+  /// ``SyllableWordEdges``: the candidate, syllables written apart, must not be cut from more
+  /// likely words by the segmentation of the syllables around it.
+  static let syllables: UInt8 = 128
+  /// The bits whose rules read the lexicon.
+  static let readsLexicon = HanWordEdges.readsLexicon | SyllableWordEdges.owned
 }
 
 /// A candidate of a literal's pattern as the word-edge rules see it: walk positions

@@ -40,13 +40,16 @@ enum HanWordEdges {
   }
 
   /// The normalized lexicon: each word of one to three scalars as ``lexiconKey(_:)``,
-  /// ``lexiconKey(_:_:)`` or ``lexiconKey(_:_:_:)`` packs it, with its Zipf frequency in tenths
-  /// (a word listed twice, a custom list's lexicon over the global one, keeps the larger).
+  /// ``lexiconKey(_:_:)`` or ``lexiconKey(_:_:_:)`` packs it, and each reading of syllables
+  /// (words of ASCII letters) as ``SyllableWordEdges/key(_:)`` does, with its Zipf frequency in
+  /// tenths (a word listed twice, a custom list's lexicon over the global one, keeps the
+  /// larger).
   static func lexicon(of words: [String], normalizer: Normalizer) -> [UInt64: UInt8] {
     let lexiconKeys = concurrentMap(count: words.count, workspace: NormalizedText()) {
       workspace, index -> (UInt64, UInt8)? in
       let (word, weight) = Entry.lexiconWordAndWeight(words[index])
       guard let scalars = normalizer.normalizeEntry(word, workspace: &workspace)?.scalars else { return nil }
+      if SyllableWordEdges.isReading(scalars) { return (SyllableWordEdges.key(scalars), weight) }
       switch scalars.count {
       case 1: return (lexiconKey(scalars[0]), weight)
       case 2: return (lexiconKey(scalars[0], scalars[1]), weight)
