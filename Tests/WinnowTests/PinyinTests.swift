@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import WinnowTestSupport
 
 @_spi(Tools) @testable import Winnow
 
@@ -62,5 +64,54 @@ struct PinyinTests {
   func ambiguousFormsAreReviewed(_ text: String) throws {
     let matches = try #require(Self.pinyin).matches(in: text)
     #expect(!matches.isEmpty && matches.allSatisfy { $0.entry.action == .review }, "\(text): \(matches)")
+  }
+
+  // MARK: Written a syllable at a time (rule 34)
+
+  static let withSyllables = builtInMatcher(["zh-pinyin.txt", "zh-pinyin-lexicon.txt"])
+
+  /// Ordinary Chinese written a syllable at a time, where two neighbouring syllables spell a
+  /// form (不错 比较 holds `cuo bi`, 三 小时 holds `san xiao`), passes; the insults still block,
+  /// among syllables, English words or alone.
+  @Test(arguments: [
+    ("zhe ge hen bu cuo bi jiao hao", false), ("wo men mei bi yao qu", false), ("zuo le san xiao shi", false),
+    ("ni shi sha bi", true), ("ni zhen shi ge sha bi a", true), ("you sha bi", true), ("sha bi", true),
+    ("wo cao ni ma", true), ("bu cuobi jiao", true),
+  ])
+  func syllablesAroundAFormDecide(_ text: String, _ blocks: Bool) throws {
+    let matches = try #require(Self.withSyllables).matches(in: text).filter { $0.entry.action == .block }
+    #expect(matches.isEmpty != blocks, "\(text): \(matches.map(\.text))")
+  }
+
+  /// The list build keeps a spaced form that holds a shorter blocking form only where rule 34
+  /// cuts the shorter one from the longer one's own syllables (`mao niu bi`: `mao niu` 牦牛 yak
+  /// + `bi`), by a port of the engine's segmentation: the engine must agree on every such form.
+  @Test func keptLongerFormsAreOnesTheEngineCuts() throws {
+    let matcher = try #require(Self.withSyllables)
+    let file = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("wordlists/global/zh-pinyin.txt"), encoding: .utf8)
+    var blocking: Set<String> = []
+    for line in file.split(separator: "\n")
+    where !line.hasPrefix("#") && !line.hasPrefix("[") && !line.hasPrefix("review:") {
+      blocking.insert(String(line))
+    }
+    var checked = 0
+    for form in blocking.sorted() {
+      let words = form.split(separator: " ")
+      guard words.count >= 3 else { continue }
+      var held: [String] = []
+      for start in words.indices {
+        for end in (start + 1)...words.count where end - start < words.count {
+          let part = words[start..<end].joined(separator: " ")
+          if blocking.contains(part) { held.append(part) }
+        }
+      }
+      guard !held.isEmpty else { continue }
+      checked += 1
+      // Every match, overlapping ones included.
+      let found = matcher.explain(form, kind: nil).report.matches.map(\.entry.text)
+      #expect(found.contains(form) && held.allSatisfy { !found.contains($0) }, "\(form): \(found)")
+    }
+    #expect(checked >= 50)
   }
 }
