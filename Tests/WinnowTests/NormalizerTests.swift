@@ -67,6 +67,16 @@ struct NormalizerTests {
   /// The flattened fold table folds every scalar as the tables it is built from do, for rule
   /// sets with and without each per-scalar rule (it folds only the tables' keys and leaves
   /// every other scalar as it is).
+  /// The blocks the class table fills without property lookups hold the class the properties
+  /// give, for every scalar (a newer Unicode in the standard library would show here).
+  @Test func knownBlocksHaveTheClassTheirPropertiesGive() {
+    let values = (0..<UInt32(0x10000)).filter { ScalarClass.knownBlock($0) != nil }
+    #expect(values.count > 40_000)
+    let mismatches = values.filter { ScalarClass.knownBlock($0) != ScalarClass.compute($0) }
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(10).map { String($0, radix: 16) })")
+    #expect((0..<UInt32(0x10000)).allSatisfy { ScalarClass.of($0) == ScalarClass.compute($0) })
+  }
+
   @Test(arguments: [
     Normalization.default, [.caseFolding], [.compatibility, .lookalikes],
     [.traditionalToSimplified, .invisibleCharacters], Normalization.none,

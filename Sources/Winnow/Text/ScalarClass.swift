@@ -42,9 +42,28 @@ enum ScalarClass: UInt8 {
     return compute(scalar)
   }
 
-  private static let bmpClasses: [UInt8] = (0..<0x10000).map { compute(UInt32($0)).rawValue }
+  private static let bmpClasses: [UInt8] = (0..<0x10000).map {
+    (knownBlock(UInt32($0)) ?? compute(UInt32($0))).rawValue
+  }
 
-  private static func compute(_ value: UInt32) -> ScalarClass {
+  /// The class of a scalar of a large block whose every scalar has the same one, without asking
+  /// for its Unicode properties, whose lookups were most of the cost of building the table the
+  /// first time a text needs it (`Benchmarks/HISTORY.md`). Nil elsewhere. A test holds it to
+  /// ``compute(_:)`` for every BMP scalar.
+  static func knownBlock(_ value: UInt32) -> ScalarClass? {
+    switch value {
+    // CJK Unified Ideographs and Extension A: every scalar assigned and ideographic.
+    case 0x3400...0x4DBF, 0x4E00...0x9FFF: .unspaced
+    // Hangul syllables: letters of a script that spaces its words, not cased.
+    case 0xAC00...0xD7A3: .other
+    // Surrogates (no scalar) and the private use area.
+    case 0xD800...0xF8FF: .separator
+    default: nil
+    }
+  }
+
+  /// The class of a scalar, from its Unicode properties.
+  static func compute(_ value: UInt32) -> ScalarClass {
     switch value {
     case 0x30...0x39: return .digit
     case 0x41...0x5A, 0x61...0x7A: return .letter
