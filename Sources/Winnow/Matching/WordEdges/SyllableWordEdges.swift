@@ -17,7 +17,7 @@ enum SyllableWordEdges {
   /// The checks a pattern of `entry` (normalized as `normalized`) asks of this rule.
   static func checks(of entry: Entry, _ normalized: NormalizedEntry) -> UInt8 {
     guard entry.action != .allow, entry.action != .lexicon, entry.boundary == .word,
-      isSpacedWords(normalized.scalars[...])
+      normalized.scalars.contains(space), isReading(normalized.scalars)
     else { return 0 }
     return PatternCheck.syllables
   }
@@ -89,11 +89,6 @@ enum SyllableWordEdges {
 
   @inline(__always)
   private static func isLetter(_ scalar: UInt32) -> Bool { scalar >= 0x61 && scalar <= 0x7A }
-
-  /// Two or more words of ASCII letters, one space apart.
-  private static func isSpacedWords(_ scalars: ArraySlice<UInt32>) -> Bool {
-    scalars.contains(space) && isReading(Array(scalars))
-  }
 
   private static func key(_ range: Range<Int>, _ scalars: UnsafeBufferPointer<UInt32>) -> UInt64 {
     key(UnsafeBufferPointer(rebasing: scalars[range]))
