@@ -47,6 +47,22 @@ struct CacheTests {
     #expect(rewritten.keys == written.keys && rewritten != written, "the same file, written again")
   }
 
+  /// A match names its list's file as the run was given it, whichever spelling of the same
+  /// directory filled the cache first: each spelling has its own compiled file.
+  @Test func aMatchNamesTheListAsThisRunWroteIt() async throws {
+    let (cache, _, directory) = try Self.setUp("[sensitive]\n傻逼\n")
+    let parent = URL(fileURLWithPath: directory).deletingLastPathComponent()
+    let relative = URL(fileURLWithPath: directory).lastPathComponent
+    for _ in 0..<2 {
+      let absolute = try await CLITests.run(["check", "--global", directory, "傻逼"], cache: cache)
+      #expect(absolute.stdout.contains("global \(directory)/zh.txt:2"), "\(absolute.stdout)")
+      let fromParent = try await CLITests.run(
+        ["check", "--global", relative, "傻逼"], directory: parent, cache: cache)
+      #expect(fromParent.stdout.contains("global \(relative)/zh.txt:2"), "\(fromParent.stdout)")
+    }
+    #expect(try Self.compiledFiles(in: cache).count == 2)
+  }
+
   /// An entry's `also=` languages survive the compiled form: read back from the cache, English
   /// `slut` (also Swedish) still matches in French text and not in Swedish text.
   @Test func aCompiledListKeepsTheLanguagesAnEntryIsAlsoAWordOf() async throws {

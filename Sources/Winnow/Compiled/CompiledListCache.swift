@@ -11,8 +11,9 @@ import Foundation
 /// }
 /// ```
 ///
-/// One file per executable and set of global-list directories (and excluded categories), in
-/// `$WINNOW_CACHE_DIR`, else `$XDG_CACHE_HOME/winnow`, else `~/.cache/winnow`. The file is
+/// One file per executable and set of global-list directories (each as written and as an
+/// absolute path: matches name their list's file as it was written) and excluded categories,
+/// in `$WINNOW_CACHE_DIR`, else `$XDG_CACHE_HOME/winnow`, else `~/.cache/winnow`. The file is
 /// used only when its identity matches: the checksum, size and name of every `*.txt` file of
 /// the directories, the excluded categories, and the size and modification time of the
 /// running executable itself (another build may normalize differently). Anything else (no
@@ -181,8 +182,11 @@ import Foundation
     for directory in directories {
       let path = URL(fileURLWithPath: directory).standardizedFileURL.path
       guard let names = try? ListDirectory(path: path).names() else { return nil }
-      place += "directory \(path)\n"
-      identity += "directory \(path)\n"
+      // The directory as written too: matches report their list's file by the path the lists
+      // were compiled from, so `wordlists/global` and its absolute path get a file each (one
+      // shared file reported whichever spelling filled it).
+      place += "directory \(path) as \(directory)\n"
+      identity += "directory \(path) as \(directory)\n"
       for name in names {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path).appendingPathComponent(name)) else {
           return nil
