@@ -278,6 +278,40 @@ struct AhoCorasickTests {
     }
   }
 
+  /// Words, digits and spaces for the filter's masks: which positions it tests.
+  static let spacedAlphabet: [Character] = ["a", "b", "1", " ", "傻", "逼"]
+  static let spacedCharacterGen = Gen.int(in: 0...(spacedAlphabet.count - 1)).map { spacedAlphabet[$0] }
+
+  /// Skipping positions inside words, the walk by start finds every match that does not start
+  /// inside a word of ASCII letters and digits, and nothing the automaton does not find.
+  /// Spaces are skipped unless a pattern starts with one; texts of up to 200 scalars cross the
+  /// filter's blocks of 64 positions (a word running across a block's first position).
+  @Test func scalarWalkSkippingInsideWordsKeepsWordStarts() async {
+    await propertyCheck(
+      count: 400, input: Self.spacedCharacterGen.string(of: 1...4).array(of: 1...12),
+      Self.spacedCharacterGen.string(of: 0...200)
+    ) { patterns, text in
+      let scalarPatterns = patterns.map { $0.unicodeScalars.map(\.value) }
+      let automaton = try! AhoCorasick(scalarPatterns: scalarPatterns, filters: .scalars)
+      let scalars = text.unicodeScalars.map(\.value)
+      var all: [[Int]] = []
+      var skipping: [[Int]] = []
+      scalars.withUnsafeBufferPointer { scalars in
+        automaton.forEachMatch(in: scalars) { all.append([$0, $1]) }
+        automaton.forEachMatchByStart(in: scalars, skippingInsideWords: true) { skipping.append([$0, $1]) }
+      }
+      func isWord(_ value: UInt32) -> Bool {
+        (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+      }
+      let wordStarts = all.filter { match in
+        let start = match[1] - scalarPatterns[match[0]].count
+        return start == 0 || !(isWord(scalars[start - 1]) && isWord(scalars[start]))
+      }
+      #expect(Set(skipping).isSubset(of: Set(all)))
+      #expect(Set(wordStarts).isSubset(of: Set(skipping)))
+    }
+  }
+
   @Test func leftmostLongestEqualsNaiveGreedy() async {
     await propertyCheck(count: 300, input: Self.patternGen, Self.textGen) { patterns, text in
       let automaton = try! AhoCorasick(patterns: patterns)

@@ -110,17 +110,19 @@ struct ScalarStartFilter: Sendable {
   }
 
   /// Bit 0: whether a pattern may start at a position whose scalars are `a, b, c`, by the
-  /// prefix table (first two scalars, then the third) or the one-scalar patterns: one or two
-  /// reads where the keys take four.
+  /// prefix table (first two scalars, then the third) or the one-scalar patterns: two reads
+  /// where the keys take four. The bitmap of one-scalar patterns is read whether or not there
+  /// are any (it is all zeros then): a test of ``hasSingles`` at every position cost more.
+  /// A supplementary scalar is left to the keys when there are one-scalar patterns
+  /// (`supplementary` is 1 then, else 0).
   @inline(__always)
-  private func passesPrefix(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
-    var passed = PrefixTable.test(
+  private func passesPrefix(
+    _ a: UInt32, _ b: UInt32, _ c: UInt32, supplementary: UInt64, _ words: UnsafeBufferPointer<UInt64>
+  ) -> UInt64 {
+    let passed = PrefixTable.test(
       Self.key(a, b, 0, 0, length: 2), followedBy: UInt64(c), offset: prefixOffset, shift: prefixShift, words)
-    if hasSingles {
-      // A supplementary scalar is left to the keys.
-      passed |= a < 0x10000 ? words[Int(truncatingIfNeeded: a &>> 6)] &>> UInt64(a & 63) : 1
-    }
-    return passed & 1
+    let single = a < 0x10000 ? words[Int(truncatingIfNeeded: a &>> 6)] &>> UInt64(a & 63) : supplementary
+    return (passed | single) & 1
   }
 
   /// 1 when `scalar` is an ASCII letter or digit, else 0.
@@ -135,9 +137,8 @@ struct ScalarStartFilter: Sendable {
   /// Calls `body` with every position of `scalars`, in increasing order, where a pattern may
   /// start: each position that passes the prefix table and then the keys.
   ///
-  /// As ``StartFilter`` does, 64 positions at a time in two rounds over a bit mask: every
-  /// position against the prefix table, then those that pass against the keys, with no branch
-  /// on either outcome; then the passes are walked.
+  /// As ``StartFilter`` does, 64 positions at a time (``candidates(in:from:skippingInsideWords:_:)``),
+  /// then the passes are walked.
   ///
   /// With `skippingInsideWords`, a position whose scalar and the one before it are both ASCII
   /// letters or digits is not tested: the caller knows that no pattern it reports starts
@@ -147,63 +148,94 @@ struct ScalarStartFilter: Sendable {
   func forEachCandidate(
     in scalars: UnsafeBufferPointer<UInt32>, skippingInsideWords: Bool = false, _ body: (Int) -> Void
   ) {
-    let count = scalars.count
-    @inline(__always) func scalar(_ index: Int) -> UInt32 { index < count ? scalars[index] : Self.beyond }
-    let skipsSpaces = !startsWithSpace
     words.withUnsafeBufferPointer { words in
       var block = 0
-      while block < count {
-        let end = min(block &+ 64, count)
-        var prefixed: UInt64 = 0
-        let all = UInt64.max &>> UInt64(64 &- (end &- block))
-        var testable = all
-        if skippingInsideWords || skipsSpaces {
-          testable = 0
-          var previousIsWord = block > 0 && skippingInsideWords ? Self.isASCIIWordScalar(scalars[block &- 1]) : 0
-          for index in block..<end {
-            let value = scalars[index]
-            let isWord = skippingInsideWords ? Self.isASCIIWordScalar(value) : 0
-            let isSpace: UInt64 = skipsSpaces && value == 0x20 ? 1 : 0
-            testable |= (~(previousIsWord & isWord | isSpace) & 1) &<< UInt64(index &- block)
-            previousIsWord = isWord
-          }
-        }
-        if testable != all {
-          // Few positions left (words of a spaced script): each tested on its own.
-          while testable != 0 {
-            let offset = testable.trailingZeroBitCount
-            testable &= testable &- 1
-            let index = block &+ offset
-            prefixed |= passesPrefix(scalars[index], scalar(index &+ 1), scalar(index &+ 2), words) &<< UInt64(offset)
-          }
-        } else if end &+ 2 <= count {
-          for index in block..<end {
-            let bit = passesPrefix(scalars[index], scalars[index &+ 1], scalars[index &+ 2], words)
-            prefixed |= bit &<< UInt64(index &- block)
-          }
-        } else {
-          for index in block..<end {
-            let bit = passesPrefix(scalars[index], scalar(index &+ 1), scalar(index &+ 2), words)
-            prefixed |= bit &<< UInt64(index &- block)
-          }
-        }
-        var passed: UInt64 = 0
-        while prefixed != 0 {
-          let offset = prefixed.trailingZeroBitCount
-          prefixed &= prefixed &- 1
-          let index = block &+ offset
-          let (b, c, d) =
-            index &+ 4 <= count
-            ? (scalars[index &+ 1], scalars[index &+ 2], scalars[index &+ 3])
-            : (scalar(index &+ 1), scalar(index &+ 2), scalar(index &+ 3))
-          passed |= passes(scalars[index], b, c, d, words) &<< UInt64(offset)
-        }
+      while block < scalars.count {
+        var passed = candidates(in: scalars, from: block, skippingInsideWords: skippingInsideWords, words)
         while passed != 0 {
           body(block &+ passed.trailingZeroBitCount)
           passed &= passed &- 1
         }
-        block = end
+        block &+= 64
       }
     }
+  }
+
+  /// Bit `k`: whether a pattern may start at position `block + k` of `scalars`, for the up to
+  /// 64 positions from `block` (below the count). Three rounds over bit masks: which positions
+  /// to test (a mask of word scalars and one of spaces, compared with the mask shifted by one
+  /// position), each of those against the prefix table, then those that pass against the keys,
+  /// with no branch on any outcome.
+  ///
+  /// Not inlined into the walk: there, with the caller's match checks around it, its values
+  /// lived on the stack and every test of a position read them back (about 45 instructions a
+  /// position, against about 20 here).
+  @inline(never)
+  private func candidates(
+    in scalars: UnsafeBufferPointer<UInt32>, from block: Int, skippingInsideWords: Bool,
+    _ words: UnsafeBufferPointer<UInt64>
+  ) -> UInt64 {
+    let count = scalars.count
+    let end = min(block &+ 64, count)
+    let all = UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- (end &- block))
+    let skipsSpaces = !startsWithSpace
+    var testable = all
+    if skippingInsideWords || skipsSpaces {
+      // From the last position back, each mask shifted up by one: a shift by each position's
+      // offset instead was vectorized, at 23 instructions a position.
+      var wordScalars: UInt64 = 0
+      var spaces: UInt64 = 0
+      var index = end
+      while index > block {
+        index &-= 1
+        let value = scalars[index]
+        wordScalars = wordScalars &<< 1 | Self.isASCIIWordScalar(value)
+        spaces = spaces &<< 1 | (value == 0x20 ? 1 : 0)
+      }
+      var excluded: UInt64 = 0
+      if skippingInsideWords {
+        let before = block > 0 ? Self.isASCIIWordScalar(scalars[block &- 1]) : 0
+        excluded = wordScalars & (wordScalars &<< 1 | before)
+      }
+      if skipsSpaces { excluded |= spaces }
+      testable = all & ~excluded
+    }
+    @inline(__always) func scalar(_ index: Int) -> UInt32 { index < count ? scalars[index] : Self.beyond }
+    let supplementary: UInt64 = hasSingles ? 1 : 0
+    var prefixed: UInt64 = 0
+    if testable != all {
+      // Few positions left (words of a spaced script): each tested on its own.
+      while testable != 0 {
+        let offset = testable.trailingZeroBitCount
+        testable &= testable &- 1
+        let index = block &+ offset
+        let bit = passesPrefix(
+          scalars[index], scalar(index &+ 1), scalar(index &+ 2), supplementary: supplementary, words)
+        prefixed |= bit &<< UInt64(truncatingIfNeeded: offset)
+      }
+    } else {
+      // Every position, from the last one back: a window of three scalars slides along, one
+      // read a position, and the mask shifts up by one.
+      var (b, c) = (scalar(end), scalar(end &+ 1))
+      var index = end
+      while index > block {
+        index &-= 1
+        let a = scalars[index]
+        prefixed = prefixed &<< 1 | passesPrefix(a, b, c, supplementary: supplementary, words)
+        (b, c) = (a, b)
+      }
+    }
+    var passed: UInt64 = 0
+    while prefixed != 0 {
+      let offset = prefixed.trailingZeroBitCount
+      prefixed &= prefixed &- 1
+      let index = block &+ offset
+      let (b, c, d) =
+        index &+ 4 <= count
+        ? (scalars[index &+ 1], scalars[index &+ 2], scalars[index &+ 3])
+        : (scalar(index &+ 1), scalar(index &+ 2), scalar(index &+ 3))
+      passed |= passes(scalars[index], b, c, d, words) &<< UInt64(truncatingIfNeeded: offset)
+    }
+    return passed
   }
 }

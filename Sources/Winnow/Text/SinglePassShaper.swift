@@ -155,20 +155,40 @@ struct SinglePassShaper {
     guard inToken && tokenHasLetter && !tokenHasDigit && heldApostrophe == nil && exclamationMarks == 0 else {
       return index
     }
+    // The state the loop reads and changes, in locals: as the shaper's own fields, each was
+    // read or stored back at every letter (the stores to the unit buffers might, for all the
+    // compiler knew, write over the shaper).
+    let (scalars, infos, capacity, merges) = (self.scalars, self.infos, self.capacity, self.merges)
     var index = index
     let letter = ScalarClass.letter.rawValue
+    var written = self.written
+    var lastScalar = self.lastScalar
+    var lastIsLetter = lastClass == letter
+    var taken = 0
+    defer {
+      self.written = written
+      self.lastScalar = lastScalar
+      if lastIsLetter { lastClass = letter }
+      tokenLength += taken
+    }
     while index < bytes.count {
       let byte = bytes[index]
       guard byte &- 0x61 < 26 else { break }
       let scalar = UInt32(byte)
       let start = Int32(truncatingIfNeeded: index)
-      if merges && lastScalar == scalar && lastClass == letter {
-        countRepeat(endingAt: start + 1)
+      if merges && lastScalar == scalar && lastIsLetter {
+        Self.countRepeat(in: infos, of: written, endingAt: start + 1)
       } else {
-        append(scalar, letter, start, start + 1)
-        if gaveUp { return index }
+        guard written < capacity else {
+          gaveUp = true
+          return index
+        }
+        Self.write(scalar, letter, start, start + 1, at: written, to: scalars, infos)
+        written += 1
+        lastScalar = scalar
+        lastIsLetter = true
       }
-      tokenLength += 1
+      taken += 1
       index += 1
     }
     previousClass = .letter
@@ -192,7 +212,15 @@ struct SinglePassShaper {
     assert(
       lastClass == unspaced && !inToken && pendingStart < 0 && heldApostrophe == nil && exclamationMarks == 0
         && !optionalIfCJKFollows)
+    // The state the loop reads and changes, in locals (see ``takeLowercaseLetters(_:from:)``).
+    let (scalars, infos, capacity, merges) = (self.scalars, self.infos, self.capacity, self.merges)
     var index = index
+    var written = self.written
+    var lastScalar = self.lastScalar
+    defer {
+      self.written = written
+      self.lastScalar = lastScalar
+    }
     while index &+ 2 < bytes.count {
       let lead = bytes[index]
       let (second, third) = (bytes[index &+ 1], bytes[index &+ 2])
@@ -204,10 +232,15 @@ struct SinglePassShaper {
       }
       let start = Int32(truncatingIfNeeded: index)
       if merges && lastScalar == scalar {
-        countRepeat(endingAt: start &+ 3)
+        Self.countRepeat(in: infos, of: written, endingAt: start &+ 3)
       } else {
-        append(scalar, unspaced, start, start &+ 3)
-        if gaveUp { return index }
+        guard written < capacity else {
+          gaveUp = true
+          return index
+        }
+        Self.write(scalar, unspaced, start, start &+ 3, at: written, to: scalars, infos)
+        written += 1
+        lastScalar = scalar
       }
       index &+= 3
     }
@@ -315,11 +348,29 @@ struct SinglePassShaper {
 
   /// One more repeated character: the last unit written now ends at `end` and counts it.
   @inline(__always)
-  private mutating func countRepeat(endingAt end: Int32) {
+  private mutating func countRepeat(endingAt end: Int32) { Self.countRepeat(in: infos, of: written, endingAt: end) }
+
+  /// ``countRepeat(endingAt:)`` into `infos` when `written` units are written (the fast loops
+  /// keep the count and the buffers in locals).
+  @inline(__always)
+  private static func countRepeat(
+    in infos: UnsafeMutablePointer<NormalizedText.UnitInfo>, of written: Int, endingAt end: Int32
+  ) {
     // SAFETY: callers merge only into a unit written (`lastClass` is a class, not ``noClass``),
     // so `written - 1` is in the room.
-    infos[written - 1].end = end
-    if infos[written - 1].run < .max { infos[written - 1].run += 1 }
+    infos[written &- 1].end = end
+    if infos[written &- 1].run < .max { infos[written &- 1].run &+= 1 }
+  }
+
+  /// Writes a unit at `index` of `scalars` and `infos`, below ``capacity``.
+  @inline(__always)
+  private static func write(
+    _ scalar: UInt32, _ flags: UInt8, _ start: Int32, _ end: Int32, at index: Int,
+    to scalars: UnsafeMutablePointer<UInt32>, _ infos: UnsafeMutablePointer<NormalizedText.UnitInfo>
+  ) {
+    // SAFETY: `index < capacity`, and the caller's buffers hold `capacity` units.
+    scalars[index] = scalar
+    infos[index] = NormalizedText.UnitInfo(start: start, end: end, run: 1, flags: flags)
   }
 
   @inline(__always)
@@ -328,9 +379,7 @@ struct SinglePassShaper {
       gaveUp = true
       return
     }
-    // SAFETY: `written < capacity`, and the caller's buffers hold `capacity` units.
-    scalars[written] = scalar
-    infos[written] = NormalizedText.UnitInfo(start: start, end: end, run: 1, flags: flags)
+    Self.write(scalar, flags, start, end, at: written, to: scalars, infos)
     written += 1
     lastClass = flags
     lastScalar = scalar
