@@ -259,7 +259,8 @@ struct AhoCorasickTests {
   }
 
   /// The walk of normalized scalars (from the starts its filter lets through) finds what the
-  /// automaton finds: patterns of 1 to 6 scalars fill every key length of the filter, and
+  /// automaton finds: patterns of 1 to 6 scalars fill every table of the filter (one- and
+  /// two-scalar keys, the prefix tables of two and three scalars), and
   /// texts of up to 200 scalars cross the filter's blocks of 64 positions.
   @Test func scalarWalkByStartEqualsAutomaton() async {
     await propertyCheck(count: 400, input: Self.bytePatternGen, Self.characterGen.string(of: 0...200)) {

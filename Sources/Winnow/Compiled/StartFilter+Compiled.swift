@@ -47,8 +47,7 @@ extension ScalarStartFilter {
   /// Writes the filter for ``init(decoding:)``.
   func encode(into writer: inout CompiledWriter) {
     writer.write(words)
-    for (offset, shift) in [(offsets.0, shifts.0), (offsets.1, shifts.1), (offsets.2, shifts.2), (offsets.3, shifts.3)]
-    {
+    for (offset, shift) in [(offsets.0, shifts.0), (offsets.1, shifts.1)] {
       writer.write(offset)
       writer.write(shift)
     }
@@ -56,6 +55,8 @@ extension ScalarStartFilter {
     writer.write(hasSupplementarySingles)
     writer.write(prefixOffset)
     writer.write(prefixShift)
+    writer.write(longPrefixOffset)
+    writer.write(longPrefixShift)
     writer.write(startsWithSpace)
   }
 
@@ -65,7 +66,7 @@ extension ScalarStartFilter {
     guard words.count >= Self.bmpSinglesWords else { throw CompiledMatcherError(.malformed("scalar filter")) }
     var offsets: [Int] = []
     var shifts: [UInt64] = []
-    for _ in 0..<4 {
+    for _ in 0..<2 {
       let (offset, shift) = (try reader.readInt(), try reader.readUInt64())
       guard BlockedBloom.bitmapFits(offset: offset, shift: shift, inWords: words.count) else {
         throw CompiledMatcherError(.malformed("scalar filter bitmap"))
@@ -73,14 +74,19 @@ extension ScalarStartFilter {
       offsets.append(offset)
       shifts.append(shift)
     }
-    self.offsets = (offsets[0], offsets[1], offsets[2], offsets[3])
-    self.shifts = (shifts[0], shifts[1], shifts[2], shifts[3])
+    self.offsets = (offsets[0], offsets[1])
+    self.shifts = (shifts[0], shifts[1])
     hasSingles = try reader.readBool()
     hasSupplementarySingles = try reader.readBool()
     prefixOffset = try reader.readInt()
     prefixShift = try reader.readUInt64()
     guard PrefixTable.fits(offset: prefixOffset, shift: prefixShift, inWords: words.count) else {
       throw CompiledMatcherError(.malformed("scalar filter prefix table"))
+    }
+    longPrefixOffset = try reader.readInt()
+    longPrefixShift = try reader.readUInt64()
+    guard PrefixTable.fits(offset: longPrefixOffset, shift: longPrefixShift, inWords: words.count) else {
+      throw CompiledMatcherError(.malformed("scalar filter long prefix table"))
     }
     startsWithSpace = try reader.readBool()
   }

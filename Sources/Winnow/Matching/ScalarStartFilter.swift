@@ -1,25 +1,27 @@
 /// The ``StartFilter`` of a walk over scalars (normalized text). Its first stage is a prefix
 /// table: a 64-bit word per hashed first two scalars of the patterns, with bit `c & 63` set
 /// for each third scalar `c` that follows them (all bits for a pattern of two scalars), and an
-/// exact bitmap of one-scalar patterns of the BMP (`屌`). Then a pattern is keyed by its first
-/// 4 scalars, or all of them when it has 1 to 3, in one ``BlockedBloom`` filter per key length
-/// (one-scalar patterns of the BMP again exactly, read without hashing). The scalars are hashed
-/// directly, with no alphabet lookup; only a position that passes both stages is walked from
-/// the root. Keys of two scalars alone would let a third of all positions through (English
-/// words share their first two letters with some listed word). On the comparison corpus
-/// (normalized per message) fewer positions pass both stages than the keys alone, and the
-/// prefix table makes the scan faster. Internal to ``AhoCorasick``.
+/// exact bitmap of one-scalar patterns of the BMP (`屌`). Its second stage, at the positions the
+/// first lets through, is a second prefix table, of the first three scalars and then the fourth
+/// (all bits for a pattern of three), with a ``BlockedBloom`` filter of the patterns of two
+/// scalars and one of the supplementary one-scalar patterns (those of the BMP again exactly,
+/// read without hashing). The scalars are hashed directly, with no alphabet lookup; only a
+/// position that passes both stages is walked from the root. Keys of two scalars alone would
+/// let a third of all positions through (English words share their first two letters with some
+/// listed word). The second prefix table took the place of Bloom filters keyed by the first
+/// three and four scalars: one read where they took two, for 2–2.5% of a normalized message
+/// (`Benchmarks/HISTORY.md`). Internal to ``AhoCorasick``.
 struct ScalarStartFilter: Sendable {
   /// Past the last scalar: not a scalar, so no key holds it.
   private static let beyond: UInt32 = 0xFFFF_FFFF
 
   let words: [UInt64]
-  /// Per key length 1, 2, 3 and 4: where its bitmap starts in `words`, and its shift. Keys of
+  /// Per key length 1 and 2: where its Bloom filter starts in `words`, and its shift. Keys of
   /// length 1 in the BMP are not hashed: `words` starts with an exact bitmap of them, one bit
   /// per scalar (8 KiB), read with no multiplication; the hashed bitmap of length 1 holds only
   /// supplementary scalars.
-  let offsets: (Int, Int, Int, Int)
-  let shifts: (UInt64, UInt64, UInt64, UInt64)
+  let offsets: (Int, Int)
+  let shifts: (UInt64, UInt64)
   let hasSingles: Bool
   let hasSupplementarySingles: Bool
   static let bmpSinglesWords = 0x10000 / 64
@@ -27,26 +29,36 @@ struct ScalarStartFilter: Sendable {
   /// its words start in `words`, and the shift that takes a hashed prefix to a word index.
   let prefixOffset: Int
   let prefixShift: UInt64
+  /// The second stage's prefix table (see ``PrefixTable``) of the first three scalars, then
+  /// the fourth: where its words start in `words`, and its shift.
+  let longPrefixOffset: Int
+  let longPrefixShift: UInt64
   /// Whether a pattern starts with a space. Without one, a space in the text (what a run of
   /// separators becomes) is never tested.
   let startsWithSpace: Bool
 
   /// Builds the filter for patterns given as scalar values (none empty).
   init(patterns: [[UInt32]]) {
-    var keys = [Set<UInt64>](repeating: [], count: 4)
+    var keys = [Set<UInt64>](repeating: [], count: 2)
     var words = [UInt64](repeating: 0, count: Self.bmpSinglesWords)
     var hasSingles = false
+    var longPrefixes: [UInt64: UInt64] = [:]
     for pattern in patterns {
-      let length = min(pattern.count, 4)
-      if length == 1 { hasSingles = true }
-      if length == 1 && pattern[0] < 0x10000 {
-        words[Int(pattern[0] >> 6)] |= 1 << UInt64(pattern[0] & 63)
-        continue
+      switch pattern.count {
+      case 1:
+        hasSingles = true
+        if pattern[0] < 0x10000 {
+          words[Int(pattern[0] >> 6)] |= 1 << UInt64(pattern[0] & 63)
+        } else {
+          keys[0].insert(Self.key(pattern[0], 0, 0, 0, length: 1))
+        }
+      case 2:
+        keys[1].insert(Self.key(pattern[0], pattern[1], 0, 0, length: 2))
+      default:
+        PrefixTable.insert(
+          Self.key(pattern[0], pattern[1], pattern[2], 0, length: 3),
+          followedBy: pattern.count > 3 ? UInt64(pattern[3]) : nil, into: &longPrefixes)
       }
-      keys[length - 1].insert(
-        Self.key(
-          pattern[0], length > 1 ? pattern[1] : 0, length > 2 ? pattern[2] : 0, length > 3 ? pattern[3] : 0,
-          length: length))
     }
     var offsets: [Int] = []
     var shifts: [UInt64] = []
@@ -65,9 +77,10 @@ struct ScalarStartFilter: Sendable {
         into: &prefixes)
     }
     (prefixOffset, prefixShift) = PrefixTable.append(prefixes, to: &words)
+    (longPrefixOffset, longPrefixShift) = PrefixTable.append(longPrefixes, to: &words)
     self.words = words
-    self.offsets = (offsets[0], offsets[1], offsets[2], offsets[3])
-    self.shifts = (shifts[0], shifts[1], shifts[2], shifts[3])
+    self.offsets = (offsets[0], offsets[1])
+    self.shifts = (shifts[0], shifts[1])
     self.hasSingles = hasSingles
     hasSupplementarySingles = !keys[0].isEmpty
     startsWithSpace = patterns.contains { $0[0] == 0x20 }
@@ -76,34 +89,33 @@ struct ScalarStartFilter: Sendable {
   /// Bytes of memory the filter holds.
   var memoryFootprint: Int { words.capacity * 8 }
 
-  /// The hashed key of the first `length` of four scalars (21 bits each; the rest ignored).
+  /// The hashed key of the first `length` of three scalars (21 bits each; the rest ignored).
   @inline(__always)
   private static func key(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, length: Int) -> UInt64 {
     switch length {
     case 1: return UInt64(a) &* BlockedBloom.multiplier
     case 2: return (UInt64(a) | UInt64(b) << 21) &* BlockedBloom.multiplier
-    case 3: return (UInt64(a) | UInt64(b) << 21 | UInt64(c) << 42) &* BlockedBloom.multiplier
-    default:
-      return ((UInt64(a) | UInt64(b) << 21 | UInt64(c) << 42) ^ UInt64(d) &* 0xC2B2_AE3D_27D4_EB4F)
-        &* BlockedBloom.multiplier
+    default: return (UInt64(a) | UInt64(b) << 21 | UInt64(c) << 42) &* BlockedBloom.multiplier
     }
   }
 
   /// Bit 0: whether a pattern may start at a position whose scalars are `a, b, c, d` (past
-  /// the end: ``beyond``), by the keys.
+  /// the end: ``beyond``), by the second stage: the long prefix table (patterns of three
+  /// scalars or more), the two-scalar keys and the one-scalar patterns.
   @inline(__always)
   private func passes(
     _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ words: UnsafeBufferPointer<UInt64>
   ) -> UInt64 {
     var passed =
-      BlockedBloom.test(Self.key(a, b, c, d, length: 4), shift: shifts.3, offset: offsets.3, words)
-      | BlockedBloom.test(Self.key(a, b, c, d, length: 3), shift: shifts.2, offset: offsets.2, words)
-      | BlockedBloom.test(Self.key(a, b, c, d, length: 2), shift: shifts.1, offset: offsets.1, words)
+      PrefixTable.test(
+        Self.key(a, b, c, 0, length: 3), followedBy: UInt64(d), offset: longPrefixOffset, shift: longPrefixShift,
+        words)
+      | BlockedBloom.test(Self.key(a, b, 0, 0, length: 2), shift: shifts.1, offset: offsets.1, words)
     if hasSingles {
       if a < 0x10000 {
         passed |= words[Int(truncatingIfNeeded: a &>> 6)] &>> UInt64(a & 63)
       } else if hasSupplementarySingles {
-        passed |= BlockedBloom.test(Self.key(a, b, c, d, length: 1), shift: shifts.0, offset: offsets.0, words)
+        passed |= BlockedBloom.test(Self.key(a, 0, 0, 0, length: 1), shift: shifts.0, offset: offsets.0, words)
       }
     }
     return passed & 1
@@ -111,7 +123,7 @@ struct ScalarStartFilter: Sendable {
 
   /// Bit 0: whether a pattern may start at a position whose scalars are `a, b, c`, by the
   /// prefix table (first two scalars, then the third) or the one-scalar patterns: two reads
-  /// where the keys take four. The bitmap of one-scalar patterns is read whether or not there
+  /// where the second stage takes three or four. The bitmap of one-scalar patterns is read whether or not there
   /// are any (it is all zeros then): a test of ``hasSingles`` at every position cost more.
   /// A supplementary scalar is left to the keys when there are one-scalar patterns
   /// (`supplementary` is 1 then, else 0).
