@@ -50,13 +50,13 @@ struct ScalarStartFilter: Sendable {
         if pattern[0] < 0x10000 {
           words[Int(pattern[0] >> 6)] |= 1 << UInt64(pattern[0] & 63)
         } else {
-          keys[0].insert(Self.key(pattern[0], 0, 0, 0, length: 1))
+          keys[0].insert(Self.key(pattern[0], 0, 0, length: 1))
         }
       case 2:
-        keys[1].insert(Self.key(pattern[0], pattern[1], 0, 0, length: 2))
+        keys[1].insert(Self.key(pattern[0], pattern[1], 0, length: 2))
       default:
         PrefixTable.insert(
-          Self.key(pattern[0], pattern[1], pattern[2], 0, length: 3),
+          Self.key(pattern[0], pattern[1], pattern[2], length: 3),
           followedBy: pattern.count > 3 ? UInt64(pattern[3]) : nil, into: &longPrefixes)
       }
     }
@@ -73,7 +73,7 @@ struct ScalarStartFilter: Sendable {
     var prefixes: [UInt64: UInt64] = [:]
     for pattern in patterns where pattern.count >= 2 {
       PrefixTable.insert(
-        Self.key(pattern[0], pattern[1], 0, 0, length: 2), followedBy: pattern.count > 2 ? UInt64(pattern[2]) : nil,
+        Self.key(pattern[0], pattern[1], 0, length: 2), followedBy: pattern.count > 2 ? UInt64(pattern[2]) : nil,
         into: &prefixes)
     }
     (prefixOffset, prefixShift) = PrefixTable.append(prefixes, to: &words)
@@ -91,7 +91,7 @@ struct ScalarStartFilter: Sendable {
 
   /// The hashed key of the first `length` of three scalars (21 bits each; the rest ignored).
   @inline(__always)
-  private static func key(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, length: Int) -> UInt64 {
+  private static func key(_ a: UInt32, _ b: UInt32, _ c: UInt32, length: Int) -> UInt64 {
     switch length {
     case 1: return UInt64(a) &* BlockedBloom.multiplier
     case 2: return (UInt64(a) | UInt64(b) << 21) &* BlockedBloom.multiplier
@@ -108,14 +108,14 @@ struct ScalarStartFilter: Sendable {
   ) -> UInt64 {
     var passed =
       PrefixTable.test(
-        Self.key(a, b, c, 0, length: 3), followedBy: UInt64(d), offset: longPrefixOffset, shift: longPrefixShift,
+        Self.key(a, b, c, length: 3), followedBy: UInt64(d), offset: longPrefixOffset, shift: longPrefixShift,
         words)
-      | BlockedBloom.test(Self.key(a, b, 0, 0, length: 2), shift: shifts.1, offset: offsets.1, words)
+      | BlockedBloom.test(Self.key(a, b, 0, length: 2), shift: shifts.1, offset: offsets.1, words)
     if hasSingles {
       if a < 0x10000 {
         passed |= words[Int(truncatingIfNeeded: a &>> 6)] &>> UInt64(a & 63)
       } else if hasSupplementarySingles {
-        passed |= BlockedBloom.test(Self.key(a, 0, 0, 0, length: 1), shift: shifts.0, offset: offsets.0, words)
+        passed |= BlockedBloom.test(Self.key(a, 0, 0, length: 1), shift: shifts.0, offset: offsets.0, words)
       }
     }
     return passed & 1
@@ -123,8 +123,9 @@ struct ScalarStartFilter: Sendable {
 
   /// Bit 0: whether a pattern may start at a position whose scalars are `a, b, c`, by the
   /// prefix table (first two scalars, then the third) or the one-scalar patterns: two reads
-  /// where the second stage takes three or four. The bitmap of one-scalar patterns is read whether or not there
-  /// are any (it is all zeros then): a test of ``hasSingles`` at every position cost more.
+  /// where the second stage takes three or four. The bitmap of one-scalar patterns is read
+  /// whether or not there are any (it is all zeros then): a test of ``hasSingles`` at every
+  /// position cost more.
   /// A supplementary scalar is left to the keys when there are one-scalar patterns
   /// (`supplementary` is 1 then, else 0).
   @inline(__always)
@@ -132,7 +133,7 @@ struct ScalarStartFilter: Sendable {
     _ a: UInt32, _ b: UInt32, _ c: UInt32, supplementary: UInt64, _ words: UnsafeBufferPointer<UInt64>
   ) -> UInt64 {
     let passed = PrefixTable.test(
-      Self.key(a, b, 0, 0, length: 2), followedBy: UInt64(c), offset: prefixOffset, shift: prefixShift, words)
+      Self.key(a, b, 0, length: 2), followedBy: UInt64(c), offset: prefixOffset, shift: prefixShift, words)
     let single = a < 0x10000 ? words[Int(truncatingIfNeeded: a &>> 6)] &>> UInt64(a & 63) : supplementary
     return (passed | single) & 1
   }
