@@ -42,8 +42,14 @@ struct ScalarStartFilter: Sendable {
     var keys = [Set<UInt64>](repeating: [], count: 2)
     var words = [UInt64](repeating: 0, count: Self.bmpSinglesWords)
     var hasSingles = false
+    var prefixes: [UInt64: UInt64] = [:]
     var longPrefixes: [UInt64: UInt64] = [:]
     for pattern in patterns {
+      if pattern.count >= 2 {
+        PrefixTable.insert(
+          Self.key(pattern[0], pattern[1], 0, length: 2), followedBy: pattern.count > 2 ? UInt64(pattern[2]) : nil,
+          into: &prefixes)
+      }
       switch pattern.count {
       case 1:
         hasSingles = true
@@ -69,12 +75,6 @@ struct ScalarStartFilter: Sendable {
       for key in set { BlockedBloom.insert(key, shift: shift, offset: offset, into: &words) }
       offsets.append(offset)
       shifts.append(shift)
-    }
-    var prefixes: [UInt64: UInt64] = [:]
-    for pattern in patterns where pattern.count >= 2 {
-      PrefixTable.insert(
-        Self.key(pattern[0], pattern[1], 0, length: 2), followedBy: pattern.count > 2 ? UInt64(pattern[2]) : nil,
-        into: &prefixes)
     }
     (prefixOffset, prefixShift) = PrefixTable.append(prefixes, to: &words)
     (longPrefixOffset, longPrefixShift) = PrefixTable.append(longPrefixes, to: &words)
