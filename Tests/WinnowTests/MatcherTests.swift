@@ -77,6 +77,7 @@ struct MatcherTests {
     Case(name: "zero-width inside", words: "傻逼", text: "傻\u{200B}逼", expected: [("傻逼", "傻\u{200B}逼")]),
     Case(name: "separator between CJK", words: "傻逼", text: "傻*逼", expected: [("傻逼", "傻*逼")]),
     Case(name: "traditional", words: "脑残", text: "你腦殘", expected: [("脑残", "腦殘")]),
+    Case(name: "Japanese shinjitai", words: "黑鬼", text: "你个黒鬼", expected: [("黑鬼", "黒鬼")]),
     Case(name: "letter between CJK", words: "反动", text: "反v动", expected: [("反动", "反v动")]),
     Case(name: "digit for a letter after CJK", words: "操b", text: "操8", expected: [("操b", "操8")]),
     Case(name: "digits for doubled letters", words: "操bb", text: "就操88吧", expected: [("操bb", "操88")]),

@@ -28,6 +28,8 @@ struct NormalizerTests {
     // Traditional → Simplified
     Case(name: "traditional characters", text: "腦殘", expected: "脑残"),
     Case(name: "simplified unchanged", text: "脑残", expected: "脑残"),
+    Case(name: "Japanese shinjitai", text: "黒鬼売仏", expected: "黑鬼卖佛"),
+    Case(name: "shinjitai Chinese also writes", text: "给予芸", expected: "给予芸"),
     // Invisible characters
     Case(name: "zero-width space", text: "fu\u{200B}ck", expected: "fuck"),
     Case(name: "zero-width joiner and BOM", text: "傻\u{200D}\u{FEFF}逼", expected: "傻逼"),

@@ -209,6 +209,19 @@ struct PrecisionTests {
     #expect(!matcher.matches(in: text).isEmpty == matches, "\(text)")
   }
 
+  /// A Japanese entry that is a Chinese word too (`挿入`, `插入` insert once shinjitai fold) is
+  /// scoped to Japanese, and does not match in Chinese text, even where the text's one Han run
+  /// begins with the match.
+  @Test(arguments: [
+    ("插入帶有一個佔位項的雙曲正弦函式。", false),
+    ("请插入光盘", false),
+    ("ここに挿入してください", true),  // kana: Japanese
+  ])
+  func aHanRunThatBeginsWithTheMatchIsStillChinese(text: String, matches: Bool) throws {
+    let list = try WordList(name: "ja.txt", origin: .global, parsing: "[profanity: lang=ja, also=zh]\n挿入\n")
+    #expect(!(try Matcher(lists: [list]).matches(in: text)).isEmpty == matches, "\(text)")
+  }
+
   @Test func wordsWithNoLanguageLeaveAScopedEntryItsMatch() throws {
     let list = try WordList(name: "en.txt", origin: .global, parsing: "[sexual: lang=en]\nporno\n")
     let matcher = try Matcher(lists: [list])

@@ -72,6 +72,7 @@ struct LanguageEvidence {
     var kanaRuns = 0
     var hanRuns = 0
     var previous = ScriptRun.none
+    var runCounted = false
     func endWord(at end: Int) {
       guard !word.isEmpty else { return }
       defer { word.removeAll(keepingCapacity: true) }
@@ -123,9 +124,13 @@ struct LanguageEvidence {
           endWord(at: index)
         }
       }
-      if run != previous, run == .kana || run == .han,
+      // A run of kana or Han counts once, at its first character outside the matches being
+      // judged: a run that only begins with the match (`插入帶有…`) is still the text's.
+      if run != previous { runCounted = false }
+      if !runCounted, run == .kana || run == .han,
         excluded.isEmpty || !excluded.contains(where: { $0.contains(index) })
       {
+        runCounted = true
         if run == .kana { kanaRuns += 1 } else { hanRuns += 1 }
       }
       previous = run

@@ -25,7 +25,8 @@ public struct Normalization: OptionSet, Sendable, Hashable {
   public static let compatibility = Normalization(rawValue: 1 << 0)
   /// Unicode case folding (`FUCK` → `fuck`, `ß` → `ss`).
   public static let caseFolding = Normalization(rawValue: 1 << 1)
-  /// Traditional → Simplified Chinese, character by character (`腦殘` → `脑残`, `傻逼` stays).
+  /// Traditional → Simplified Chinese, character by character (`腦殘` → `脑残`, `傻逼` stays), and
+  /// the Japanese shinjitai forms no Chinese text writes (`黒鬼` → `黑鬼`).
   public static let traditionalToSimplified = Normalization(rawValue: 1 << 2)
   /// Removal of zero-width and other invisible characters (U+200B, U+FEFF, soft hyphen, …).
   public static let invisibleCharacters = Normalization(rawValue: 1 << 3)
