@@ -21,9 +21,10 @@ def run(s):
     sections = []
     english_insult_entries, english_profanity = set(), set()
     for category, entries in categorize(english, [("sexual", ENGLISH_SEXUAL)], "profanity", "en"):
-        kept, scoped, reviewed, also = split_latin("en", entries, found, True, listed, frequencies, borrowed)
+        kept, scoped, reviewed, also, scoped_reviewed = split_latin("en", entries, found, True, listed, frequencies,
+                                                                    borrowed)
         reviewed += [e for e in kept if e in ordinary_english]
-        scoped_reviewed = [e for e in scoped if e in ordinary_english]
+        scoped_reviewed += [e for e in scoped if e in ordinary_english]
         kept = [e for e in kept if e not in ordinary_english]
         scoped = [e for e in scoped if e not in ordinary_english]
         insults = english_insults(reviewed + scoped_reviewed) if category == "profanity" else set()  # rule 28

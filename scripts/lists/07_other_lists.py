@@ -26,8 +26,9 @@ def run(s):
         if language == "en":
             continue
         code = language.split("-")[0]
-        kept, scoped, reviewed, also = split_latin(language, entries, found, code in DETECTED_LANGUAGES, listed,
-                                                   frequencies, borrowed)
+        kept, scoped, reviewed, also, scoped_reviewed = split_latin(language, entries, found,
+                                                                    code in DETECTED_LANGUAGES, listed,
+                                                                    frequencies, borrowed)
         frequent = {e for e in entries if ordinary_zipf.get(language, {}).get(e, -math.inf) >= ORDINARY_SENSE_ZIPF}
         LEDGER.note(language, frequent, 16, f"frequent in its language (Zipf >= {ORDINARY_SENSE_ZIPF}): review")
         LEDGER.note(language, translated_ordinary.get(language, set()), 26,
@@ -39,7 +40,7 @@ def run(s):
             print(f"rule 26: {language}: {len(translated)} flagged for review: {', '.join(sorted(translated, key=key))}")
         ordinary = translated | frequent
         reviewed += [e for e in kept if e in ordinary]
-        scoped_reviewed = [e for e in scoped if e in ordinary]  # still another language's word too
+        scoped_reviewed += [e for e in scoped if e in ordinary]  # still another language's word too
         kept, scoped = [e for e in kept if e not in ordinary], [e for e in scoped if e not in ordinary]
         allowed = []
         if language in UNSPACED_LANGUAGES:  # rule 11

@@ -326,8 +326,8 @@ def too_short(entry):
 
 
 def split_latin(language, entries, found, detected, listed, frequencies, borrowed=frozenset()):
-    """Rules 13, 14 and 17 for one language's entries: (kept, scoped, reviewed, also), `also`
-    mapping each scoped or reviewed entry to the other languages whose common word it matched
+    """Rules 13, 14 and 17 for one language's entries: (kept, scoped, reviewed, also,
+    scoped_reviewed), `also` mapping each scoped or reviewed entry to the other languages whose common word it matched
     (`[category: lang=en, also=de]`: only those languages' text keeps it from matching). A
     common word of the entry's own language that is itself an entry of its list (`listed`:
     language → keys) is not an ordinary word: an entry matching it is a spelling of a listed word (`f-u-c-k`),
@@ -347,8 +347,12 @@ def split_latin(language, entries, found, detected, listed, frequencies, borrowe
     - 17: one of one or two letters or digits once normalized (`s ＆ m` is `sm`, `3p`), or of
       one letter repeated (`xxx`), is an abbreviation or a mark of something in every language
       (`xxx` signs off with kisses; `x: x*x` reads as `xxx`, separators skipped): flagged for
-      review."""
-    kept, scoped, reviewed, also = [], [], [], {}
+      review.
+    An entry flagged by 14 or 17 that 13 finds another detected language's word stays scoped
+    as well (the fifth list, `scoped_reviewed`): it is flagged in its own language's text only,
+    not wherever that word is written (the Japanese `挿入` is Chinese `插入`, insert, once
+    shinjitai fold)."""
+    kept, scoped, reviewed, also, scoped_reviewed = [], [], [], {}, []
     own = language.split("-")[0]
     for entry in entries:
         hits = {(code, word) for code, word in found.get((language, entry), set())
@@ -367,13 +371,15 @@ def split_latin(language, entries, found, detected, listed, frequencies, borrowe
             LEDGER.note(language, [entry], 14, f"folding makes {', '.join(sorted(folded_own))}")
         if too_short(entry):
             LEDGER.note(language, [entry], 17, "one or two letters or digits, or one repeated")
-        if too_short(entry) or folded_own or (other and not detected):
+        if other and not detected:
             reviewed.append(entry)
+        elif too_short(entry) or folded_own:
+            (scoped_reviewed if other else reviewed).append(entry)
         elif other:
             scoped.append(entry)
         else:
             kept.append(entry)
-    return kept, scoped, reviewed, also
+    return kept, scoped, reviewed, also, scoped_reviewed
 
 
 def sectioned(category, kept, scoped, reviewed, language, names=frozenset(), scoped_reviewed=(), also=None,
