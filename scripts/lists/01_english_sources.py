@@ -1,5 +1,5 @@
-"""The English sources, merged (rules 1, 3, 5, 31 and 33): the older lists, the three PyPI lists
-and WordNet's abuse, spellings of older entries left out."""
+"""The English sources, merged (rules 1, 3, 5, 31, 33 and 35): the older lists, the three PyPI
+lists, WordNet's abuse and its simpletons, spellings of older entries left out."""
 from lists.common import *  # noqa: F401,F403
 from lists.evidence import *  # noqa: F401,F403
 from lists.english import *  # noqa: F401,F403
@@ -17,8 +17,12 @@ def run(s):
     # it would flag ordinary text wholesale, and rule 28 would make `you boys` an insult.
     first_ordinary = wordnet_senses()[3]
     wordnet_words = sorted(w for w in wordnet_abuse_nouns() if key(w) not in first_ordinary)
+    # Rule 35: WordNet's simpletons, single words (its phrases are descriptions: `forgetful
+    # person`), are insults; rules 6 and 28 flag them and mark them so.
+    simpletons = sorted(w for w in wordnet_simpletons() if " " not in w and w not in wordnet_words)
     other_keys = {key(e) for _, entries in extra_sources for e in entries}
     extra_sources.append(("WordNet 3.0", wordnet_words))
+    extra_sources.append(("WordNet 3.0 simpletons", simpletons))
     extra_english = [e for _, entries in extra_sources for e in entries]
     older_english = list(read_lines(ldnoobw / "en")) + list(read_lines(data / "better-profanity" / "profanity_wordlist.txt"))
     LEDGER.source("en", read_lines(ldnoobw / "en"), "LDNOOBW en")
@@ -38,7 +42,7 @@ def run(s):
     respelled = spellings([e for e in english_all if key(e) not in older_keys], older, winnow)
     print(f"rule 31: en: {len(respelled)} spellings of older entries left out: {', '.join(sorted(respelled, key=key))}")
     english_all = [e for e in english_all if e not in respelled]
-    s.wordnet_only = {key(e) for e in wordnet_words} - other_keys - older_keys  # rule 29: their plural only
+    s.wordnet_only = {key(e) for e in wordnet_words + simpletons} - other_keys - older_keys  # rule 29: their plural only
     s.english_all = english_all
     s.extra_english = extra_english
     s.names = names

@@ -254,7 +254,7 @@ def dictionary_insults(entries, english_insults_, english_profanity, jieba_zipf)
     that WordNet knows as a noun for a person (`杂种`: bastard). A word frequent enough to have an
     ordinary sense (rule 16's cut in jieba's counts: `小姐` miss, and prostitute in slang) is
     not one. → the entries."""
-    persons, _, disparaged, _, _ = wordnet_nouns_for_persons()
+    persons, _, disparaged, _, _, _ = wordnet_nouns_for_persons()
     words = {key(e) for e in english_insults_} | {key(e) for e in english_profanity if key(e) in persons}
     # A noun WordNet knows only as a person, and files under an unpleasant person or a simpleton
     # (`傻叉`: fool; blockhead), is an insult too.
@@ -298,7 +298,7 @@ def dictionary_entries(listed, english_profanity, jieba_zipf):
       and derog. Korean; `黄种人`: yellow man, and Mongoloid). A sense written capitalized
       otherwise is a name (`迪克`: Dick), not an insult.
     → (profane, insults, evidence: entry → the senses that decided it)."""
-    _, _, _, simpletons, peoples = wordnet_nouns_for_persons()
+    _, _, _, simpletons, peoples, _ = wordnet_nouns_for_persons()
     person_only = wordnet_person_nouns()
     insults = {key(e) for e in english_profanity if key(e) in person_only} | (simpletons & person_only)
     definitions = chinese_definitions()

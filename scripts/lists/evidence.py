@@ -563,7 +563,7 @@ def wordnet_forms(word, senses, exceptions):
 @functools.cache
 def wordnet_person_nouns():
     """Rule 28: `wordnet_nouns_for_persons`'s words that WordNet knows only as persons."""
-    persons, other, _, _, _ = wordnet_nouns_for_persons()
+    persons, other, _, _, _, _ = wordnet_nouns_for_persons()
     return persons - other
 
 
@@ -572,7 +572,8 @@ def wordnet_nouns_for_persons():
     """Rule 28: (the words WordNet 3.0 knows as nouns for persons, in the lexicographer file
     noun.person; the words of its other noun and adjective senses; the persons it files under
     `unpleasant person` or `simpleton`; for rule 32, those it files under `simpleton`, and the
-    capitalized nouns for persons, lower-cased: `Korean`, `Westerner`). Names, written
+    capitalized nouns for persons, lower-cased: `Korean`, `Westerner`; and, for rule 35, the
+    offsets of the synsets under `simpleton`). Names, written
     capitalized, are not senses: `Moron` is a city. `moron`, `retard`, `weirdo` are persons
     only."""
     persons, other, peoples = set(), set(), set()
@@ -599,20 +600,45 @@ def wordnet_nouns_for_persons():
     # ("a person lacking intelligence or common sense"), and under their hyponyms.
     def under(*root_words):
         roots = {o for o, ws in words_of.items() if any(r in ws for r in root_words)}
-        judged = set()
-        for offset, ws in words_of.items():
-            seen, stack = set(), [offset]
-            while stack:
-                current = stack.pop()
-                if current in roots:
-                    judged.update(ws)
-                    break
-                if current not in seen:
-                    seen.add(current)
-                    stack.extend(hypernyms.get(current, []))
-        return judged
+        return {w for offset, ws in words_of.items() if filed_under(offset, roots, hypernyms) for w in ws}
 
-    return persons, other, under("unpleasant person", "simpleton"), under("simpleton"), peoples
+    simpleton_roots = {o for o, ws in words_of.items() if "simpleton" in ws}
+    simpletons = {offset for offset in words_of if filed_under(offset, simpleton_roots, hypernyms)}
+    return persons, other, under("unpleasant person", "simpleton"), under("simpleton"), peoples, simpletons
+
+
+def filed_under(offset, roots, hypernyms):
+    """Whether the synset `offset` is one of `roots` or under one, through its hypernyms."""
+    seen, stack = set(), [offset]
+    while stack:
+        current = stack.pop()
+        if current in roots:
+            return True
+        if current not in seen:
+            seen.add(current)
+            stack.extend(hypernyms.get(current, []))
+    return False
+
+
+@functools.cache
+def wordnet_simpletons():
+    """Rule 35: the words WordNet 3.0 knows only as nouns for persons (no other noun sense, no
+    adjective or verb sense) whose most frequent sense is filed under `simpleton`, a person
+    lacking intelligence or common sense (`nitwit`, `numskull`, `dimwit`), lower case."""
+    persons, other, _, _, _, simpletons = wordnet_nouns_for_persons()
+    senses = wordnet_senses()[0]
+    out = set()
+    for line in wordnet_file("index.noun").splitlines():
+        if line.startswith("  "):
+            continue
+        fields = line.split()
+        word = fields[0].replace("_", " ")
+        # lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt synset_offset…
+        most_frequent = fields[4 + int(fields[3]) + 2]
+        if (most_frequent in simpletons and word in persons and word not in other
+                and "verb" not in senses.get(word, {})):
+            out.add(word)
+    return out
 
 
 def proper_names():
