@@ -98,19 +98,8 @@ def invisible_table():
     return rows
 
 
-def traditional_table(path):
-    rows = []
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        if not line or line.startswith("#"):
-            continue
-        key, values = line.split("\t", 1)
-        first = values.split(" ")[0]
-        if len(key) == 1 and len(first) == 1 and key != first:
-            rows.append((ord(key), first))
-    return rows
-
-
 def first_candidates(path):
+    """An OpenCC table (`KEY<TAB>VALUE VALUE…` lines, `#` comments) → key → its first value."""
     table = {}
     for line in Path(path).read_text(encoding="utf-8").splitlines():
         if not line or line.startswith("#"):
@@ -118,6 +107,11 @@ def first_candidates(path):
         key, values = line.split("\t", 1)
         table[key] = values.split(" ")[0]
     return table
+
+
+def traditional_table(path):
+    return [(ord(key), first) for key, first in first_candidates(path).items()
+            if len(key) == 1 and len(first) == 1 and key != first]
 
 
 def shinjitai_table(opencc, jieba_dict, traditional_rows):

@@ -598,13 +598,15 @@ def wordnet_nouns_for_persons():
     # Rule 28 by the dictionary: the persons WordNet files under a disparaging judgement, the
     # synsets `unpleasant person` ("a person who is not pleasant or agreeable") and `simpleton`
     # ("a person lacking intelligence or common sense"), and under their hyponyms.
-    def under(*root_words):
+    def synsets_under(*root_words):
         roots = {o for o, ws in words_of.items() if any(r in ws for r in root_words)}
-        return {w for offset, ws in words_of.items() if filed_under(offset, roots, hypernyms) for w in ws}
+        return {offset for offset in words_of if filed_under(offset, roots, hypernyms)}
 
-    simpleton_roots = {o for o, ws in words_of.items() if "simpleton" in ws}
-    simpletons = {offset for offset in words_of if filed_under(offset, simpleton_roots, hypernyms)}
-    return persons, other, under("unpleasant person", "simpleton"), under("simpleton"), peoples, simpletons
+    def under(*root_words):
+        return {w for offset in synsets_under(*root_words) for w in words_of[offset]}
+
+    return (persons, other, under("unpleasant person", "simpleton"), under("simpleton"), peoples,
+            synsets_under("simpleton"))
 
 
 def filed_under(offset, roots, hypernyms):
