@@ -13,7 +13,7 @@ struct SinglePassShaperTests {
     "hello", "world", "HeLLo", "I", "a", "don't", "it’s", "'", "’", "''", "rock'n'roll", " ", " ", "  ", ", ", ".",
     "...", "-", "傻", "逼", "傻逼", "腦殘", "试试试", "好", "，", "。", "ｆｕｃｋ", "ß", "㎏", "\u{200B}", "🍆", "é", "е",
     "한국", "42", "7", "x", "ll", "\n", "a_b", "x[y", "`", "^", "ab\\\\cd", "sh1t", "f.u.c.k", "@", "$", "!", "反v动",
-    "a b", "k", "ﷺ", "طيززز", "كَـس", "ل", "لل", "ك س", "ك.س7",
+    "a b", "k", "ﷺ", "طيززز", "كَـس", "ل", "لل", "ك س", "ك.س7", "Hello There", "ok go", "the SEE saw", "a B c",
   ]
   static let textGen = Gen.int(in: 0...(pieces.count - 1)).map { pieces[$0] }.array(of: 0...10).map { $0.joined() }
 
@@ -101,11 +101,24 @@ struct SinglePassShaperTests {
     }
   }
 
+  /// Under the default rules uppercase ASCII letters fold to lowercase and a space is a
+  /// separator, so the loop of ASCII letters also takes capitals and the spaces between words;
+  /// without case folding it must leave capitals to the fold table.
+  @Test func asciiWordsLoopTakesCapitalsAndSpacesWhereTheRulesAllow() {
+    let folding = Normalizer().asciiFolding
+    #expect(folding.foldsUppercase && folding.spaceIsSeparator)
+    let withoutCase = Normalizer(rules: Normalization.default.subtracting(.caseFolding)).asciiFolding
+    #expect(!withoutCase.foldsUppercase && withoutCase.spaceIsSeparator)
+  }
+
   /// Everyday chat takes the single pass; each rule that needs the passes makes it give up.
   @Test(arguments: [
     ("Don't stop me now, I'm having such a good time", true),
     ("你好，世界！今天天气怎么样？", true),
     ("HELLO   world...  it’s fine", true),
+    ("Good Morning to You all", true),
+    ("so i am fine", true),
+    ("ok so i u see", false),
     ("哈哈哈哈 ok 好的", true),
     ("f u c k", false),
     ("sh1t happens", false),

@@ -33,9 +33,12 @@
   private let foldsScalars: Bool
   private let shapesWords: Bool
   /// Whether every lowercase ASCII letter folds to itself as a letter (true of every rule set:
-  /// checked, not assumed), so that ``SinglePassShaper/takeLowercaseLetters(_:from:)`` may
-  /// skip folding them.
+  /// checked, not assumed), so that ``SinglePassShaper/takeASCIIWords(_:from:asciiFolding:)``
+  /// may skip folding them.
   let lowercaseIsPlain: Bool
+  /// What else that loop may take without folding, by what the fold table does with uppercase
+  /// ASCII letters and the space (checked, not assumed).
+  let asciiFolding: SinglePassShaper.ASCIIFolding
 
   /// Creates a normalizer for a set of rules (every rule by default).
   public init(rules: Normalization = .default) {
@@ -51,6 +54,15 @@
           FoldTable.singleFold(entries[Int(letter)]).map { $0.scalar == letter && $0.scalarClass == .letter } ?? false
         }
       }
+    let table = self.table
+    let folds = { (value: UInt32, scalar: UInt32, scalarClass: ScalarClass) in
+      table.withBMPEntries { entries in
+        FoldTable.singleFold(entries[Int(value)]).map { $0.scalar == scalar && $0.scalarClass == scalarClass } ?? false
+      }
+    }
+    self.asciiFolding = SinglePassShaper.ASCIIFolding(
+      foldsUppercase: foldsScalars && (UInt32(0x41)...0x5A).allSatisfy { folds($0, $0 | 0x20, .letter) },
+      spaceIsSeparator: foldsScalars ? folds(0x20, 0x20, .separator) : ScalarClass.of(0x20) == .separator)
   }
 
   /// Normalizes a string.
@@ -127,9 +139,9 @@
             }
             if shaper.gaveUp { return false }
             index += length
-            // After a letter, the rest of its run of lowercase ASCII letters at once.
+            // After a letter, the rest of its run of ASCII letters and the words after it at once.
             if lowercaseIsPlain && value &- 0x41 < 58 {
-              index = shaper.takeLowercaseLetters(bytes, from: index)
+              index = shaper.takeASCIIWords(bytes, from: index, asciiFolding: asciiFolding)
               if shaper.gaveUp { return false }
             }
           }

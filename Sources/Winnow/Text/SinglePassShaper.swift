@@ -142,13 +142,28 @@ struct SinglePassShaper {
     previousClass = scalarClass
   }
 
-  /// Takes the lowercase ASCII letters of `bytes` from `index` on, each a unit of its own
-  /// scalar and class letter (no fold rule changes one), while they continue a token of
-  /// letters; returns the index of the first byte it did not take. Most of an English text's
-  /// units are such letters, and inside a token the only rule that acts on one is the merging
-  /// of repeats: this loop skips the fold table and `feed`'s other rules.
+  /// What ``takeASCIIWords(_:from:asciiFolding:)`` may take besides lowercase ASCII letters,
+  /// by what the rules fold them to (checked by the normalizer, not assumed).
+  struct ASCIIFolding {
+    /// Each uppercase ASCII letter folds to its lowercase letter (case folding).
+    var foldsUppercase: Bool
+    /// A space folds to itself as a separator: a space between two words becomes one space
+    /// unit where separator runs collapse.
+    var spaceIsSeparator: Bool
+  }
+
+  /// Takes the ASCII letters of `bytes` from `index` on, each a unit of its own scalar and class
+  /// letter (lowercase, or an uppercase one folded to lowercase when `asciiFolding` says so),
+  /// while they continue a token of letters, and a single space between two such words when
+  /// the word before it has two letters or more; returns the index of the first byte it did not
+  /// take. Most of an English text's units are such letters and spaces, and inside a token the
+  /// only rule that acts on a letter is the merging of repeats: this loop skips the fold table
+  /// and `feed`'s other rules. A word of one letter is left to `feed`: the rules that join
+  /// letters spelled one by one (`f u`) and mark a letter between CJK optional read only those.
   @inline(__always)
-  mutating func takeLowercaseLetters(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
+  mutating func takeASCIIWords(
+    _ bytes: UnsafeBufferPointer<UInt8>, from index: Int, asciiFolding: ASCIIFolding
+  ) -> Int {
     // Inside a token of letters, with nothing held back: the state `feed` leaves after a letter
     // (the caller also calls after `[`, `\`, `]`, `^`, `_` and a backquote, which are
     // separators; in a token with digits, a letter has made `feed` give up already).
@@ -159,37 +174,74 @@ struct SinglePassShaper {
     // read or stored back at every letter (the stores to the unit buffers might, for all the
     // compiler knew, write over the shaper).
     let (scalars, infos, capacity, merges) = (self.scalars, self.infos, self.capacity, self.merges)
+    // `byte | caseBit` is a lowercase letter exactly when `byte` is a letter the loop takes.
+    let caseBit: UInt8 = asciiFolding.foldsUppercase ? 0x20 : 0
+    let joinsSpaces = asciiFolding.spaceIsSeparator && collapses
     var index = index
     let letter = ScalarClass.letter.rawValue
     var written = self.written
     var lastScalar = self.lastScalar
     var lastIsLetter = lastClass == letter
-    var taken = 0
+    var tokenLength = self.tokenLength
+    // The length of the last token that ended in the loop, 0 when none did.
+    var endedTokenLength = 0
     defer {
       self.written = written
       self.lastScalar = lastScalar
       if lastIsLetter { lastClass = letter }
-      tokenLength += taken
+      self.tokenLength = tokenLength
+      if endedTokenLength > 0 {
+        // What `endToken`, the space's `place` and the next token's start leave: the token
+        // before is that one, the gap between them one separator, and the token began after
+        // a letter (a word of two letters or more: no lone character waits for CJK).
+        previousTokenLength = endedTokenLength
+        gapUnits = 1
+        gapIsSeparators = true
+        classBeforeToken = letter
+        optionalIfCJKFollows = false
+      }
     }
     while index < bytes.count {
       let byte = bytes[index]
-      guard byte &- 0x61 < 26 else { break }
-      let scalar = UInt32(byte)
-      let start = Int32(truncatingIfNeeded: index)
-      if merges && lastScalar == scalar && lastIsLetter {
-        Self.countRepeat(in: infos, of: written, endingAt: start + 1)
-      } else {
-        guard written < capacity else {
-          gaveUp = true
-          return index
+      let folded = byte | caseBit
+      if folded &- 0x61 < 26 {
+        let scalar = UInt32(folded)
+        let start = Int32(truncatingIfNeeded: index)
+        if merges && lastScalar == scalar && lastIsLetter {
+          Self.countRepeat(in: infos, of: written, endingAt: start &+ 1)
+        } else {
+          guard written < capacity else {
+            gaveUp = true
+            return index
+          }
+          Self.write(scalar, letter, start, start &+ 1, at: written, to: scalars, infos)
+          written &+= 1
+          lastScalar = scalar
+          lastIsLetter = true
         }
-        Self.write(scalar, letter, start, start + 1, at: written, to: scalars, infos)
-        written += 1
-        lastScalar = scalar
-        lastIsLetter = true
+        tokenLength &+= 1
+        index &+= 1
+        continue
       }
-      taken += 1
-      index += 1
+      // One space, then a letter: the token ends, and the space is written before the next
+      // token's first letter (separator runs collapse; between two letters one is never
+      // dropped). Other separators are left to `feed`: a run of them took more than it saved.
+      guard joinsSpaces && byte == 0x20 && tokenLength >= 2 && index &+ 1 < bytes.count else { break }
+      let next = bytes[index &+ 1] | caseBit
+      guard next &- 0x61 < 26 else { break }
+      guard written &+ 2 <= capacity else {
+        gaveUp = true
+        return index
+      }
+      let start = Int32(truncatingIfNeeded: index)
+      Self.write(0x20, ScalarClass.separator.rawValue, start, start &+ 1, at: written, to: scalars, infos)
+      Self.write(UInt32(next), letter, start &+ 1, start &+ 2, at: written &+ 1, to: scalars, infos)
+      written &+= 2
+      lastScalar = UInt32(next)
+      lastIsLetter = true
+      endedTokenLength = tokenLength
+      tokenLength = 1
+      index &+= 2
     }
     previousClass = .letter
     return index
@@ -200,7 +252,7 @@ struct SinglePassShaper {
   /// continue a run of such units; returns the index of the first byte it did not take. In a
   /// Chinese text most units are such characters, and after one of them the only rule that acts
   /// on the next is the merging of repeats: this loop skips the general decoder and `feed`'s
-  /// other rules, as ``takeLowercaseLetters(_:from:)`` does for English.
+  /// other rules, as ``takeASCIIWords(_:from:asciiFolding:)`` does for English.
   @inline(__always)
   mutating func takeUnspacedRun(
     _ bytes: UnsafeBufferPointer<UInt8>, from index: Int, entries: UnsafeBufferPointer<UInt32>
@@ -212,7 +264,7 @@ struct SinglePassShaper {
     assert(
       lastClass == unspaced && !inToken && pendingStart < 0 && heldApostrophe == nil && exclamationMarks == 0
         && !optionalIfCJKFollows)
-    // The state the loop reads and changes, in locals (see ``takeLowercaseLetters(_:from:)``).
+    // The state the loop reads and changes, in locals (see ``takeASCIIWords(_:from:asciiFolding:)``).
     let (scalars, infos, capacity, merges) = (self.scalars, self.infos, self.capacity, self.merges)
     var index = index
     var written = self.written
