@@ -34,7 +34,8 @@ struct ScalarStartFilter: Sendable {
   let longPrefixOffset: Int
   let longPrefixShift: UInt64
   /// Whether a pattern starts with a space. Without one, a space in the text (what a run of
-  /// separators becomes) is never tested.
+  /// separators becomes) is not tested where the masks of words are built; elsewhere the prefix
+  /// table rejects it (no key starts with a space) but for a collision of hashes.
   let startsWithSpace: Bool
 
   /// Builds the filter for patterns given as scalar values (none empty).
@@ -155,8 +156,8 @@ struct ScalarStartFilter: Sendable {
   ///
   /// With `skippingInsideWords`, a position whose scalar and the one before it are both ASCII
   /// letters or digits is not tested: the caller knows that no pattern it reports starts
-  /// inside a word. Spaces are not tested when no pattern starts with one. In the sample
-  /// dump's texts, mostly English, that leaves one position in four to test.
+  /// inside a word, nor a space when no pattern starts with one. In the sample dump's texts,
+  /// mostly English, that leaves one position in four to test.
   @inline(__always)
   func forEachCandidate(
     in scalars: UnsafeBufferPointer<UInt32>, skippingInsideWords: Bool = false, _ body: (Int) -> Void
@@ -191,9 +192,13 @@ struct ScalarStartFilter: Sendable {
     let count = scalars.count
     let end = min(block &+ 64, count)
     let all = UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- (end &- block))
-    let skipsSpaces = !startsWithSpace
     var testable = all
-    if skippingInsideWords || skipsSpaces {
+    // Masks only where they leave few positions: inside words most positions go. A space alone
+    // is not worth a mask: it cost more to build (18 instructions a scalar) than the prefix
+    // table costs at every position of a window sliding over all of them, and where no pattern
+    // starts with a space, the table lets a space through only by a collision of its hash.
+    if skippingInsideWords {
+      let skipsSpaces = !startsWithSpace
       // From the last position back, each mask shifted up by one: a shift by each position's
       // offset instead was vectorized, at 23 instructions a position.
       var wordScalars: UInt64 = 0
@@ -205,11 +210,8 @@ struct ScalarStartFilter: Sendable {
         wordScalars = wordScalars &<< 1 | Self.isASCIIWordScalar(value)
         spaces = spaces &<< 1 | (value == 0x20 ? 1 : 0)
       }
-      var excluded: UInt64 = 0
-      if skippingInsideWords {
-        let before = block > 0 ? Self.isASCIIWordScalar(scalars[block &- 1]) : 0
-        excluded = wordScalars & (wordScalars &<< 1 | before)
-      }
+      let before = block > 0 ? Self.isASCIIWordScalar(scalars[block &- 1]) : 0
+      var excluded = wordScalars & (wordScalars &<< 1 | before)
       if skipsSpaces { excluded |= spaces }
       testable = all & ~excluded
     }
