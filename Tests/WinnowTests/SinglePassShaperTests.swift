@@ -119,6 +119,7 @@ struct SinglePassShaperTests {
     ("Good Morning to You all", true),
     ("so i am fine", true),
     ("ok so i u see", false),
+    ("take a look at a cat", true),
     ("哈哈哈哈 ok 好的", true),
     ("f u c k", false),
     ("sh1t happens", false),

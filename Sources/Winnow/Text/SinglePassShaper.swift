@@ -158,8 +158,9 @@ struct SinglePassShaper {
   /// the word before it has two letters or more; returns the index of the first byte it did not
   /// take. Most of an English text's units are such letters and spaces, and inside a token the
   /// only rule that acts on a letter is the merging of repeats: this loop skips the fold table
-  /// and `feed`'s other rules. A word of one letter is left to `feed`: the rules that join
-  /// letters spelled one by one (`f u`) and mark a letter between CJK optional read only those.
+  /// and `feed`'s other rules. A word of one letter is left to `feed` unless it follows a longer
+  /// word in the loop: the rules that join letters spelled one by one (`f u`) and mark a letter
+  /// between CJK optional read only such words.
   @inline(__always)
   mutating func takeASCIIWords(
     _ bytes: UnsafeBufferPointer<UInt8>, from index: Int, asciiFolding: ASCIIFolding
@@ -193,7 +194,8 @@ struct SinglePassShaper {
       if endedTokenLength > 0 {
         // What `endToken`, the space's `place` and the next token's start leave: the token
         // before is that one, the gap between them one separator, and the token began after
-        // a letter (a word of two letters or more: no lone character waits for CJK).
+        // a letter (no lone character waits for CJK: one that began in the loop followed a
+        // letter).
         previousTokenLength = endedTokenLength
         gapUnits = 1
         gapIsSeparators = true
@@ -226,7 +228,10 @@ struct SinglePassShaper {
       // One space, then a letter: the token ends, and the space is written before the next
       // token's first letter (separator runs collapse; between two letters one is never
       // dropped). Other separators are left to `feed`: a run of them took more than it saved.
-      guard joinsSpaces && byte == 0x20 && tokenLength >= 2 && index &+ 1 < bytes.count else { break }
+      // A word of one letter ends here only if it began in the loop after a longer word: two in
+      // a row are joined (`f u`), and the word the loop began in may have followed CJK.
+      guard joinsSpaces && byte == 0x20 && (tokenLength >= 2 || endedTokenLength >= 2) && index &+ 1 < bytes.count
+      else { break }
       let next = bytes[index &+ 1] | caseBit
       guard next &- 0x61 < 26 else { break }
       guard written &+ 2 <= capacity else {
