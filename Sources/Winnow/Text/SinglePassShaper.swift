@@ -207,20 +207,16 @@ struct SinglePassShaper {
       let byte = bytes[index]
       let folded = byte | caseBit
       if folded &- 0x61 < 26 {
-        let scalar = UInt32(folded)
         let start = Int32(truncatingIfNeeded: index)
-        if merges && lastScalar == scalar && lastIsLetter {
-          Self.countRepeat(in: infos, of: written, endingAt: start &+ 1)
-        } else {
-          guard written < capacity else {
-            gaveUp = true
-            return index
-          }
-          Self.write(scalar, letter, start, start &+ 1, at: written, to: scalars, infos)
-          written &+= 1
-          lastScalar = scalar
-          lastIsLetter = true
+        guard
+          Self.mergeOrWrite(
+            UInt32(folded), letter, start, start &+ 1, merging: merges && lastIsLetter, written: &written,
+            lastScalar: &lastScalar, capacity: capacity, scalars, infos)
+        else {
+          gaveUp = true
+          return index
         }
+        lastIsLetter = true
         tokenLength &+= 1
         index &+= 1
         continue
@@ -288,16 +284,13 @@ struct SinglePassShaper {
         break
       }
       let start = Int32(truncatingIfNeeded: index)
-      if merges && lastScalar == scalar {
-        Self.countRepeat(in: infos, of: written, endingAt: start &+ 3)
-      } else {
-        guard written < capacity else {
-          gaveUp = true
-          return index
-        }
-        Self.write(scalar, unspaced, start, start &+ 3, at: written, to: scalars, infos)
-        written += 1
-        lastScalar = scalar
+      guard
+        Self.mergeOrWrite(
+          scalar, unspaced, start, start &+ 3, merging: merges, written: &written, lastScalar: &lastScalar,
+          capacity: capacity, scalars, infos)
+      else {
+        gaveUp = true
+        return index
       }
       index &+= 3
     }
@@ -417,6 +410,26 @@ struct SinglePassShaper {
     // so `written - 1` is in the room.
     infos[written &- 1].end = end
     if infos[written &- 1].run < .max { infos[written &- 1].run &+= 1 }
+  }
+
+  /// One unit of a fast loop: counted as a repeat of the last unit written when `merging` and
+  /// it is the same scalar (the caller knows the classes match), else written at `written`;
+  /// false, with nothing written, when there is no room.
+  @inline(__always)
+  private static func mergeOrWrite(
+    _ scalar: UInt32, _ flags: UInt8, _ start: Int32, _ end: Int32, merging: Bool, written: inout Int,
+    lastScalar: inout UInt32, capacity: Int, _ scalars: UnsafeMutablePointer<UInt32>,
+    _ infos: UnsafeMutablePointer<NormalizedText.UnitInfo>
+  ) -> Bool {
+    if merging && lastScalar == scalar {
+      countRepeat(in: infos, of: written, endingAt: end)
+      return true
+    }
+    guard written < capacity else { return false }
+    write(scalar, flags, start, end, at: written, to: scalars, infos)
+    written &+= 1
+    lastScalar = scalar
+    return true
   }
 
   /// Writes a unit at `index` of `scalars` and `infos`, below ``capacity``.
