@@ -154,13 +154,13 @@ struct SinglePassShaper {
 
   /// Takes the ASCII letters of `bytes` from `index` on, each a unit of its own scalar and class
   /// letter (lowercase, or an uppercase one folded to lowercase when `asciiFolding` says so),
-  /// while they continue a token of letters, and a single space between two such words when
-  /// the word before it has two letters or more; returns the index of the first byte it did not
-  /// take. Most of an English text's units are such letters and spaces, and inside a token the
-  /// only rule that acts on a letter is the merging of repeats: this loop skips the fold table
-  /// and `feed`'s other rules. A word of one letter is left to `feed` unless it follows a longer
-  /// word in the loop: the rules that join letters spelled one by one (`f u`) and mark a letter
-  /// between CJK optional read only such words.
+  /// while they continue a token of letters, and a single space between two such words;
+  /// returns the index of the first byte it did not take. Most of an English text's units are
+  /// such letters and spaces, and inside a token the only rule that acts on a letter is the
+  /// merging of repeats: this loop skips the fold table and `feed`'s other rules. A word of one
+  /// letter is left to `feed` unless it follows a longer word in the loop: the rules that join
+  /// letters spelled one by one (`f u`) and mark a letter between CJK optional read only such
+  /// words.
   @inline(__always)
   mutating func takeASCIIWords(
     _ bytes: UnsafeBufferPointer<UInt8>, from index: Int, asciiFolding: ASCIIFolding
