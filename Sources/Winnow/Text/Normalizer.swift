@@ -42,24 +42,20 @@
 
   /// Creates a normalizer for a set of rules (every rule by default).
   public init(rules: Normalization = .default) {
+    let table = FoldTable.shared(for: rules)
+    let foldsScalars = !rules.isDisjoint(with: FoldTable.perScalarRules)
     self.rules = rules
-    self.table = FoldTable.shared(for: rules)
-    self.foldsScalars = !rules.isDisjoint(with: FoldTable.perScalarRules)
+    self.table = table
+    self.foldsScalars = foldsScalars
     self.shapesWords = !rules.isDisjoint(with: [.separators, .interleavedLetters, .repeatedLetters, .lookalikes])
-    // Without folding, a scalar is itself with its own class, a letter's a letter.
-    self.lowercaseIsPlain =
-      !foldsScalars
-      || table.withBMPEntries { entries in
-        (UInt32(0x61)...0x7A).allSatisfy { letter in
-          FoldTable.singleFold(entries[Int(letter)]).map { $0.scalar == letter && $0.scalarClass == .letter } ?? false
-        }
-      }
-    let table = self.table
+    // Whether the table folds `value` to one unit, `scalar` of class `scalarClass`.
     let folds = { (value: UInt32, scalar: UInt32, scalarClass: ScalarClass) in
       table.withBMPEntries { entries in
         FoldTable.singleFold(entries[Int(value)]).map { $0.scalar == scalar && $0.scalarClass == scalarClass } ?? false
       }
     }
+    // Without folding, a scalar is itself with its own class, a letter's a letter.
+    self.lowercaseIsPlain = !foldsScalars || (UInt32(0x61)...0x7A).allSatisfy { folds($0, $0, .letter) }
     self.asciiFolding = SinglePassShaper.ASCIIFolding(
       foldsUppercase: foldsScalars && (UInt32(0x41)...0x5A).allSatisfy { folds($0, $0 | 0x20, .letter) },
       spaceIsSeparator: foldsScalars ? folds(0x20, 0x20, .separator) : ScalarClass.of(0x20) == .separator)
