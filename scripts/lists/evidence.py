@@ -602,11 +602,12 @@ def wordnet_nouns_for_persons():
         roots = {o for o, ws in words_of.items() if any(r in ws for r in root_words)}
         return {offset for offset in words_of if filed_under(offset, roots, hypernyms)}
 
-    def under(*root_words):
-        return {w for offset in synsets_under(*root_words) for w in words_of[offset]}
+    def words_in(offsets):
+        return {w for offset in offsets for w in words_of[offset]}
 
-    return (persons, other, under("unpleasant person", "simpleton"), under("simpleton"), peoples,
-            synsets_under("simpleton"))
+    simpleton_synsets = synsets_under("simpleton")
+    judged = words_in(synsets_under("unpleasant person") | simpleton_synsets)
+    return persons, other, judged, words_in(simpleton_synsets), peoples, simpleton_synsets
 
 
 def filed_under(offset, roots, hypernyms):
