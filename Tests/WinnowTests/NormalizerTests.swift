@@ -79,6 +79,31 @@ struct NormalizerTests {
     #expect((0..<UInt32(0x10000)).allSatisfy { ScalarClass.of($0) == ScalarClass.compute($0) })
   }
 
+  /// Plane 1's tables, and the computed classes past them, give every scalar the class its
+  /// properties give (`𐐨`, Deseret, and `😀` other; an ideograph of plane 2 unspaced).
+  @Test func supplementaryScalarsHaveTheClassTheirPropertiesGive() {
+    let values = Array(0x10000..<UInt32(0x20000)) + [0x20000, 0x2A6DF, 0xE0001, 0x10FFFF]
+    let mismatches = values.filter { ScalarClass.of($0) != ScalarClass.compute($0) }
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(10).map { String($0, radix: 16) })")
+    #expect(ScalarClass.of(0x10428) == .other)
+    #expect(ScalarClass.of(0x1F600) == .other)
+    #expect(ScalarClass.of(0x20000) == .unspaced)
+  }
+
+  /// The fold table's set of supplementary keys holds exactly what a `Set` holds, for sets
+  /// crowded on a few pages and spread over all the planes.
+  @Test func scalarBitsHoldWhatASetHolds() {
+    var generator = SystemRandomNumberGenerator()
+    for round in 0..<20 {
+      let spread: ClosedRange<UInt32> = round.isMultiple(of: 2) ? 0x10400...0x107FF : 0...0x10FFFF
+      let members = Set((0..<(round * 37)).map { _ in UInt32.random(in: spread, using: &generator) })
+      let bits = ScalarBits(members)
+      let probes = members.flatMap { [$0, $0 &+ 1, $0 &- 1, $0 ^ 0x40] } + [0, 0x10FFFF, 0x110000, .max]
+      let wrong = probes.filter { bits.contains($0) != members.contains($0) }
+      #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+    }
+  }
+
   @Test(arguments: [
     Normalization.default, [.caseFolding], [.compatibility, .lookalikes],
     [.traditionalToSimplified, .invisibleCharacters], Normalization.none,

@@ -16,6 +16,10 @@ final class FoldTable: Sendable {
   private let bmp: [UInt32]
   private let pool: [UInt32]
   private let supplementary: [UInt32: [UInt32]]
+  /// The keys of `supplementary`, as bits. Most supplementary scalars of a text (emoji, the
+  /// lowercase letters of a plane 1 script) fold to themselves, and a look in the dictionary,
+  /// hashing the scalar, cost about 150 instructions; a bit, two reads.
+  private let supplementaryKeys: ScalarBits
 
   private static let cache = Mutex<[Normalization: FoldTable]>([:])
 
@@ -45,6 +49,7 @@ final class FoldTable: Sendable {
     self.bmp = bmp
     self.pool = pool
     self.supplementary = supplementary
+    supplementaryKeys = ScalarBits(supplementary.keys)
   }
 
   private init(rules: Normalization) {
@@ -71,6 +76,7 @@ final class FoldTable: Sendable {
     self.bmp = bmp
     self.pool = pool
     self.supplementary = supplementary
+    supplementaryKeys = ScalarBits(supplementary.keys)
   }
 
   /// Calls `body` with the table's entries for the BMP, one per scalar, for a loop that reads
@@ -106,7 +112,7 @@ final class FoldTable: Sendable {
         let start = Int((folded & ~Self.multiFlag) >> 5)
         for index in start..<start + Int(folded & 31) { body(pool[index], ScalarClass.of(pool[index])) }
       }
-    } else if let folded = supplementary[value] {
+    } else if supplementaryKeys.contains(value), let folded = supplementary[value] {
       for scalar in folded { body(scalar, ScalarClass.of(scalar)) }
     } else {
       body(value, ScalarClass.of(value))
@@ -126,7 +132,9 @@ final class FoldTable: Sendable {
   }
 
   /// Bytes of memory the table holds.
-  var memoryFootprint: Int { bmp.capacity * 4 + pool.capacity * 4 + supplementary.count * 48 }
+  var memoryFootprint: Int {
+    bmp.capacity * 4 + pool.capacity * 4 + supplementary.count * 48 + supplementaryKeys.memoryFootprint
+  }
 
   /// What `value` folds to under `rules`, computed from the tables: the reference the flattened
   /// table is built from (and tested against).
@@ -187,5 +195,38 @@ extension FoldTable {
       start += Int(count)
     }
     _ = share(FoldTable(bmp: bmp, pool: pool, supplementary: supplementary), for: rules.intersection(perScalarRules))
+  }
+}
+
+/// A set of scalars as bits, for a set of few scalars spread over all the planes: a slot per
+/// page of 256 scalars (0 when the page holds none), and 256 bits for each page that holds some.
+struct ScalarBits: Sendable {
+  private let slots: [UInt16]
+  private let bits: [UInt64]
+
+  init(_ scalars: some Sequence<UInt32>) {
+    var slots = [UInt16](repeating: 0, count: 0x110000 >> 8)
+    var bits: [UInt64] = []
+    for scalar in scalars where scalar < 0x110000 {
+      let page = Int(scalar >> 8)
+      if slots[page] == 0 {
+        bits += [0, 0, 0, 0]
+        slots[page] = UInt16(truncatingIfNeeded: bits.count / 4)
+      }
+      bits[(Int(slots[page]) - 1) * 4 + Int(scalar >> 6 & 3)] |= 1 << UInt64(scalar & 63)
+    }
+    self.slots = slots
+    self.bits = bits
+  }
+
+  /// Bytes of memory the set holds.
+  var memoryFootprint: Int { slots.capacity * 2 + bits.capacity * 8 }
+
+  /// Whether `scalar` is in the set.
+  @inline(__always)
+  func contains(_ scalar: UInt32) -> Bool {
+    guard scalar < 0x110000 else { return false }
+    let slot = Int(slots[Int(scalar >> 8)])
+    return slot != 0 && bits[(slot &- 1) &* 4 &+ Int(scalar >> 6 & 3)] &>> UInt64(scalar & 63) & 1 != 0
   }
 }

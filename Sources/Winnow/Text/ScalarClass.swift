@@ -34,10 +34,15 @@ enum ScalarClass: UInt8 {
   /// Whether a unit of this class is part of a word token (before look-alikes are resolved).
   var isTokenLetter: Bool { self == .letter || self == .digit || self == .arabicLetter }
 
-  /// The class of a scalar. BMP scalars come from a table built once; others are computed.
+  /// The class of a scalar. BMP scalars come from a table built once, those of plane 1 (emoji,
+  /// historic and other scripts, symbols) from tables of 4,096 scalars each built the first
+  /// time a text needs one; others are computed.
   static func of(_ scalar: UInt32) -> ScalarClass {
     if scalar < 0x10000 {
       return ScalarClass(rawValue: bmpClasses[Int(scalar)])!
+    }
+    if let raw = PlaneOneClasses.class(of: scalar) {
+      return ScalarClass(rawValue: raw)!
     }
     return compute(scalar)
   }
@@ -98,4 +103,59 @@ enum ScalarClass: UInt8 {
       return .separator
     }
   }
+}
+
+/// The classes of plane 1's scalars (U+10000 to U+1FFFF), in 16 tables of 4,096 scalars, each
+/// built the first time a text holds one of its scalars: computing a class from the scalar's
+/// Unicode properties cost about 700 instructions, most of a line's normalization for a text
+/// with a few emoji or letters of a plane 1 script (`Benchmarks/HISTORY.md`), while building a
+/// table costs about 3 million once. Each is a static constant of its own, so it is built once
+/// and read without a lock.
+private enum PlaneOneClasses {
+  /// The raw class of a scalar of plane 1, or nil for another scalar. Each case reads its
+  /// table in place (returning the table itself retained and released it).
+  static func `class`(of scalar: UInt32) -> UInt8? {
+    let index = Int(scalar & 0xFFF)
+    return switch scalar >> 12 {
+    case 0x10: c0[index]
+    case 0x11: c1[index]
+    case 0x12: c2[index]
+    case 0x13: c3[index]
+    case 0x14: c4[index]
+    case 0x15: c5[index]
+    case 0x16: c6[index]
+    case 0x17: c7[index]
+    case 0x18: c8[index]
+    case 0x19: c9[index]
+    case 0x1A: c10[index]
+    case 0x1B: c11[index]
+    case 0x1C: c12[index]
+    case 0x1D: c13[index]
+    case 0x1E: c14[index]
+    case 0x1F: c15[index]
+    default: nil
+    }
+  }
+
+  private static func build(_ index: UInt32) -> [UInt8] {
+    let start = 0x10000 + index << 12
+    return (start..<start + 0x1000).map { ScalarClass.compute($0).rawValue }
+  }
+
+  private static let c0 = build(0)
+  private static let c1 = build(1)
+  private static let c2 = build(2)
+  private static let c3 = build(3)
+  private static let c4 = build(4)
+  private static let c5 = build(5)
+  private static let c6 = build(6)
+  private static let c7 = build(7)
+  private static let c8 = build(8)
+  private static let c9 = build(9)
+  private static let c10 = build(10)
+  private static let c11 = build(11)
+  private static let c12 = build(12)
+  private static let c13 = build(13)
+  private static let c14 = build(14)
+  private static let c15 = build(15)
 }
