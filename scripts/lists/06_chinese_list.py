@@ -94,7 +94,7 @@ def run(s):
     evidence = (frequent - cursed) | translated
     ordinary_words = {w for w, z in jieba_zipf.items() if z >= LEXICON_ZIPF and 2 <= len(w) <= 4}
     sections, ordinary_sense, promoted, variants, insults = promote_profanity(
-        sections, ordinary_sense, evidence, marked, ordinary_words, set(jieba_zipf))
+        sections, ordinary_sense, evidence, marked, ordinary_words, set(jieba_zipf), dictionary_variants(s.english))
     print(f"rule 27: zh: {len(promoted)} review entries block: {', '.join(sorted(promoted, key=key))}")
     LEDGER.note("zh", promoted, 27, "a profanity morpheme, a blocking word, or written with variants: blocks")
     LEDGER.note("zh", variants, 27, "a variant of a blocking profanity entry")

@@ -190,14 +190,46 @@ def chinese_variants(entry, ordinary, listed):
     return out
 
 
-def promote_profanity(sections, reviewed, evidence, marked, ordinary_words, words):
+# Rule 27: a sense that gives the headword as another way of writing one (`variant of 混蛋[hun2
+# dan4]`, `(substitute for 我肏[wo3 cao4]) fuck`).
+CEDICT_VARIANT = re.compile(r"\b(?:variant of|substitute for)\s", re.I)
+
+
+def dictionary_variants(english_entries):
+    """Rule 27: the headwords CC-CEDICT gives as variants of, or substitutes for, other words:
+    simplified, two to four Han characters, each sense either such a pointer or glossed by an
+    English list entry (`卧槽`: substitute for 我肏, fuck, WTF; not `我曹`, which is also the
+    archaic `we`, nor `喵的`: drat, frick). → {word: the words pointed at, simplified}."""
+    entries = {key(e) for e in english_entries}
+    out = {}
+    for word, senses in chinese_definitions().items():
+        if not 2 <= len(word) <= INSULT_LENGTH or not all(map(is_cjk, word)) or word.translate(SIMPLIFIED) != word:
+            continue
+        bases, glossed = set(), True
+        for d in senses:
+            targets = CEDICT_REFERENCE.findall(d) if CEDICT_VARIANT.search(d) else []
+            if targets:
+                bases |= {category_key(t) for t in targets}
+            elif re.sub(r"\([^)]*\)", "", d).strip().casefold() not in entries:
+                glossed = False
+                break
+        if glossed and bases and word not in bases:
+            out[word] = bases
+    return out
+
+
+def promote_profanity(sections, reviewed, evidence, marked, ordinary_words, words, variants_by_dictionary=None):
     """Rules 27 and 28 for Chinese. Rule 27: a review entry (of a review category, or flagged by
     rules 16, 20 or 26: `reviewed`) that `profane` holds blocks, in `profanity` when its category was a review
     one; then each blocking profanity entry's variants (`chinese_variants`) are added to
     `profanity`. Rule 28: the review entries left in `profanity` that rule 9's markers placed
     there (`marked`: 白痴, 去死; not rule 20's guesses, nor rule 30's entries, which rule 26 may
-    flag for an ordinary sense that is no insult: 祖宗 ancestors) are insults. → (sections, reviewed, promoted, variants,
+    flag for an ordinary sense that is no insult: 祖宗 ancestors) are insults. A word the
+    dictionary gives only as a variant of blocking entries (`variants_by_dictionary`, from
+    `dictionary_variants`) blocks too (`浑蛋`: variant of 混蛋), and is written when no list
+    holds it and it is no ordinary word (`畜牲`). → (sections, reviewed, promoted, variants,
     insults)."""
+    variants_by_dictionary = variants_by_dictionary or {}
     vulgar = {category_key(e) for name, entries in sections if name in ("profanity", "sexual") for e in entries}
     # Ordinary words: frequent words of jieba's dictionary that are not profanity or sexual
     # entries, and entries flagged for an ordinary sense (`evidence`: rule 16's frequency, rule
@@ -205,6 +237,7 @@ def promote_profanity(sections, reviewed, evidence, marked, ordinary_words, word
     ordinary = {w for w in ordinary_words if w not in vulgar} | {category_key(e) for e in evidence}
     blocking = {category_key(e) for name, entries in sections if name in ("profanity", "sexual")
                 for e in entries if e not in reviewed and len(category_key(e)) >= 2}
+    following = {word for word, bases in variants_by_dictionary.items() if bases <= blocking}
     promoted = set()
     out = []
     moved = []
@@ -212,7 +245,7 @@ def promote_profanity(sections, reviewed, evidence, marked, ordinary_words, word
         kept = []
         for e in entries:
             is_review = name in REVIEW_CATEGORIES or e in reviewed
-            if is_review and profane(e, blocking, ordinary, words):
+            if is_review and (profane(e, blocking, ordinary, words) or category_key(e) in following):
                 promoted.add(e)
                 if name in REVIEW_CATEGORIES:
                     moved.append(e)
@@ -226,6 +259,7 @@ def promote_profanity(sections, reviewed, evidence, marked, ordinary_words, word
     for e in profanity:
         if 2 <= len(e) <= INSULT_LENGTH:
             variants |= chinese_variants(e, ordinary, listed_now)
+    variants |= {w for w in following if w not in listed_now and w not in ordinary}
     insults = {e for name, entries in out if name == "profanity" for e in entries
                if e in reviewed and e in marked and 2 <= len(e) <= INSULT_LENGTH and all(map(is_cjk, e))}
     out = [(name, sorted(entries + (moved + sorted(variants) if name == "profanity" else []), key=key))
