@@ -227,7 +227,8 @@ def promote_profanity(sections, reviewed, evidence, marked, ordinary_words, word
     flag for an ordinary sense that is no insult: 祖宗 ancestors) are insults. A word the
     dictionary gives only as a variant of blocking entries (`variants_by_dictionary`, from
     `dictionary_variants`) blocks too (`浑蛋`: variant of 混蛋), and is written when no list
-    holds it and it is no ordinary word (`畜牲`). → (sections, reviewed, promoted, variants,
+    holds it and it is no ordinary word (`屁眼儿`; not `畜牲`, a word of jieba's dictionary).
+    → (sections, reviewed, promoted, variants,
     insults)."""
     variants_by_dictionary = variants_by_dictionary or {}
     vulgar = {category_key(e) for name, entries in sections if name in ("profanity", "sexual") for e in entries}
