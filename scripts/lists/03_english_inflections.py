@@ -16,7 +16,9 @@ def run(s):
     # Rule 29: the inflected forms of the blocking entries, unless WordNet knows the form as an
     # ordinary word of its own; rules 13, 14 and 17 judge them below like any entry.
     listed_english = {key(e) for e in english_all}
-    inflections = {f: e for f, e in english_inflections(english_blocking, s.wordnet_only).items() if f not in listed_english}
+    # A possessive reads as the word with -s (`pussy's` is `pussys`), which a list may hold already.
+    inflections = {f: e for f, e in english_inflections(english_blocking, s.wordnet_only).items()
+                   if f not in listed_english and f.replace("'", "") not in listed_english}
     ordinary_forms = ordinary_inflections(inflections, listed_english)
     generated = [f for f in inflections if f not in ordinary_forms]
     LEDGER.note("en", generated, 29, {f: f"an inflection of {inflections[f]}" for f in generated})
@@ -27,7 +29,8 @@ def run(s):
     persons = wordnet_person_nouns()
     insult_plurals = {f: e for f, e in english_inflections(sorted((e for e in ordinary_english if key(e) in persons),
                                                                   key=key)).items()
-                      if f not in listed_english and f.endswith("s") and not f.endswith("ers")
+                      if f not in listed_english and f.replace("'", "") not in listed_english
+                      and f.endswith("s") and not f.endswith("ers")
                       and not key(e).endswith("man") and f not in inflections}
     ordinary_plurals = ordinary_inflections(insult_plurals, listed_english)
     LEDGER.note("en", [f for f in insult_plurals if f not in ordinary_plurals], 29,

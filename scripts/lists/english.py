@@ -96,7 +96,10 @@ def english_inflections(entries, nouns=frozenset()):
     `fuck`, `slut`, `screw`; longer ones are mostly nouns built on them, `asshole`) -ing, -ed,
     -er, -ers and -y, spelled by the usual rules (a final silent e dropped, a final consonant
     after one vowel doubled: `slutty`, `fagging`), but for the keys in `nouns`, which get their
-    plural only (rule 33's nouns: `wogs`, not `wogging`). → form → the entry it inflects."""
+    plural only (rule 33's nouns: `wogs`, not `wogging`), and the possessive where the plural
+    is not the word with -s (`bitch's`, which the normalizer reads as `bitchs`; a word ending
+    in s reads its possessive as itself with its s repeated, `ass's`). → form → the entry it
+    inflects."""
     vowels = set("aeiou")
     out = {}
     keys = {key(e) for e in entries}
@@ -119,12 +122,16 @@ def english_inflections(entries, nouns=frozenset()):
         elif (len(word) <= 5 and word[-1] not in vowels and word[-1] not in "wxy" and word[-2] in vowels
               and word[-3] not in vowels):
             stem = word + word[-1]
+        # The possessive: the normalizer drops an apostrophe inside a word, so `slut's` reads as
+        # `sluts`, the plural; where the plural is spelled otherwise (`bitches`), `bitch's` is a
+        # form of its own.
+        possessive = [word + "'s"] if plural != word + "s" and not word.endswith("s") else []
         forms = [plural, stem + "ing", stem + "ed", stem + "er", stem + "ers"]
         if word.endswith("y"):
             forms = [plural, word + "ing", word[:-1] + ("ied" if word[-2] not in vowels else "yed")]
         elif not word.endswith("e"):
             forms.append(stem + "y")
-        for form in forms if len(word) <= 5 and word not in nouns else forms[:1]:
+        for form in possessive + (forms if len(word) <= 5 and word not in nouns else forms[:1]):
             out.setdefault(form, e)
     return out
 
