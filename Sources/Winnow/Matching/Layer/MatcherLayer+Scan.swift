@@ -130,6 +130,10 @@ extension MatcherLayer {
 
   /// Adds the matches of this layer's `raw:` regexes in the original text's UTF-8 `bytes` to
   /// `candidates`: their ranges are the original's already. `scratch` is the thread's.
+  ///
+  /// Not inlined: inlined into the scan of every text, its regex clock's generic storage was
+  /// set up there on every call, layers without `raw:` regexes too.
+  @inline(never)
   func collectRaw(
     in bytes: UnsafeBufferPointer<UInt8>, layer: Int, scratch: inout RegexScratch, into candidates: inout [Candidate],
     warnings: inout [MatchWarning]
