@@ -252,6 +252,36 @@ struct SegmentationTests {
           == Self.naiveIsCut(count: count, entry: entry, weight: weight), "\(weights) \(entry)")
     }
   }
+
+  /// The flat table against a dictionary uniquing with `max`: keys packed as the rules pack
+  /// them, hashed readings, 0, duplicates, and probes beside each key.
+  @Test func lexiconTableHoldsWhatADictionaryHolds() {
+    var generator = SeededGenerator(state: 0x1E71C0)
+    for round in 0..<40 {
+      var pairs: [(UInt64, UInt8)] = []
+      for _ in 0..<(round * round * 3) {
+        let first = UInt32.random(in: 0x4E00...0x4E40, using: &generator)
+        let second = UInt32.random(in: 0x4E00...0x4E40, using: &generator)
+        let key =
+          switch Int.random(in: 0..<4, using: &generator) {
+          case 0: HanWordEdges.lexiconKey(first)
+          case 1: HanWordEdges.lexiconKey(first, second)
+          case 2: HanWordEdges.lexiconKey(first, second, first)
+          default: SyllableWordEdges.key([first & 0x7F, second & 0x7F])
+          }
+        pairs.append((key, UInt8.random(in: 0...80, using: &generator)))
+      }
+      if round.isMultiple(of: 3) { pairs.append((0, UInt8(round))) }
+      pairs += pairs.prefix(round).map { ($0.0, $0.1 &+ 1) }
+      let table = LexiconTable(pairs)
+      let expected = Dictionary(pairs, uniquingKeysWith: max)
+      #expect(table.count == expected.count)
+      let probes = expected.keys.flatMap { [$0, $0 &+ 1, $0 ^ 1 << 21, $0 | 1 << 63] } + [0, 1, .max]
+      let wrong = probes.filter { table[$0] != expected[$0] }
+      #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+      #expect(Dictionary(table.pairs.map { ($0.key, $0.weight) }, uniquingKeysWith: { _, _ in 0 }) == expected)
+    }
+  }
 }
 
 @Suite("Segmentation around spaced syllables")

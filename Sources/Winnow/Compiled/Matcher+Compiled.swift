@@ -87,8 +87,9 @@ extension MatcherLayer {
     var lexiconIndices: [UInt32] = []
     for word in lexiconWords { lexiconIndices.append(writer.add(word)) }
     writer.write(lexiconIndices)
-    writer.write(Array(lexicon.keys))
-    writer.write(Array(lexicon.values))
+    let lexiconPairs = lexicon.pairs
+    writer.write(lexiconPairs.map(\.key))
+    writer.write(lexiconPairs.map(\.weight))
     writer.write(regexes.map { Int64($0.entry) })
     writer.write(regexes.map { UInt8($0.prefiltered ? 1 : 0) })
     writer.write(skipsInsideWords)
@@ -123,7 +124,7 @@ extension MatcherLayer {
     let lexiconWeights = try reader.readArray(of: UInt8.self)
     guard lexiconKeys.count == lexiconWeights.count else { throw CompiledMatcherError(.malformed("lexicon")) }
     // Uniquing, not trusting: a forged file with a key twice must not trap.
-    let lexicon = Dictionary(zip(lexiconKeys, lexiconWeights), uniquingKeysWith: max)
+    let lexicon = LexiconTable(zip(lexiconKeys, lexiconWeights))
     let regexEntries: [Int64] = try reader.readArray()
     let prefiltered: [UInt8] = try reader.readArray()
     guard prefiltered.count == regexEntries.count else { throw CompiledMatcherError(.malformed("regexes")) }

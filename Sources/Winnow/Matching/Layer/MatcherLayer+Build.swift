@@ -289,7 +289,7 @@ extension MatcherLayer {
     entries: [CompiledEntry], normalizedEntries: [NormalizedEntry?], patternEntries: [Int32],
     variantRuns: [Int: [UInt16]], normalizer: Normalizer,
     lexiconWords: [String], donor: MatcherLayer?
-  ) -> (checks: [UInt8], runs: [[UInt16]], lexicon: [UInt64: UInt8]) {
+  ) -> (checks: [UInt8], runs: [[UInt16]], lexicon: LexiconTable) {
     var patternChecks = [UInt8](repeating: 0, count: patternEntries.count)
     var patternRuns = [[UInt16]](repeating: [], count: patternEntries.count)
     for (pattern, entryIndex) in patternEntries.enumerated() where entryIndex >= 0 {
@@ -304,7 +304,7 @@ extension MatcherLayer {
     // Only a layer with `word:`, Han or spaced Latin entries reads the lexicon: an app's custom
     // layer without any does not normalize the global list's lexicon again.
     guard patternChecks.contains(where: { $0 & PatternCheck.readsLexicon != 0 }) else {
-      return (patternChecks, patternRuns, [:])
+      return (patternChecks, patternRuns, LexiconTable())
     }
     if let donor, !donor.lexicon.isEmpty, donor.normalizer.rules == normalizer.rules,
       donor.lexiconWords.count == lexiconWords.count

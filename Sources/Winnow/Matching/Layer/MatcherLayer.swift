@@ -74,7 +74,7 @@ final class MatcherLayer: Sendable {
   /// The lexicon words of one to three scalars, normalized, as ``HanWordEdges/lexiconKey(_:)``,
   /// ``HanWordEdges/lexiconKey(_:_:)`` and ``HanWordEdges/lexiconKey(_:_:_:)`` pack them, each with its Zipf frequency in
   /// tenths (30 when its line gives none); empty when no entry of the layer reads it.
-  let lexicon: [UInt64: UInt8]
+  let lexicon: LexiconTable
   /// The regex entries: entry index, program, and whether the automaton holds a literal that
   /// every match requires (then the regex runs only where the walk found it).
   let regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)]
@@ -97,7 +97,7 @@ final class MatcherLayer: Sendable {
   init(
     normalizer: Normalizer, entries: [CompiledEntry], listRuns: [ListRun], automaton: AhoCorasick?,
     patternEntries: [Int32],
-    patternChecks: [UInt8], patternRuns: [[UInt16]], lexiconWords: [String], lexicon: [UInt64: UInt8],
+    patternChecks: [UInt8], patternRuns: [[UInt16]], lexiconWords: [String], lexicon: LexiconTable,
     regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)], skipsInsideWords: Bool
   ) {
     self.normalizer = normalizer

@@ -24,7 +24,7 @@ enum SyllableWordEdges {
 
   /// Why a candidate fails this rule's check (``MatcherLayer/Rejection/none``: it does not).
   /// `lexicon` is not empty.
-  static func rejection(of candidate: EdgeCandidate, lexicon: [UInt64: UInt8]) -> MatcherLayer.Rejection {
+  static func rejection(of candidate: EdgeCandidate, lexicon: LexiconTable) -> MatcherLayer.Rejection {
     let (start, end, scalars) = (candidate.start, candidate.end, candidate.scalars)
     guard start < end, end <= scalars.count else { return .none }
     // The candidate's words, each a known syllable.
@@ -95,7 +95,7 @@ enum SyllableWordEdges {
   }
 
   private static func isSyllable(
-    _ range: Range<Int>, _ scalars: UnsafeBufferPointer<UInt32>, _ lexicon: [UInt64: UInt8]
+    _ range: Range<Int>, _ scalars: UnsafeBufferPointer<UInt32>, _ lexicon: LexiconTable
   ) -> Bool {
     range.allSatisfy { isLetter(scalars[$0]) } && lexicon[key(range, scalars)] != nil
   }
