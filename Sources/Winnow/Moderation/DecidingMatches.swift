@@ -21,27 +21,35 @@ enum DecidingMatches {
   ///   entry in an extension key).
   static func choose<Item>(_ items: [Item], match: (Item) -> Match, blocks: (Item) -> Bool) -> [Item] {
     guard items.count > 1 else { return items }
-    func tier(_ item: Item) -> Int {
+    // Each element's tier and span, read once: read through `match` in the loops below, an
+    // element was copied (its entry's strings retained and released) for every comparison,
+    // which made this choice a third of screening a line with matches.
+    var tiers: [Int] = []
+    var ranges: [Range<Int>] = []
+    tiers.reserveCapacity(items.count)
+    ranges.reserveCapacity(items.count)
+    for item in items {
       let found = match(item)
-      if blocks(item) { return found.origin == .global ? 0 : 1 }
-      return found.entry.action.isReplace ? 2 : 3
+      if blocks(item) {
+        tiers.append(found.origin == .global ? 0 : 1)
+      } else {
+        tiers.append(found.entry.action.isReplace ? 2 : 3)
+      }
+      ranges.append(found.range)
     }
     var chosen: [Int] = []
     for level in 0...3 {
       var candidates = items.indices.filter { index in
-        tier(items[index]) == level
-          && !chosen.contains { match(items[$0]).range.overlaps(match(items[index]).range) }
+        tiers[index] == level && !chosen.contains { ranges[$0].overlaps(ranges[index]) }
       }
       // Ties (one span, several entries) go to the element given first: the matcher orders
       // them by layer and list line.
       MatchKind.leftmostLongest.select(
-        &candidates, start: { match(items[$0]).range.lowerBound }, end: { match(items[$0]).range.upperBound },
-        pattern: { $0 })
+        &candidates, start: { ranges[$0].lowerBound }, end: { ranges[$0].upperBound }, pattern: { $0 })
       chosen += candidates
     }
     chosen.sort {
-      let (left, right) = (match(items[$0]).range, match(items[$1]).range)
-      return (left.lowerBound, left.upperBound, $0) < (right.lowerBound, right.upperBound, $1)
+      (ranges[$0].lowerBound, ranges[$0].upperBound, $0) < (ranges[$1].lowerBound, ranges[$1].upperBound, $1)
     }
     return chosen.map { items[$0] }
   }
