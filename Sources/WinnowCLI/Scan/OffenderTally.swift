@@ -52,17 +52,23 @@ struct OffenderTally: Sendable {
     let incident = OffenderIncident(result, time: item.sentTime)
     guard everyMessage || incident != nil else { return }
     let key = Key(appKey: item.appKey ?? "", fromUserId: item.fromUserId)
-    var sender = senders.removeValue(forKey: key) ?? Sender()
+    // Counted in place, one lookup: taken out and put back (so that its incidents were not
+    // copied), a sender cost two lookups and a rehash, a fifth of a blocked line's tally.
+    Self.count(item.sentTime, incident, everyMessage: everyMessage, into: &senders[key, default: Sender()])
+  }
+
+  private static func count(
+    _ sentTime: Int64, _ incident: OffenderIncident?, everyMessage: Bool, into sender: inout Sender
+  ) {
     sender.messages &+= 1
-    sender.firstSentTime = min(sender.firstSentTime, item.sentTime)
-    sender.lastSentTime = max(sender.lastSentTime, item.sentTime)
+    sender.firstSentTime = min(sender.firstSentTime, sentTime)
+    sender.lastSentTime = max(sender.lastSentTime, sentTime)
     if let incident {
       if incident.kinds.contains(.blocked) { sender.blocked &+= 1 }
       if incident.kinds.contains(.replaced) { sender.replaced &+= 1 }
       if incident.kinds.contains(.flagged) { sender.flagged &+= 1 }
       if everyMessage { sender.incidents.append(incident) }
     }
-    senders[key] = sender
   }
 
   mutating func merge(_ other: OffenderTally) {
