@@ -61,21 +61,36 @@ public final class TestPostgres: @unchecked Sendable {
 
   /// Stops (`SIGSTOP`) or resumes (`SIGCONT`) the server and all its processes: a database
   /// that neither answers nor closes its connections, as behind a network partition.
+  ///
+  /// The postmaster is stopped before its children are listed: listed first, a backend forked
+  /// between the listing and the stop (a replica's follower connecting just then) was left
+  /// running, answered its connection's reads, and the replica never found the store gone.
   public func freeze(_ frozen: Bool) throws {
     let pidFile = "\(directory)/data/postmaster.pid"
     guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
       let first = text.split(separator: "\n").first, let postmaster = pid_t(first)
     else { throw Failure(description: "no server is running in \(directory)") }
-    var processes = [postmaster]
+    if frozen {
+      kill(postmaster, SIGSTOP)
+      for pid in children(of: postmaster) { kill(pid, SIGSTOP) }
+    } else {
+      for pid in children(of: postmaster) { kill(pid, SIGCONT) }
+      kill(postmaster, SIGCONT)
+    }
+  }
+
+  /// The processes whose parent is `parent`, from `/proc`.
+  private func children(of parent: pid_t) -> [pid_t] {
+    var out: [pid_t] = []
     for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
       guard let pid = pid_t(entry),
         let status = try? String(contentsOfFile: "/proc/\(entry)/status", encoding: .utf8),
         let line = status.split(separator: "\n").first(where: { $0.hasPrefix("PPid:") }),
-        pid_t(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) == postmaster
+        pid_t(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) == parent
       else { continue }
-      processes.append(pid)
+      out.append(pid)
     }
-    for pid in processes { kill(pid, frozen ? SIGSTOP : SIGCONT) }
+    return out
   }
 
   /// Starts the server again after ``pause()``.
