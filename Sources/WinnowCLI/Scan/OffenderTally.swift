@@ -53,7 +53,7 @@ struct OffenderTally: Sendable {
     guard everyMessage || incident != nil else { return }
     let key = Key(appKey: item.appKey ?? "", fromUserId: item.fromUserId)
     // Counted in place, one lookup: taken out and put back (so that its incidents were not
-    // copied), a sender cost two lookups and a rehash, a fifth of a blocked line's tally.
+    // copied), a sender cost two lookups and a rehash.
     Self.count(item.sentTime, incident, everyMessage: everyMessage, into: &senders[key, default: Sender()])
   }
 
