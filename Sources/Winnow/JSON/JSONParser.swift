@@ -425,8 +425,9 @@ struct JSONParser {
   /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past
   /// U+10FFFF).
   ///
-  /// Eight ASCII bytes are checked at once, and a three-byte sequence (every CJK character) as
-  /// one word: a byte at a time, the check was a twentieth of a dump's clean lines.
+  /// Eight ASCII bytes are checked at once, and two three-byte sequences (every CJK character)
+  /// as one word, or one as a smaller word: a byte at a time, the check was a twentieth of a
+  /// dump's clean lines.
   static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = bytes.baseAddress else { return true }
     let raw = UnsafeRawPointer(base)
@@ -435,11 +436,22 @@ struct JSONParser {
     func continuation(_ offset: Int) -> Bool { index + offset < count && bytes[index + offset] & 0xC0 == 0x80 }
     while index < count {
       // SAFETY: each load reads bytes below `count`, checked before it.
-      if index &+ 8 <= count,
-        raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-      {
-        index &+= 8
-        continue
+      if index &+ 8 <= count {
+        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        if word & 0x8080_8080_8080_8080 == 0 {
+          index &+= 8
+          continue
+        }
+        // Two three-byte sequences (two CJK characters) in the word's first six bytes: leads
+        // 1110xxxx at bytes 0 and 3, continuations 10xxxxxx at 1, 2, 4 and 5.
+        if word & 0x0000_C0C0_F0C0_C0F0 == 0x0000_8080_E080_80E0 {
+          let (lead, second) = (UInt8(truncatingIfNeeded: word), UInt8(truncatingIfNeeded: word &>> 8))
+          let (lead2, second2) = (UInt8(truncatingIfNeeded: word &>> 24), UInt8(truncatingIfNeeded: word &>> 32))
+          if lead == 0xE0 && second < 0xA0 || lead == 0xED && second >= 0xA0 { return false }
+          if lead2 == 0xE0 && second2 < 0xA0 || lead2 == 0xED && second2 >= 0xA0 { return false }
+          index &+= 6
+          continue
+        }
       }
       if index &+ 4 <= count {
         // Lead 1110xxxx, then two 10xxxxxx; the fourth byte loaded is not looked at.
