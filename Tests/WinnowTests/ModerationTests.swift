@@ -312,6 +312,35 @@ struct ModerationTests {
     if onFailure == .failClosed { #expect(result.blockType == .thirdParty) }
   }
 
+  /// The deadline's timer fires while Dispatch's global queue is busy with CPU-bound work (one
+  /// item more than there are processors, each spinning for a second): on Linux that queue's
+  /// threads also run the concurrency pool, and a timer queued there fired only once they were
+  /// free (a 0.3 s review deadline decided after 8 s in a loaded test run).
+  @Test func aDeadlineFiresWhileTheGlobalQueueIsBusy() async throws {
+    let spinners = ProcessInfo.processInfo.activeProcessorCount + 1
+    let done = DispatchGroup()
+    for _ in 0..<spinners {
+      DispatchQueue.global().async(group: done) {
+        let end = ContinuousClock.now + .seconds(1)
+        var spins = 0
+        while ContinuousClock.now < end { spins &+= 1 }
+        _ = spins
+      }
+    }
+    let decided = DecisionTime()
+    let start = ContinuousClock.now
+    await #expect(throws: ReviewTimeoutError.self) {
+      try await withDeadline(.milliseconds(100), decided: decided) {
+        try await Task.sleep(for: .seconds(20))
+      }
+    }
+    let elapsed = try #require(decided.value) - start
+    #expect(elapsed < .milliseconds(700), "decided after \(elapsed), behind the spinning second")
+    await withCheckedContinuation { continuation in
+      done.notify(queue: DispatchQueue(label: "spinners")) { continuation.resume() }
+    }
+  }
+
   @Test(arguments: [ReviewPolicy.FailureAction.failOpen, .failClosed])
   func failureFollowsTheFailurePolicy(onFailure: ReviewPolicy.FailureAction) async throws {
     let reviewer = ScriptedReviewer { _ in throw ReviewerDown() }

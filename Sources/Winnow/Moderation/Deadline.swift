@@ -10,11 +10,17 @@ final class DecisionTime: Sendable {
   var value: ContinuousClock.Instant? { instant.withLock { $0 } }
 }
 
+/// The queue deadline timers fire on: a serial queue of its own, which Dispatch gives a thread
+/// even when every thread of its global queues is busy. On Linux the concurrency pool runs on
+/// those global queues, so a timer put on `DispatchQueue.global()` waited for a busy pool like
+/// any task: a 0.3 s review deadline fired after 8 s while CPU-bound work held both threads.
+private let deadlineQueue = DispatchQueue(label: "winnow.deadlines")
+
 /// Runs `operation` and returns its result, or throws ``ReviewTimeoutError`` once `timeout` has
 /// passed, whether or not the operation honours cancellation (it is cancelled, and its late
-/// result dropped). The timer runs on a Dispatch queue, not in the concurrency pool, so it fires
-/// on time even when the pool's threads are all busy; `decided` records when the outcome was
-/// settled.
+/// result dropped). The timer runs on ``deadlineQueue``, not in the concurrency pool, so it
+/// fires on time even when the pool's threads are all busy; `decided` records when the outcome
+/// was settled.
 func withDeadline<T: Sendable>(
   _ timeout: Duration, decided: DecisionTime, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
@@ -24,7 +30,7 @@ func withDeadline<T: Sendable>(
       once.start(continuation)
       let timer = DispatchWorkItem { once.resume(with: .failure(ReviewTimeoutError(timeout: timeout))) }
       // Saturated (see `nanoseconds`); Dispatch makes a deadline past its clock's end "never".
-      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.nanoseconds)), execute: timer)
+      deadlineQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.nanoseconds)), execute: timer)
       let work = Task {
         let result: Result<T, any Error>
         do { result = .success(try await operation()) } catch { result = .failure(error) }
