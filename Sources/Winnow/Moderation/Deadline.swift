@@ -11,9 +11,9 @@ final class DecisionTime: Sendable {
 }
 
 /// The queue deadline timers fire on: a serial queue of its own, which Dispatch gives a thread
-/// even when every thread of its global queues is busy. On Linux the concurrency pool runs on
-/// those global queues, so a timer put on `DispatchQueue.global()` waited for a busy pool like
-/// any task: a 0.3 s review deadline fired after 8 s while CPU-bound work held both threads.
+/// even when every thread of its global queue is busy. A timer put on `DispatchQueue.global()`
+/// waited for a free thread there (on Linux the concurrency pool's jobs run on Dispatch's
+/// worker threads too): a 0.3 s review deadline fired after 8 s in a loaded test run.
 private let deadlineQueue = DispatchQueue(label: "winnow.deadlines")
 
 /// Runs `operation` and returns its result, or throws ``ReviewTimeoutError`` once `timeout` has
