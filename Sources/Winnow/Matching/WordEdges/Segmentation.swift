@@ -29,8 +29,8 @@ enum Segmentation {
   static func isCut(count: Int, entry: Range<Int>, weight: (_ start: Int, _ length: Int) -> Int?) -> Bool {
     guard entry.count >= 2, entry.lowerBound >= 0, entry.upperBound <= count else { return false }
     // Each piece's score read once, and the best scores before and from each position, on the
-    // stack: three arrays a candidate, and each lexicon lookup three times, were a tenth of a
-    // Han segmentation's cost.
+    // stack: two arrays allocated a candidate were a seventh of a Han segmentation's cost, and
+    // each lexicon lookup was made three times.
     return withUnsafeTemporaryAllocation(of: Int.self, capacity: 5 * count + 2) { buffer in
       guard let base = buffer.baseAddress else { return false }
       let scores = base  // piece (start, length) at start * 3 + length - 1; `missing` if none
