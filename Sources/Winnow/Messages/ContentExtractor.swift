@@ -113,18 +113,25 @@
         // The one walk of the rule's paths (``PathTrie``), as the in-place check of a dump
         // line makes it over bytes; fields in the rule's order of paths, each path's in the
         // content's order.
+        let isTextMessage = item.objectName == MessageItem.defaultObjectName
         let found = withPathTrie(for: item.objectName) { _, trie -> [(order: Int, field: TextField)] in
           guard let trie else { return [] }
           let pathTrie = PathTrie(bytes: trie)
-          let walker = ParsedContentWalker(ends: paths.map { pathTrie.end(of: $0) ?? -1 })
+          let walker = ParsedContentWalker(
+            ends: isTextMessage ? Self.textMessagePathEnds : Self.pathEnds(paths, in: pathTrie))
           let root = ParsedContentWalker.Value(json: item.content, parentSteps: [], parentDescription: "", last: nil)
           var found: [(order: Int, field: TextField)] = []
           // The parsed walker throws nothing: it is never unsure of a parsed value.
           try? pathTrie.walk(root, from: 0, with: walker, into: &found)
           return found
         }
-        fields += found.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }
-          .map(\.element.field)
+        // Sorted only when out of order: most contents have one field on a path.
+        if zip(found, found.dropFirst()).allSatisfy({ $0.order <= $1.order }) {
+          fields += found.map(\.field)
+        } else {
+          fields += found.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }
+            .map(\.element.field)
+        }
       case .none?:
         break
       case nil:
@@ -132,19 +139,32 @@
       }
     }
     // The push texts, after the content: what a lock screen shows is the message too.
-    for (text, part, name) in [
-      (item.pushContent, FieldLocation.Part.pushContent, "pushContent"), (item.pushData, .pushData, "pushData"),
-      (item.pushTitle, .pushTitle, "pushExt.title"),
-    ] {
-      guard let text, !text.isEmpty else { continue }
+    // One call per text: a loop over an array of them allocated the array for every item.
+    func push(_ text: String?, _ part: FieldLocation.Part, _ name: String) throws(ItemError) {
+      guard let text, !text.isEmpty else { return }
       guard text.utf8.count <= contentLimit else {
         throw ItemError(.tooLarge(text.utf8.count, limit: contentLimit), field: name)
       }
       fields.append(
         TextField(location: FieldLocation(steps: [], isKey: false, description: name, part: part), text: text))
     }
+    try push(item.pushContent, .pushContent, "pushContent")
+    try push(item.pushData, .pushData, "pushData")
+    try push(item.pushTitle, .pushTitle, "pushExt.title")
     return fields
   }
+
+  /// The node of `trie` where each of `paths` ends, in their order (-1 for one the trie lacks).
+  private static func pathEnds(_ paths: [FieldPath], in trie: PathTrie) -> [Int] {
+    paths.map { trie.end(of: $0) ?? -1 }
+  }
+
+  /// The text message's ``pathEnds(_:in:)``, made once: looked up for every text message read
+  /// (four paths, a tenth of extracting its fields).
+  private static let textMessagePathEnds: [Int] = {
+    guard case .fields(let paths)? = textMessageRule, let trie = textMessagePathTrie else { return [] }
+    return pathEnds(paths, in: PathTrie(bytes: trie))
+  }()
 
   /// The rule of an object name, nil for one neither built in nor registered.
   func rule(for objectName: String) -> Rule? {
