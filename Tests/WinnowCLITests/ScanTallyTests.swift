@@ -105,4 +105,33 @@ struct ScanTallyTests {
       #expect(total.byList == byList)
     }
   }
+
+  /// The summary's worst senders, chosen in one pass, are the first of the sorted offenders,
+  /// ties of counts included (by app and user), for any count asked.
+  @Test func worstSendersAreTheFirstOfTheSortedOffenders() {
+    var random = SeededGenerator(state: 58)
+    for _ in 0..<300 {
+      var tally = OffenderTally()
+      for _ in 0..<Int.random(in: 0...40, using: &random) {
+        let key = OffenderTally.Key(
+          appKey: ["", "a", "b"][Int.random(in: 0..<3, using: &random)],
+          fromUserId: "u\(Int.random(in: 0..<25, using: &random))")
+        var sender = OffenderTally.Sender()
+        sender.messages = 1
+        sender.blocked = Int.random(in: 0...2, using: &random)
+        sender.replaced = Int.random(in: 0...1, using: &random)
+        sender.flagged = Int.random(in: 0...2, using: &random)
+        tally.senders[key] = sender
+      }
+      let sorted = tally.offenders()
+      for count in [0, 1, 3, 10, 50] {
+        let expected = sorted.prefix(count).map {
+          ScanSummary.SenderCount(
+            appKey: $0.key.appKey, fromUserId: $0.key.fromUserId, blocked: $0.sender.blocked,
+            replaced: $0.sender.replaced, flagged: $0.sender.flagged)
+        }
+        #expect(tally.worst(count) == expected)
+      }
+    }
+  }
 }

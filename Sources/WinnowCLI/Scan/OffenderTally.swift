@@ -81,11 +81,15 @@ struct OffenderTally: Sendable {
   func offenders() -> [(key: Key, sender: Sender)] {
     senders.filter { $0.value.blocked > 0 || $0.value.replaced > 0 || $0.value.flagged > 0 }.map {
       (key: $0.key, sender: $0.value)
-    }.sorted {
-      if $0.sender.isWorse(than: $1.sender) { return true }
-      if $1.sender.isWorse(than: $0.sender) { return false }
-      return $0.key < $1.key
-    }
+    }.sorted(by: Self.precedes)
+  }
+
+  /// The order of ``offenders()``: worse first, then by app and user (a total order: keys are
+  /// unique).
+  private static func precedes(_ left: (key: Key, sender: Sender), _ right: (key: Key, sender: Sender)) -> Bool {
+    if left.sender.isWorse(than: right.sender) { return true }
+    if right.sender.isWorse(than: left.sender) { return false }
+    return left.key < right.key
   }
 
   /// Every sender, by app and user: what the part of a dump tells a merge.
@@ -94,8 +98,21 @@ struct OffenderTally: Sendable {
   }
 
   /// The ten worst senders, for the summary.
+  ///
+  /// The first `count` of ``offenders()``, chosen in one pass over the senders: sorting them all
+  /// to keep ten compared a dump's tens of thousands of offenders' names (a sixtieth of the
+  /// cost of a line with a match).
   func worst(_ count: Int = 10) -> [ScanSummary.SenderCount] {
-    offenders().prefix(count).map {
+    guard count > 0 else { return [] }
+    var top: [(key: Key, sender: Sender)] = []
+    top.reserveCapacity(count + 1)
+    for (key, sender) in senders where sender.blocked > 0 || sender.replaced > 0 || sender.flagged > 0 {
+      let offender = (key: key, sender: sender)
+      if top.count == count, let last = top.last, !Self.precedes(offender, last) { continue }
+      top.insert(offender, at: top.firstIndex { Self.precedes(offender, $0) } ?? top.count)
+      if top.count > count { top.removeLast() }
+    }
+    return top.map {
       ScanSummary.SenderCount(
         appKey: $0.key.appKey, fromUserId: $0.key.fromUserId, blocked: $0.sender.blocked,
         replaced: $0.sender.replaced, flagged: $0.sender.flagged)
