@@ -134,4 +134,40 @@ struct ScanTallyTests {
       }
     }
   }
+
+  /// Tallies merged batch by batch, as a scan merges its workers', hold each sender's counts
+  /// and times summed over the batches, whichever batch saw the sender first.
+  @Test func mergedOffenderTalliesSumEachSender() {
+    var random = SeededGenerator(state: 59)
+    for _ in 0..<200 {
+      var merged = OffenderTally()
+      var expected: [OffenderTally.Key: (counts: [Int], first: Int64, last: Int64)] = [:]
+      for _ in 0..<Int.random(in: 0...6, using: &random) {
+        var batch = OffenderTally()
+        for _ in 0..<Int.random(in: 0...8, using: &random) {
+          let key = OffenderTally.Key(appKey: "", fromUserId: "u\(Int.random(in: 0..<6, using: &random))")
+          var sender = OffenderTally.Sender()
+          sender.messages = Int.random(in: 1...3, using: &random)
+          sender.blocked = Int.random(in: 0...2, using: &random)
+          sender.firstSentTime = Int64.random(in: 0...100, using: &random)
+          sender.lastSentTime = sender.firstSentTime + Int64.random(in: 0...100, using: &random)
+          batch.senders[key] = sender
+        }
+        for (key, sender) in batch.senders {
+          let old = expected[key] ?? (counts: [0, 0], first: .max, last: .min)
+          expected[key] = (
+            [old.counts[0] + sender.messages, old.counts[1] + sender.blocked],
+            min(old.first, sender.firstSentTime), max(old.last, sender.lastSentTime)
+          )
+        }
+        merged.merge(batch)
+      }
+      #expect(Set(merged.senders.keys) == Set(expected.keys))
+      for (key, sender) in merged.senders {
+        let want = expected[key]
+        #expect(want?.counts == [sender.messages, sender.blocked])
+        #expect(want?.first == sender.firstSentTime && want?.last == sender.lastSentTime)
+      }
+    }
+  }
 }
