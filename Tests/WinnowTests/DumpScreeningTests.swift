@@ -178,6 +178,31 @@ struct DumpScreeningTests {
     #expect(confirmed >= 45, "\(confirmed) of 12000 screenings passed a line")
   }
 
+  /// The item the in-place check makes of an item JSON line it does not pass (from the members
+  /// it found, parsed one by one) is the item reading the whole line makes, for lines with
+  /// matches, damaged lines and every member name; a line reading takes in another format, or
+  /// cannot read, gets none.
+  @Test func anItemMadeInPlaceIsTheItemReadingMakes() async {
+    let recipes = Gen.int(in: 0...100_000).array(of: 1...13)
+    var made = 0
+    await propertyCheck(count: 4000, input: recipes) { recipe in
+      Self.line(recipe).withUnsafeBufferPointer { line in
+        for engine in [Self.engine, Self.strictEngine, Self.appsEngine] {
+          var found: FoundText? = nil
+          let check = withUnsafeMutablePointer(to: &found) {
+            engine.checkInPlace(ofDumpLine: line, found: $0, makingItem: true)
+          }
+          guard case .item(let item) = check else { continue }
+          made += 1
+          let read = try? DumpLine(utf8: line)
+          #expect(read?.format == .item && read?.item == item, "\(String(decoding: line, as: UTF8.self))")
+        }
+      }
+    }
+    // Enough lines must have an item made, or this checks nothing.
+    #expect(made >= 60, "\(made) of 12000 checks made an item in place")
+  }
+
   /// The usual lines pass without being read, so that the scan gains: a test that only checked
   /// the other direction would hold for a screening that never passed anything.
   @Test(arguments: [

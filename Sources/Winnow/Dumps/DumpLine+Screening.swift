@@ -76,8 +76,16 @@ extension ModerationEngine {
     dumpLine line: UnsafeBufferPointer<UInt8>, inPlace: Bool = true
   ) throws(ItemError) -> ScreenedDumpLine {
     var found: FoundText? = nil
-    if inPlace, let clean = withUnsafeMutablePointer(to: &found, { cleanLine(ofDumpLine: line, found: $0) }) {
-      return .clean(clean)
+    if inPlace {
+      switch withUnsafeMutablePointer(to: &found, { checkInPlace(ofDumpLine: line, found: $0, makingItem: true) }) {
+      case .clean(let clean): return .clean(clean)
+      case .item(let item):
+        // Made from the members the check found (``MessageItem/init(itemMembers:)``): the
+        // whole line parsed into a tree, then looked up member by member, cost a line with a
+        // match 5,600 more instructions (of 72,000).
+        return .screened(try screen(item, found: found), format: .item, platformFlagged: nil)
+      case .unknown: break
+      }
     }
     let read = try DumpLine(utf8: line)
     let (format, flagged) = (read.format, read.platformFlagged)
@@ -87,38 +95,62 @@ extension ModerationEngine {
   /// The in-place check alone, what it found dropped (for tests).
   func cleanLine(ofDumpLine line: UnsafeBufferPointer<UInt8>) -> CleanDumpLine? {
     var found: FoundText? = nil
-    return withUnsafeMutablePointer(to: &found) { cleanLine(ofDumpLine: line, found: $0) }
+    let check = withUnsafeMutablePointer(to: &found) { checkInPlace(ofDumpLine: line, found: $0, makingItem: false) }
+    guard case .clean(let clean) = check else { return nil }
+    return clean
+  }
+
+  /// What the in-place check of ``screen(dumpLine:inPlace:)`` makes of a line.
+  enum InPlaceCheck {
+    /// The line passes with nothing found: its format and kind.
+    case clean(CleanDumpLine)
+    /// Item JSON that does not pass, checked through to its content (every member reading
+    /// looks at held as reading takes it): its item, read from the members found
+    /// (``MessageItem/init(itemMembers:)``). Indirect, so that a clean line's answer stays small.
+    indirect case item(MessageItem)
+    /// Anything else: the line is left to reading.
+    case unknown
   }
 
   /// The in-place check of ``screen(dumpLine:inPlace:)``: the format and kind of a dump line
   /// whose message passes the word lists with nothing found, decided without building its item.
-  /// Nil means *not known*: the line may pass, be flagged, or not be an item at all.
   ///
   /// The line is checked as closely as reading it would (every byte of its JSON, every field's
   /// type); its user text is found by the same extraction rules and matched from the line's own
   /// bytes (content given as a string of JSON, as callback posts send it, is decoded first).
   /// Originals and edits (item JSON `"kind":"edit"`, callback posts with `originalMsgUID`) take
   /// the fields of their object name; extensions (item JSON `"kind":"extension"`) every key
-  /// and string value under `put`. Anything unusual gives nil rather than a second reading of
-  /// the rules: keys or names written with escapes, content that is not an object, callback
-  /// extension updates (`extraContent` without content), object names that are not strings,
-  /// and, in an engine with per-app lists, an app key (`appKey`, a history log's `appId`) that
-  /// is not a plain string or null. The first text in which the matcher finds something is
-  /// written to `found`.
-  func cleanLine(
-    ofDumpLine line: UnsafeBufferPointer<UInt8>, found: UnsafeMutablePointer<FoundText?>
-  ) -> CleanDumpLine? {
+  /// and string value under `put`. Anything unusual gives ``InPlaceCheck/unknown`` rather than
+  /// a second reading of the rules: keys or names written with escapes, content that is not an
+  /// object, callback extension updates (`extraContent` without content), object names that
+  /// are not strings, and, in an engine with per-app lists, an app key (`appKey`, a history
+  /// log's `appId`) that is not a plain string or null. The first text in which the matcher
+  /// finds something is written to `found`. With `makingItem`, item JSON that does not pass
+  /// gets its item (``InPlaceCheck/item(_:)``).
+  func checkInPlace(
+    ofDumpLine line: UnsafeBufferPointer<UInt8>, found: UnsafeMutablePointer<FoundText?>, makingItem: Bool
+  ) -> InPlaceCheck {
     // The table of the line's members, on the stack (``LineMembers``).
     withUnsafeTemporaryAllocation(of: UInt64.self, capacity: LineKey.count) { table in
-      guard let base = table.baseAddress else { return nil }
+      guard let base = table.baseAddress else { return .unknown }
       table.initialize(repeating: 0)
-      return cleanLine(ofDumpLine: line, found: found, members: LineMembers(base))
+      let members = LineMembers(base)
+      var format: DumpFormat? = nil
+      if let clean = cleanLine(ofDumpLine: line, found: found, members: members, format: &format) {
+        return .clean(clean)
+      }
+      guard makingItem, format == .item else { return .unknown }
+      let body = UnsafeBufferPointer(rebasing: line[DumpLine.body(of: line).range])
+      guard let item = try? MessageItem(itemMembers: ParsedRanges(members, body: body)) else { return .unknown }
+      return .item(item)
     }
   }
 
-  /// ``cleanLine(ofDumpLine:found:)`` with an empty table of the line's members.
+  /// ``checkInPlace(ofDumpLine:found:makingItem:)`` with an empty table of the line's members; `format`
+  /// is set once the line is checked through to its content.
   private func cleanLine(
-    ofDumpLine line: UnsafeBufferPointer<UInt8>, found: UnsafeMutablePointer<FoundText?>, members: LineMembers
+    ofDumpLine line: UnsafeBufferPointer<UInt8>, found: UnsafeMutablePointer<FoundText?>, members: LineMembers,
+    format checkedFormat: inout DumpFormat?
   ) -> CleanDumpLine? {
     let (range, prefixed) = DumpLine.body(of: line)
     // Member ranges are packed in 32-bit halves (``LineMembers``).
@@ -188,6 +220,7 @@ extension ModerationEngine {
         scoring: scoringReference)
     }
     let rule: ContentRule = sourceType == .extension ? .extension : .fields(objectName)
+    checkedFormat = format
     switch body[content.lowerBound] {
     case UInt8(ascii: "{"):
       if let checkedContent, checkedContent.range == content, case .fields(let name) = rule,
@@ -281,7 +314,7 @@ extension JSONParseError {
 /// of each name as lookups find it. Each range is packed in one word (its end in the high half,
 /// 0 for a member the line lacks: a value is never empty): as optional ranges the table was
 /// three times as large, and setting it up and copying it cost 2% of a clean line's check.
-/// The table is on the stack of ``ModerationEngine/cleanLine(ofDumpLine:found:)``, which holds
+/// The table is on the stack of ``ModerationEngine/checkInPlace(ofDumpLine:found:makingItem:)``, which holds
 /// it for the whole check: this value is where it is, so passing it copies one word (held
 /// inline, its 240 bytes were copied for every reader). Lines of 4 GiB or more are left to
 /// reading.
@@ -309,6 +342,30 @@ private struct LineMembers {
         | UInt64(truncatingIfNeeded: value.lowerBound)
     }
   }
+}
+
+/// The members of a checked line that reading an item looks at, each parsed from its bytes as
+/// parsing the whole line parses it (a value of the line's object, at depth 1).
+private struct ParsedRanges: ItemMemberReading {
+  private var values: [JSONValue?]
+
+  /// The members ``MessageItem/init(itemMembers:)`` reads.
+  private static let itemKeys: [LineKey] = [
+    .kind, .content, .sourceContent, .msgUID, .fromUserId, .targetId, .toUserIds, .conversationType, .channelId,
+    .objectName, .sentTime, .appKey, .pushContent, .pushData, .pushExt,
+  ]
+
+  init(_ members: LineMembers, body: UnsafeBufferPointer<UInt8>) throws(JSONParseError) {
+    values = [JSONValue?](repeating: nil, count: LineKey.count)
+    for key in Self.itemKeys {
+      guard let range = members[key] else { continue }
+      var parser = JSONParser(body)
+      parser.position = range.lowerBound
+      values[key.rawValue] = try parser.parseValue(depth: 1)
+    }
+  }
+
+  subscript(key: LineKey) -> JSONValue? { values[key.rawValue] }
 }
 
 /// A line's members as byte ranges of its body, for ``DumpLineRules``.
@@ -339,7 +396,7 @@ private struct ContentScreening {
   /// Not retained. Every closure over a screening retained and released it, and with two
   /// scanning threads both wrote the one matcher's reference count, moving its cache line
   /// between cores on every string.
-  /// SAFETY: a screening lives only inside ``ModerationEngine/cleanLine(ofDumpLine:found:)``,
+  /// SAFETY: a screening lives only inside ``ModerationEngine/checkInPlace(ofDumpLine:found:makingItem:)``,
   /// whose engine holds the matcher.
   unowned(unsafe) let matcher: Matcher
   /// Where the first text the matcher finds something in is written, for the full screen.

@@ -245,11 +245,22 @@ extension JSONValue {
   subscript(key: LineKey) -> JSONValue? { self[key.name] }
 }
 
+/// A line's members as values, which reading an item takes them as
+/// (``MessageItem/init(itemMembers:)``).
+protocol ItemMemberReading: LineMemberLookup {
+  /// The member's value (the last of its name), if the line has it.
+  subscript(key: LineKey) -> JSONValue? { get }
+}
+
+extension ItemMemberReading {
+  func has(_ key: LineKey) -> Bool { self[key] != nil }
+  func isNull(_ key: LineKey) -> Bool { self[key] == .null }
+  func isEmptyString(_ key: LineKey) -> Bool { self[key] == .string("") }
+}
+
 /// A parsed line's members.
-struct ParsedLineMembers: LineMemberLookup {
+struct ParsedLineMembers: ItemMemberReading {
   let value: JSONValue
 
-  func has(_ key: LineKey) -> Bool { value[key] != nil }
-  func isNull(_ key: LineKey) -> Bool { value[key] == .null }
-  func isEmptyString(_ key: LineKey) -> Bool { value[key] == .string("") }
+  subscript(key: LineKey) -> JSONValue? { value[key] }
 }

@@ -113,8 +113,15 @@ public struct MessageItem: Sendable, Hashable {
   /// - Throws: ``ItemError`` for a missing or mistyped field.
   public init(json value: JSONValue) throws(ItemError) {
     guard case .object = value else { throw ItemError(.invalidField("item", "an object")) }
+    try self.init(itemMembers: ParsedLineMembers(value: value))
+  }
+
+  /// Reads an item from the members of an item JSON object, however they are held: parsed
+  /// (``init(json:)``), or parsed one by one from a dump line's bytes by the in-place check,
+  /// which so reads a line the way reading it whole does.
+  init(itemMembers members: some ItemMemberReading) throws(ItemError) {
     let kind: SourceType
-    if let name = value["kind"] {
+    if let name = members[.kind] {
       guard let text = name.stringValue, let parsed = SourceType(kindName: text) else {
         throw ItemError(.invalidField("kind", "\"message\", \"extension\" or \"edit\""))
       }
@@ -122,32 +129,37 @@ public struct MessageItem: Sendable, Hashable {
     } else {
       kind = .original
     }
-    let contentKey = DumpLineRules.contentKey(.item, kind, ParsedLineMembers(value: value)).name
-    guard let rawContent = value[contentKey] else {
+    let contentKey = DumpLineRules.contentKey(.item, kind, members)
+    guard let rawContent = members[contentKey] else {
       throw ItemError(.missingField(kind == .original ? "content" : "sourceContent"))
     }
     self.init(
       sourceType: kind,
-      msgUID: try Self.text(value, "msgUID") ?? "",
-      fromUserId: try Self.text(value, "fromUserId") ?? "",
-      targetId: try Self.text(value, "targetId") ?? "",
-      toUserIds: try Self.userIds(value["toUserIds"]),
-      conversationType: try Self.conversationType(value["conversationType"]),
-      channelId: try Self.text(value, "channelId") ?? "",
-      objectName: try Self.text(value, "objectName") ?? Self.defaultObjectName,
-      content: try Self.embeddedJSON(rawContent, field: contentKey),
-      sentTime: try Self.time(value["sentTime"], field: "sentTime") ?? 0,
-      appKey: try Self.text(value, "appKey"))
-    try readPush(value)
+      msgUID: try Self.text(members[.msgUID], field: "msgUID") ?? "",
+      fromUserId: try Self.text(members[.fromUserId], field: "fromUserId") ?? "",
+      targetId: try Self.text(members[.targetId], field: "targetId") ?? "",
+      toUserIds: try Self.userIds(members[.toUserIds]),
+      conversationType: try Self.conversationType(members[.conversationType]),
+      channelId: try Self.text(members[.channelId], field: "channelId") ?? "",
+      objectName: try Self.text(members[.objectName], field: "objectName") ?? Self.defaultObjectName,
+      content: try Self.embeddedJSON(rawContent, field: contentKey.name),
+      sentTime: try Self.time(members[.sentTime], field: "sentTime") ?? 0,
+      appKey: try Self.text(members[.appKey], field: "appKey"))
+    try readPush(members)
   }
 
   /// Sets ``pushContent``, ``pushData`` and ``pushExt`` from an item's or a callback post's
   /// members of those names; an empty one is none. A `pushExt` that is neither an object nor
   /// a string holding one is an error naming it.
   mutating func readPush(_ value: JSONValue) throws(ItemError) {
-    pushContent = try Self.text(value, "pushContent").flatMap { $0.isEmpty ? nil : $0 }
-    pushData = try Self.text(value, "pushData").flatMap { $0.isEmpty ? nil : $0 }
-    switch value["pushExt"] {
+    try readPush(ParsedLineMembers(value: value))
+  }
+
+  /// ``readPush(_:)`` from members however they are held.
+  mutating func readPush(_ members: some ItemMemberReading) throws(ItemError) {
+    pushContent = try Self.text(members[.pushContent], field: "pushContent").flatMap { $0.isEmpty ? nil : $0 }
+    pushData = try Self.text(members[.pushData], field: "pushData").flatMap { $0.isEmpty ? nil : $0 }
+    switch members[.pushExt] {
     case nil, .null?, .string("")?: pushExt = nil
     case let ext?:
       let parsed = try Self.embeddedJSON(ext, field: "pushExt")
@@ -158,11 +170,16 @@ public struct MessageItem: Sendable, Hashable {
 
   /// A string field, or a number written where ids usually are strings.
   static func text(_ object: JSONValue, _ key: String) throws(ItemError) -> String? {
-    switch object[key] {
+    try text(object[key], field: key)
+  }
+
+  /// A member's value read as ``text(_:_:)`` reads it; `field` names it in an error.
+  static func text(_ value: JSONValue?, field: String) throws(ItemError) -> String? {
+    switch value {
     case nil, .null?: return nil
     case .string(let text)?: return text
     case let value?:
-      guard let text = value.scalarText else { throw ItemError(.invalidField(key, "a string")) }
+      guard let text = value.scalarText else { throw ItemError(.invalidField(field, "a string")) }
       return text
     }
   }
