@@ -82,7 +82,7 @@ extension ModerationEngine {
       case .item(let item):
         // Made from the members the check found (``MessageItem/init(itemMembers:)``): the
         // whole line parsed into a tree, then looked up member by member, cost a line with a
-        // match 5,600 more instructions (of 72,000).
+        // match 8,600 more instructions (of 72,000).
         return .screened(try screen(item, found: found), format: .item, platformFlagged: nil)
       case .unknown: break
       }
@@ -141,7 +141,11 @@ extension ModerationEngine {
       }
       guard makingItem, format == .item else { return .unknown }
       let body = UnsafeBufferPointer(rebasing: line[DumpLine.body(of: line).range])
-      guard let item = try? MessageItem(itemMembers: ParsedRanges(members, body: body)) else { return .unknown }
+      var failed = false
+      let item = withUnsafeMutablePointer(to: &failed) { failed in
+        try? MessageItem(itemMembers: ParsedRanges(members: members, body: body, failed: failed))
+      }
+      guard let item, !failed else { return .unknown }
       return .item(item)
     }
   }
@@ -344,28 +348,28 @@ private struct LineMembers {
   }
 }
 
-/// The members of a checked line that reading an item looks at, each parsed from its bytes as
-/// parsing the whole line parses it (a value of the line's object, at depth 1).
+/// The members of a checked line, each parsed from its bytes when reading an item looks at it,
+/// as parsing the whole line parses it (a value of the line's object, at depth 1). The check
+/// has read every byte of the line's JSON, so a parse does not fail; one that did would be
+/// written to `failed`, and the item not taken. Parsed into a table of every member first, the
+/// table's allocation and destruction cost a line with a match 4,000 instructions.
 private struct ParsedRanges: ItemMemberReading {
-  private var values: [JSONValue?]
+  let members: LineMembers
+  let body: UnsafeBufferPointer<UInt8>
+  let failed: UnsafeMutablePointer<Bool>
 
-  /// The members ``MessageItem/init(itemMembers:)`` reads.
-  private static let itemKeys: [LineKey] = [
-    .kind, .content, .sourceContent, .msgUID, .fromUserId, .targetId, .toUserIds, .conversationType, .channelId,
-    .objectName, .sentTime, .appKey, .pushContent, .pushData, .pushExt,
-  ]
-
-  init(_ members: LineMembers, body: UnsafeBufferPointer<UInt8>) throws(JSONParseError) {
-    values = [JSONValue?](repeating: nil, count: LineKey.count)
-    for key in Self.itemKeys {
-      guard let range = members[key] else { continue }
-      var parser = JSONParser(body)
-      parser.position = range.lowerBound
-      values[key.rawValue] = try parser.parseValue(depth: 1)
+  subscript(key: LineKey) -> JSONValue? {
+    guard let range = members[key] else { return nil }
+    var parser = JSONParser(body)
+    parser.position = range.lowerBound
+    do { return try parser.parseValue(depth: 1) } catch {
+      failed.pointee = true
+      return nil
     }
   }
 
-  subscript(key: LineKey) -> JSONValue? { values[key.rawValue] }
+  /// Whether the line has the member, without parsing it.
+  func has(_ key: LineKey) -> Bool { members[key] != nil }
 }
 
 /// A line's members as byte ranges of its body, for ``DumpLineRules``.
