@@ -81,8 +81,8 @@ extension ModerationEngine {
       case .clean(let clean): return .clean(clean)
       case .item(let item):
         // Made from the members the check found (``MessageItem/init(itemMembers:)``): the
-        // whole line parsed into a tree, then looked up member by member, cost a line with a
-        // match 8,600 more instructions (of 72,000).
+        // whole line parsed again into a tree, then looked up member by member, was a large
+        // part of a matched line's cost (`Benchmarks/HISTORY.md`).
         return .screened(try screen(item, found: found), format: .item, platformFlagged: nil)
       case .unknown: break
       }
@@ -352,7 +352,7 @@ private struct LineMembers {
 /// as parsing the whole line parses it (a value of the line's object, at depth 1). The check
 /// has read every byte of the line's JSON, so a parse does not fail; one that did would be
 /// written to `failed`, and the item not taken. Parsed into a table of every member first, the
-/// table's allocation and destruction cost a line with a match 4,000 instructions.
+/// table's allocation and destruction cost more than the parsing (`Benchmarks/HISTORY.md`).
 private struct ParsedRanges: ItemMemberReading {
   let members: LineMembers
   let body: UnsafeBufferPointer<UInt8>

@@ -160,7 +160,7 @@
   }
 
   /// The text message's ``pathEnds(_:in:)``, made once: looked up for every text message read
-  /// (four paths, a tenth of extracting its fields).
+  /// (four paths, a large part of extracting its fields: `Benchmarks/HISTORY.md`).
   private static let textMessagePathEnds: [Int] = {
     guard case .fields(let paths)? = textMessageRule, let trie = textMessagePathTrie else { return [] }
     return pathEnds(paths, in: PathTrie(bytes: trie))

@@ -75,7 +75,7 @@ struct OffenderTally: Sendable {
     // The first batch's senders are taken whole; after that each is merged in place, with one
     // lookup (a sender merged into a new one is itself: counts from zero, the first and last
     // times from the extremes). Looked up to test, then to set or merge, a sender was hashed
-    // two or three times, 3,900 instructions per line with a match.
+    // two or three times.
     guard !senders.isEmpty else {
       senders = other.senders
       return
@@ -106,8 +106,7 @@ struct OffenderTally: Sendable {
   /// The ten worst senders, for the summary.
   ///
   /// The first `count` of ``offenders()``, chosen in one pass over the senders: sorting them all
-  /// to keep ten compared a dump's tens of thousands of offenders' names (a sixtieth of the
-  /// cost of a line with a match).
+  /// to keep ten compared a dump's tens of thousands of offenders' names (`Benchmarks/HISTORY.md`).
   func worst(_ count: Int = 10) -> [ScanSummary.SenderCount] {
     guard count > 0 else { return [] }
     var top: [(key: Key, sender: Sender)] = []
