@@ -35,6 +35,9 @@ struct OffenderTally: Sendable {
       incidents += other.incidents
     }
 
+    /// Whether the sender has a blocked, replaced or flagged message.
+    var isOffender: Bool { blocked > 0 || replaced > 0 || flagged > 0 }
+
     /// Worse first: more blocked, then more flagged and replaced.
     func isWorse(than other: Sender) -> Bool {
       (blocked, flagged &+ replaced) > (other.blocked, other.flagged &+ other.replaced)
@@ -85,7 +88,7 @@ struct OffenderTally: Sendable {
 
   /// The senders with a blocked, replaced or flagged message, worst first (ties by app and user).
   func offenders() -> [(key: Key, sender: Sender)] {
-    senders.filter { $0.value.blocked > 0 || $0.value.replaced > 0 || $0.value.flagged > 0 }.map {
+    senders.filter(\.value.isOffender).map {
       (key: $0.key, sender: $0.value)
     }.sorted(by: Self.precedes)
   }
@@ -111,7 +114,7 @@ struct OffenderTally: Sendable {
     guard count > 0 else { return [] }
     var top: [(key: Key, sender: Sender)] = []
     top.reserveCapacity(count + 1)
-    for (key, sender) in senders where sender.blocked > 0 || sender.replaced > 0 || sender.flagged > 0 {
+    for (key, sender) in senders where sender.isOffender {
       let offender = (key: key, sender: sender)
       if top.count == count, let last = top.last, !Self.precedes(offender, last) { continue }
       top.insert(offender, at: top.firstIndex { Self.precedes(offender, $0) } ?? top.count)
