@@ -176,6 +176,32 @@ struct JSONWriterTests {
     }
   }
 
+  /// A writer whose text is cut back (``JSONWriter/removeBytes(from:)``) holds what it held at
+  /// that offset, and goes on writing after it as a writer that wrote only that would: through
+  /// its room growing (texts past its first room of 512 bytes), and from text it was given.
+  @Test func textCutBackIsThePrefixAndWritingGoesOn() async {
+    let long = String(repeating: "傻x", count: 60)
+    let documents = Gen.int(in: 0...40).array(of: 0...12).map { numbers -> JSONValue in
+      .object(numbers.map { JSONMember(key: "k\($0)", value: $0 % 3 == 0 ? .string(long) : .number("\($0)")) })
+    }
+    await propertyCheck(count: 300, input: documents, documents, Gen.int(in: 0...100), Gen.int(in: 0...3)) {
+      first, second, percent, start in
+      let given = Array(["", "x", "[1", "{\"a\":"][start].utf8)
+      var writer = JSONWriter(bytes: given)
+      Self.write(first, to: &writer)
+      let whole = writer.bytes
+      #expect(writer.byteCount == whole.count)
+      let cut = whole.count * percent / 100
+      writer.removeBytes(from: cut)
+      #expect(writer.bytes == Array(whole[..<cut]))
+      #expect(writer.byteCount == cut)
+      writer.endLine()
+      Self.write(second, to: &writer)
+      writer.raw("]")
+      #expect(writer.bytes == Array(whole[..<cut]) + Array(("\n" + second.jsonString + "]").utf8))
+    }
+  }
+
   @Test(arguments: [0, 7, -1, 10, -10, 1_700_000_000_000, Int.max, Int.min])
   func writesIntegersAsDescriptionDoes(value: Int) {
     var writer = JSONWriter()

@@ -9,35 +9,43 @@ extension JSONValue {
   }
 
   /// Appends the value as compact JSON to `bytes`.
-  public func write(to bytes: inout [UInt8]) {
+  public func write(to bytes: inout [UInt8]) { write(into: &bytes) }
+
+  /// Appends the value as compact JSON to `sink`.
+  func write(into sink: inout some JSONByteSink) {
     switch self {
-    case .null: bytes.append(contentsOf: "null".utf8)
-    case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
-    case .number(let text): bytes.append(contentsOf: text.utf8)
-    case .string(let string): JSONValue.writeString(string, to: &bytes)
+    case .null: sink.append(contentsOf: "null")
+    case .bool(let value): sink.append(contentsOf: value ? "true" : "false")
+    case .number(let text):
+      var text = text
+      text.withUTF8 { sink.append(contentsOf: $0) }
+    case .string(let string): JSONValue.writeString(string, into: &sink)
     case .array(let elements):
-      bytes.append(UInt8(ascii: "["))
+      sink.append(UInt8(ascii: "["))
       for (index, element) in elements.enumerated() {
-        if index > 0 { bytes.append(UInt8(ascii: ",")) }
-        element.write(to: &bytes)
+        if index > 0 { sink.append(UInt8(ascii: ",")) }
+        element.write(into: &sink)
       }
-      bytes.append(UInt8(ascii: "]"))
+      sink.append(UInt8(ascii: "]"))
     case .object(let members):
-      bytes.append(UInt8(ascii: "{"))
+      sink.append(UInt8(ascii: "{"))
       for (index, member) in members.enumerated() {
-        if index > 0 { bytes.append(UInt8(ascii: ",")) }
-        JSONValue.writeString(member.key, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        member.value.write(to: &bytes)
+        if index > 0 { sink.append(UInt8(ascii: ",")) }
+        JSONValue.writeString(member.key, into: &sink)
+        sink.append(UInt8(ascii: ":"))
+        member.value.write(into: &sink)
       }
-      bytes.append(UInt8(ascii: "}"))
+      sink.append(UInt8(ascii: "}"))
     }
   }
 
-  /// Appends `string` as a JSON string literal. Runs of bytes that need no escape (all of most
-  /// strings) are found eight bytes at a time and appended whole.
-  public static func writeString(_ string: String, to bytes: inout [UInt8]) {
-    bytes.append(UInt8(ascii: "\""))
+  /// Appends `string` as a JSON string literal.
+  public static func writeString(_ string: String, to bytes: inout [UInt8]) { writeString(string, into: &bytes) }
+
+  /// Appends `string` as a JSON string literal to `sink`. Runs of bytes that need no escape
+  /// (all of most strings) are found eight bytes at a time and appended whole.
+  static func writeString(_ string: String, into sink: inout some JSONByteSink) {
+    sink.append(UInt8(ascii: "\""))
     var string = string
     string.withUTF8 { utf8 in
       guard let base = utf8.baseAddress else { return }
@@ -58,26 +66,24 @@ extension JSONValue {
         let byte = utf8[index]
         index += 1
         guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index - 1]))
+        sink.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index - 1]))
         runStart = index
-        bytes.append(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case UInt8(ascii: "\""): sink.append(contentsOf: #"\""#)
+        case UInt8(ascii: "\\"): sink.append(contentsOf: #"\\"#)
+        case 0x0A: sink.append(contentsOf: #"\n"#)
+        case 0x0D: sink.append(contentsOf: #"\r"#)
+        case 0x09: sink.append(contentsOf: #"\t"#)
         default:
           let hex: StaticString = "0123456789abcdef"
-          bytes.append(UInt8(ascii: "u"))
-          bytes.append(UInt8(ascii: "0"))
-          bytes.append(UInt8(ascii: "0"))
-          bytes.append(hex.utf8Start[Int(byte >> 4)])
-          bytes.append(hex.utf8Start[Int(byte & 0xF)])
+          sink.append(contentsOf: #"\u00"#)
+          sink.append(hex.utf8Start[Int(byte >> 4)])
+          sink.append(hex.utf8Start[Int(byte & 0xF)])
         }
       }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+      sink.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
-    bytes.append(UInt8(ascii: "\""))
+    sink.append(UInt8(ascii: "\""))
   }
 
   /// `string` as a JSON string literal.
@@ -87,6 +93,22 @@ extension JSONValue {
     return String(decoding: bytes, as: UTF8.self)
   }
 }
+
+/// Where JSON text is written: an array of bytes, or a ``JSONWriter``.
+protocol JSONByteSink {
+  mutating func append(_ byte: UInt8)
+  mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>)
+}
+
+extension JSONByteSink {
+  /// Appends a literal of the program's own.
+  @inline(__always)
+  mutating func append(contentsOf text: StaticString) {
+    append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+}
+
+extension Array: JSONByteSink where Element == UInt8 {}
 
 /// Compact JSON written straight to bytes, one call per value: the same text
 /// ``JSONValue/write(to:)`` gives for the tree those calls describe, without building the tree
@@ -111,55 +133,118 @@ extension JSONValue {
 ///
 /// The writer checks nothing: a key outside an object, or a container left open, gives text
 /// that is not JSON.
-@_spi(Tools) public struct JSONWriter: Sendable {
-  /// The text written so far (and whatever the writer was created with).
-  public var bytes: [UInt8]
+@_spi(Tools) public struct JSONWriter: Sendable, JSONByteSink {
+  /// The text (its first ``byteCount`` bytes), then room: zeros, written over as the text
+  /// grows. Appending to an array that held only the text cost each value a check of the
+  /// array's uniqueness and room in the standard library's general path, which was most of
+  /// what writing a result cost (`Benchmarks/HISTORY.md`).
+  private var storage: [UInt8]
+  /// How many bytes of ``storage`` are text.
+  public private(set) var byteCount: Int
 
   /// A writer that appends to `bytes`.
   public init(bytes: [UInt8] = []) {
-    self.bytes = bytes
+    storage = bytes
+    byteCount = bytes.count
+  }
+
+  /// The text written so far (and whatever the writer was created with). Reading it copies
+  /// the text out; setting it replaces the text.
+  public var bytes: [UInt8] {
+    get { byteCount == storage.count ? storage : Array(storage[..<byteCount]) }
+    set {
+      storage = newValue
+      byteCount = newValue.count
+    }
+  }
+
+  /// Drops the text from byte `offset` on (an offset of ``byteCount`` or more drops nothing).
+  public mutating func removeBytes(from offset: Int) {
+    guard offset >= 0, offset < byteCount else { return }
+    let end = byteCount
+    storage.withUnsafeMutableBufferPointer { storage in
+      UnsafeMutableBufferPointer(rebasing: storage[offset..<end]).update(repeating: 0)
+    }
+    byteCount = offset
+  }
+
+  /// `count` bytes at the end of the text, written by `write`, which gets the first of them
+  /// and must set each.
+  @inline(__always)
+  private mutating func extend(by count: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Void) {
+    if storage.count &- byteCount < count { makeRoom(for: count) }
+    let start = byteCount
+    storage.withUnsafeMutableBufferPointer { storage in
+      // SAFETY: `makeRoom` left at least `count` bytes after the text.
+      write(storage.baseAddress.unsafelyUnwrapped + start)
+    }
+    byteCount = start &+ count
+  }
+
+  /// Room for `count` more bytes after the text, at least doubling it.
+  @inline(never)
+  private mutating func makeRoom(for count: Int) {
+    let (needed, overflow) = byteCount.addingReportingOverflow(count)
+    precondition(!overflow, "JSON text larger than memory")
+    let size = Swift.max(needed, storage.count.multipliedReportingOverflow(by: 2).partialValue, 512)
+    storage.append(contentsOf: repeatElement(0, count: size - storage.count))
+  }
+
+  /// Appends one byte.
+  @inline(__always)
+  mutating func append(_ byte: UInt8) {
+    extend(by: 1) { $0.pointee = byte }
+  }
+
+  /// Appends bytes as they are.
+  @inline(__always)
+  mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    guard let base = bytes.baseAddress else { return }
+    extend(by: bytes.count) { $0.update(from: base, count: bytes.count) }
+  }
+
+  /// Appends text of the program's own as it is, checking nothing (for a caller that wraps
+  /// what it writes in JSON of its own).
+  public mutating func raw(_ text: StaticString) {
+    append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   /// A comma, unless the last byte written opens a container, ends a key or a line (or nothing
   /// was written).
   @inline(__always)
   private mutating func separate() {
-    if needsComma { bytes.append(UInt8(ascii: ",")) }
+    if needsComma { append(UInt8(ascii: ",")) }
   }
 
   /// Whether the next value or key needs a comma before it: whether the last byte written
   /// ends a value (not an opening bracket, a key's colon or a line).
   @inline(__always)
   private var needsComma: Bool {
-    guard let last = bytes.last else { return false }
+    guard byteCount > 0 else { return false }
+    let last = storage[byteCount &- 1]
     return last != UInt8(ascii: "{") && last != UInt8(ascii: "[") && last != UInt8(ascii: ":") && last != 0x0A
-  }
-
-  @inline(__always)
-  private mutating func append(_ text: StaticString) {
-    bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   /// Opens an object.
   public mutating func beginObject() {
     separate()
-    bytes.append(UInt8(ascii: "{"))
+    append(UInt8(ascii: "{"))
   }
 
   /// Closes the innermost object.
-  public mutating func endObject() { bytes.append(UInt8(ascii: "}")) }
+  public mutating func endObject() { append(UInt8(ascii: "}")) }
 
   /// Opens an array.
   public mutating func beginArray() {
     separate()
-    bytes.append(UInt8(ascii: "["))
+    append(UInt8(ascii: "["))
   }
 
   /// Closes the innermost array.
-  public mutating func endArray() { bytes.append(UInt8(ascii: "]")) }
+  public mutating func endArray() { append(UInt8(ascii: "]")) }
 
   /// Ends a line of JSON Lines: a newline, after which the next value takes no comma.
-  public mutating func endLine() { bytes.append(0x0A) }
+  public mutating func endLine() { append(0x0A) }
 
   /// A member's key; its value is the next thing written. `key` must need no escape (a
   /// literal of the program's own).
@@ -168,20 +253,21 @@ extension JSONValue {
   }
 
   /// The comma the next value needs, then `text` (nothing to escape) in quotes, then a colon
-  /// when `colon`, in one append: appended piece by piece, a key or a string took three or
-  /// four appends, each checking the array's uniqueness and room.
+  /// when `colon`, written at once.
   @inline(__always)
   private mutating func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, colon: Bool) {
     let comma = needsComma ? 1 : 0
     let count = text.count
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count &+ 4) { buffer in
-      buffer[0] = UInt8(ascii: ",")
-      buffer[1] = UInt8(ascii: "\"")
-      // SAFETY: the buffer holds `count + 4` bytes; the text's `count` go at offset 2.
-      if let base = text.baseAddress { buffer.baseAddress!.advanced(by: 2).update(from: base, count: count) }
-      buffer[count &+ 2] = UInt8(ascii: "\"")
-      buffer[count &+ 3] = UInt8(ascii: ":")
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(1 &- comma)..<(count &+ (colon ? 4 : 3))]))
+    extend(by: comma &+ count &+ (colon ? 3 : 2)) { out in
+      var out = out
+      if comma != 0 {
+        out.pointee = UInt8(ascii: ",")
+        out += 1
+      }
+      out.pointee = UInt8(ascii: "\"")
+      if let base = text.baseAddress { (out + 1).update(from: base, count: count) }
+      out[count &+ 1] = UInt8(ascii: "\"")
+      if colon { out[count &+ 2] = UInt8(ascii: ":") }
     }
   }
 
@@ -189,14 +275,14 @@ extension JSONValue {
   /// written.
   public mutating func key(escaping key: String) {
     separate()
-    JSONValue.writeString(key, to: &bytes)
-    bytes.append(UInt8(ascii: ":"))
+    JSONValue.writeString(key, into: &self)
+    append(UInt8(ascii: ":"))
   }
 
   /// A string.
   ///
   /// One of up to ``shortString`` bytes with nothing to escape (names, ids, matched words:
-  /// most strings of a result) goes in with its comma and quotes in one append.
+  /// most strings of a result) goes in with its comma and quotes at once.
   ///
   /// The text is read in place (`utf8.withContiguousStorageIfAvailable`): `withUTF8` needs a
   /// mutable copy, a retain and a release of the string's storage for every string written.
@@ -208,10 +294,10 @@ extension JSONValue {
     }
     if written == true { return }
     separate()
-    JSONValue.writeString(value, to: &bytes)
+    JSONValue.writeString(value, into: &self)
   }
 
-  /// The longest string ``string(_:)`` writes in one append.
+  /// The longest string ``string(_:)`` writes at once.
   private static let shortString = 64
 
   /// Whether `utf8` holds a quote, a backslash or a control character.
@@ -243,36 +329,42 @@ extension JSONValue {
   /// An integer, in decimal.
   public mutating func number(_ value: Int) {
     separate()
+    // The digits counted, then written from the lowest.
     var magnitude = value.magnitude
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    // The digits from the lowest, into a buffer of 20 (UInt64.max has 20), then in order.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      var start = 20
+    var digits = 0
+    var scale = magnitude
+    repeat {
+      digits &+= 1
+      scale /= 10
+    } while scale != 0
+    let sign = value < 0 ? 1 : 0
+    extend(by: sign &+ digits) { out in
+      if sign != 0 { out.pointee = UInt8(ascii: "-") }
+      var index = sign &+ digits
       repeat {
-        start -= 1
-        digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+        index &-= 1
+        out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
         magnitude /= 10
       } while magnitude != 0
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
     }
   }
 
   /// `true` or `false`.
   public mutating func bool(_ value: Bool) {
     separate()
-    if value { append("true") } else { append("false") }
+    if value { raw("true") } else { raw("false") }
   }
 
   /// `null`.
   public mutating func null() {
     separate()
-    append("null")
+    raw("null")
   }
 
   /// A whole value.
   public mutating func value(_ value: JSONValue) {
     separate()
-    value.write(to: &bytes)
+    value.write(into: &self)
   }
 }
 

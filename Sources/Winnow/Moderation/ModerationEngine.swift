@@ -565,7 +565,6 @@ public final class ModerationEngine: Sendable {
     let limit = BlockedMessageInfo.maximumExtraLength
     let closing = 2  // the bytes, and characters, of `]}`
     var writer = JSONWriter()
-    writer.bytes.reserveCapacity(256)
     writer.beginObject()
     writer.key("matches")
     writer.beginArray()
@@ -581,7 +580,7 @@ public final class ModerationEngine: Sendable {
           !firsts.contains(where: { matches[$0].match.entry == found.pointee.match.entry })
         else { continue }
         firsts.append(index)
-        let wordStart = writer.bytes.count
+        let wordStart = writer.byteCount
         writer.beginObject()
         writer.key("word")
         writer.string(found.pointee.match.entry.prefixedText)
@@ -590,13 +589,14 @@ public final class ModerationEngine: Sendable {
         writer.key("category")
         writer.string(found.pointee.match.entry.category)
         writer.endObject()
-        if writer.bytes.count + closing > limit {
+        if writer.byteCount + closing > limit {
           // The word starts with a comma or a brace and ends with a brace, so no character
           // spans it and what comes before.
-          let before = characters ?? String(decoding: writer.bytes[..<wordStart], as: UTF8.self).count + closing
-          let word = String(decoding: writer.bytes[wordStart...], as: UTF8.self).count
+          let text = writer.bytes
+          let before = characters ?? String(decoding: text[..<wordStart], as: UTF8.self).count + closing
+          let word = String(decoding: text[wordStart...], as: UTF8.self).count
           guard before + word <= limit else {
-            writer.bytes.removeSubrange(wordStart...)
+            writer.removeBytes(from: wordStart)
             break
           }
           characters = before + word

@@ -165,9 +165,13 @@ struct ScanCommand: AsyncParsableCommand {
         // blocked ones are in another must add up to the same counts.
         let senders = wrapped ? tally.offenders.everySender() : tally.offenders.offenders()
         for (key, sender) in senders {
-          if wrapped { writer.bytes.append(contentsOf: #"{"offender":"#.utf8) }
+          if wrapped { writer.raw(#"{"offender":"#) }
           OffenderTally.writeLine(key: key, sender: sender, policy: offenderPolicy, to: &writer)
-          if wrapped { writer.bytes.insert(UInt8(ascii: "}"), at: writer.bytes.count - 1) }
+          if wrapped {
+            // The closing brace goes before the line's newline.
+            writer.removeBytes(from: writer.byteCount - 1)
+            writer.raw("}\n")
+          }
         }
         if wrapped {
           // After every result line on standard output (those of -o FILE go to the file).
