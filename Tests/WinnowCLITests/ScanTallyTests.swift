@@ -170,4 +170,49 @@ struct ScanTallyTests {
       }
     }
   }
+
+  /// A tally that keeps every message (`--offenders`) and one that keeps only the counts (the
+  /// summary's worst senders) count the same blocked, replaced and flagged messages of each
+  /// sender: those its kept incidents record. The counting one keeps no incident and no sender
+  /// that has none.
+  @Test func offenderCountsAreWhatTheIncidentsRecord() throws {
+    let list = try WordList(name: "g.txt", origin: .global, parsing: "bad\nrep => <rep>\nreview:meh")
+    let engine = try ModerationEngine(global: [list])
+    var random = SeededGenerator(state: 61)
+    let words = ["bad", "rep", "meh", "fine", "ok"]
+    for _ in 0..<50 {
+      var every = OffenderTally()
+      var counting = OffenderTally()
+      var messages: [String: Int] = [:]
+      for index in 0..<Int.random(in: 0...30, using: &random) {
+        let text = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+          words[Int.random(in: 0..<words.count, using: &random)]
+        }.joined(separator: " ")
+        let sender = "u\(Int.random(in: 0..<5, using: &random))"
+        let item = MessageItem(
+          sourceType: .original, msgUID: "M\(index)", fromUserId: sender, targetId: "g1", conversationType: .group,
+          content: ["content": .string(text)], sentTime: 1_700_000_000_000 + Int64(index))
+        let result = try engine.screen(item)
+        every.add(result, everyMessage: true)
+        counting.add(result, everyMessage: false)
+        messages[sender, default: 0] += 1
+      }
+      for (key, sender) in every.senders {
+        #expect(sender.messages == messages[key.fromUserId])
+        let kinds = sender.incidents.map(\.kinds)
+        let recorded = [
+          kinds.filter { $0.contains(.blocked) }.count, kinds.filter { $0.contains(.replaced) }.count,
+          kinds.filter { $0.contains(.flagged) }.count,
+        ]
+        #expect([sender.blocked, sender.replaced, sender.flagged] == recorded)
+        let counted = counting.senders[key]
+        #expect((counted != nil) == !sender.incidents.isEmpty)
+        if let counted {
+          #expect([counted.blocked, counted.replaced, counted.flagged] == recorded)
+          #expect(counted.messages == sender.incidents.count && counted.incidents.isEmpty)
+        }
+      }
+      #expect(Set(counting.senders.keys).isSubset(of: Set(every.senders.keys)))
+    }
+  }
 }

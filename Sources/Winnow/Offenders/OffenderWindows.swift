@@ -29,13 +29,7 @@
 
   /// The incident of a result at `time`, or nil when the message passed with nothing flagged.
   public init?(_ result: ModerationResult, time: Int64) {
-    var kinds: OffenderPolicy.Counting = []
-    switch result.verdict {
-    case .blocked: kinds.insert(.blocked)
-    case .replaced: kinds.insert(.replaced)
-    case .pass: break
-    }
-    if result.flagged { kinds.insert(.flagged) }
+    let kinds = Self.kinds(of: result)
     guard !kinds.isEmpty else { return nil }
     var categories: [String] = []
     for found in result.matches {
@@ -48,6 +42,21 @@
     self.init(
       time: time, msgUID: item.msgUID, conversationType: item.conversationType, targetId: item.targetId,
       kinds: kinds, categories: categories)
+  }
+}
+
+extension OffenderIncident {
+  /// What became of a result's message, as its incident records it (empty when it passed with
+  /// nothing flagged).
+  public static func kinds(of result: ModerationResult) -> OffenderPolicy.Counting {
+    var kinds: OffenderPolicy.Counting = []
+    switch result.verdict {
+    case .blocked: kinds.insert(.blocked)
+    case .replaced: kinds.insert(.replaced)
+    case .pass: break
+    }
+    if result.flagged { kinds.insert(.flagged) }
+    return kinds
   }
 }
 

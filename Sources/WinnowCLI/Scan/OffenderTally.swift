@@ -50,28 +50,29 @@ struct OffenderTally: Sendable {
   /// clean messages are counted too and incidents are kept; otherwise only the counts of items
   /// with an incident are (for the summary's worst senders, in memory by sender, not by message).
   mutating func add(_ result: ModerationResult, everyMessage: Bool) {
-    let item = result.item
-    guard !item.fromUserId.isEmpty else { return }
-    let incident = OffenderIncident(result, time: item.sentTime)
-    guard everyMessage || incident != nil else { return }
-    let key = Key(appKey: item.appKey ?? "", fromUserId: item.fromUserId)
+    guard !result.item.fromUserId.isEmpty else { return }
+    let kinds = OffenderIncident.kinds(of: result)
+    guard everyMessage || !kinds.isEmpty else { return }
+    // The incident itself is kept only when every message is (`--offenders`); the counts need
+    // its kinds alone, and making it (its strings, its categories) was most of what counting
+    // a blocked line cost.
+    let incident = everyMessage && !kinds.isEmpty ? OffenderIncident(result, time: result.item.sentTime) : nil
+    let key = Key(appKey: result.item.appKey ?? "", fromUserId: result.item.fromUserId)
     // Counted in place, one lookup: taken out and put back (so that its incidents were not
     // copied), a sender cost two lookups and a rehash.
-    Self.count(item.sentTime, incident, everyMessage: everyMessage, into: &senders[key, default: Sender()])
+    Self.count(result.item.sentTime, kinds, incident, into: &senders[key, default: Sender()])
   }
 
   private static func count(
-    _ sentTime: Int64, _ incident: OffenderIncident?, everyMessage: Bool, into sender: inout Sender
+    _ sentTime: Int64, _ kinds: OffenderPolicy.Counting, _ incident: OffenderIncident?, into sender: inout Sender
   ) {
     sender.messages &+= 1
     sender.firstSentTime = min(sender.firstSentTime, sentTime)
     sender.lastSentTime = max(sender.lastSentTime, sentTime)
-    if let incident {
-      if incident.kinds.contains(.blocked) { sender.blocked &+= 1 }
-      if incident.kinds.contains(.replaced) { sender.replaced &+= 1 }
-      if incident.kinds.contains(.flagged) { sender.flagged &+= 1 }
-      if everyMessage { sender.incidents.append(incident) }
-    }
+    if kinds.contains(.blocked) { sender.blocked &+= 1 }
+    if kinds.contains(.replaced) { sender.replaced &+= 1 }
+    if kinds.contains(.flagged) { sender.flagged &+= 1 }
+    if let incident { sender.incidents.append(incident) }
   }
 
   mutating func merge(_ other: OffenderTally) {
