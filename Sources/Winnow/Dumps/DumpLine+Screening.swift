@@ -362,6 +362,8 @@ private struct ParsedRanges: ItemMemberReading {
     guard let range = members[key] else { return nil }
     var parser = JSONParser(body)
     parser.position = range.lowerBound
+    // The check has checked the line's UTF-8.
+    parser.checksUTF8 = false
     do { return try parser.parseValue(depth: 1) } catch {
       failed.pointee = true
       return nil

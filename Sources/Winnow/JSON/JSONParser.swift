@@ -55,7 +55,8 @@ extension JSONValue {
 struct JSONParser {
   let bytes: UnsafeBufferPointer<UInt8>
   var position = 0
-  /// False over text already checked: ``skipString()`` then leaves its UTF-8 unchecked.
+  /// False over text already checked: strings are then skipped and made without checking their
+  /// UTF-8 again.
   var checksUTF8 = true
 
   init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
@@ -415,8 +416,9 @@ struct JSONParser {
   ) throws(JSONParseError) -> String {
     // Validating first and then decoding takes the standard library's fast path;
     // `String(validating:as:)` is generic and took a tenth of a whole scan. ASCII (names, ids,
-    // numbers as strings: most strings of a dump) is valid as it is.
-    guard isASCII || Self.isValidUTF8(slice) else {
+    // numbers as strings: most strings of a dump) is valid as it is, and so is text already
+    // checked (``checksUTF8``; decoding would repair, not trap, were it not).
+    guard isASCII || !checksUTF8 || Self.isValidUTF8(slice) else {
       throw JSONParseError(message: "invalid UTF-8 in a string", offset: offset)
     }
     return String(decoding: slice, as: UTF8.self)

@@ -126,8 +126,9 @@
           return found
         }
         // Sorted only when out of order: most contents have one field on a path.
+        // Taken whole when they are the only fields (most items): appended, each was copied.
         if zip(found, found.dropFirst()).allSatisfy({ $0.order <= $1.order }) {
-          fields += found.map(\.field)
+          if fields.isEmpty { fields = found.map(\.field) } else { fields += found.map(\.field) }
         } else {
           fields += found.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }
             .map(\.element.field)

@@ -357,7 +357,8 @@ public final class ModerationEngine: Sendable {
           if clearing?.cleared == true { Self.clearGlobalBlocks(&found) }
           if !app.categoryActions.isEmpty { Self.switchCategories(&found, to: app.categoryActions) }
           if found.count > 1 { found = DecidingMatches.choose(found, match: \.match, blocks: Self.blocks) }
-          matches += found
+          // Taken whole when the first (most items have one field): appended, each was copied.
+          if matches.isEmpty { matches = found } else { matches += found }
         }
         warnings += report.warnings
       }
