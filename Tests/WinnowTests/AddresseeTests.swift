@@ -121,13 +121,30 @@ struct AddresseeTests {
     #expect(matcher.matches(in: "det är ur min bitch").isEmpty)  // Swedish words still count
   }
 
+  /// The table of frequent words read at the space byte holds what splitting the generated
+  /// text by `Character` gives (the simple reading): each word, with the bit of each language
+  /// that lists it, and English chat's shorthand.
+  @Test func frequentWordsAreReadWordByWord() {
+    var expected: [String: UInt64] = [:]
+    for pair in LanguageEvidence.frequentWords {
+      guard let index = LanguageEvidence.codes.firstIndex(of: pair.key) else { continue }
+      for word in pair.value.split(separator: " ") { expected[String(word), default: 0] |= 1 << UInt64(index) }
+    }
+    if let english = LanguageEvidence.codes.firstIndex(of: "en") {
+      for word in LanguageEvidence.englishChatWords { expected[word, default: 0] |= 1 << UInt64(english) }
+    }
+    #expect(expected.count > 8_000)
+    #expect(LanguageEvidence.languagesOfWord == expected)
+  }
+
   @Test func unreadSpansAreTheLinkLikeRuns() {
-    var text = "看http://t.co/x 和 a@b.c #tag www.x.org ok. t.co a/b"
+    // `www.` begins a span in either case, and only with more after it.
+    var text = "看http://t.co/x 和 a@b.c #tag www.x.org ok. t.co a/b WwW.Y.z www. wwwx.y"
     let spans = text.withUTF8 { bytes in
       LanguageEvidence.unreadSpans(bytes).map {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
       }
     }
-    #expect(spans == ["http://t.co/x", "a@b.c", "#tag", "www.x.org"])
+    #expect(spans == ["http://t.co/x", "a@b.c", "#tag", "www.x.org", "WwW.Y.z"])
   }
 }

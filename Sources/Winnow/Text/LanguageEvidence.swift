@@ -35,12 +35,23 @@ struct LanguageEvidence {
   private static let chinese = codes.count - 1
 
   /// Each frequent word, lower case, with a bit for each language whose frequent words hold it.
-  private static let languagesOfWord: [String: UInt64] = {
+  static let languagesOfWord: [String: UInt64] = {
     precondition(codes.count <= 64, "a language is a bit of a UInt64")
-    var table: [String: UInt64] = [:]
+    // Sized for every word at once: grown as it filled, the table hashed each word again at
+    // every doubling, and hashing a word of a non-Latin script normalizes it. The words are
+    // split at the space byte (the table is generated so): split by `Character`, breaking the
+    // text into graphemes cost most of the build.
+    var wordCount = englishChatWords.count
+    for pair in frequentWords {
+      var words = pair.value
+      wordCount += words.withUTF8 { bytes in bytes.reduce(1) { $1 == UInt8(ascii: " ") ? $0 + 1 : $0 } }
+    }
+    var table = [String: UInt64](minimumCapacity: wordCount)
     for pair in frequentWords {
       guard let index = codes.firstIndex(of: pair.key) else { continue }
-      for word in pair.value.split(separator: " ") { table[String(word), default: 0] |= 1 << UInt64(index) }
+      for word in pair.value.utf8.split(separator: UInt8(ascii: " ")) {
+        table[String(Substring(word)), default: 0] |= 1 << UInt64(index)
+      }
     }
     if let english = codes.firstIndex(of: "en") {
       for word in englishChatWords { table[word, default: 0] |= 1 << UInt64(english) }
@@ -175,9 +186,12 @@ struct LanguageEvidence {
         }
         index += 1
       }
-      let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
-      let www = run.count > 4 && run.prefix(4).map { $0 | 0x20 }.elementsEqual("www.".utf8.map { $0 | 0x20 })
-      if at || path || scheme || www || run.first == UInt8(ascii: "#") { spans.append(start..<index) }
+      // `www.` in either case, compared in place (mapped to arrays, the comparison allocated two
+      // for every run of every text judged).
+      let www =
+        index - start > 4 && bytes[start] | 0x20 == UInt8(ascii: "w") && bytes[start + 1] | 0x20 == UInt8(ascii: "w")
+        && bytes[start + 2] | 0x20 == UInt8(ascii: "w") && bytes[start + 3] == UInt8(ascii: ".")
+      if at || path || scheme || www || bytes[start] == UInt8(ascii: "#") { spans.append(start..<index) }
     }
     return spans
   }
