@@ -108,7 +108,6 @@ struct DumpScreeningTests {
       case (.success(.clean(let clean)), .success(.screened(let result, let format, _))):
         #expect(format == clean.format && result.item.sourceType == clean.sourceType)
         #expect(result.verdict == .pass && !result.flagged && result.matches.isEmpty && result.warnings.isEmpty)
-        return true
       case (.success(.screened(let first, let format, let flagged)), .success(.screened(let result, let f, let p))):
         #expect(first == result && format == f && flagged == p, "a hand-over changed a result")
       case (.failure(let first), .failure(let error)):
@@ -116,7 +115,35 @@ struct DumpScreeningTests {
       default:
         Issue.record("the door and the full road disagree: \(door) \(full)")
       }
+      confirmCounting(line, door: door, full: full, engine)
+      if case .success(.clean) = door { return true }
       return false
+    }
+  }
+
+  /// The door asked for the items of clean lines (`scan --offenders`): a line passed in place
+  /// comes with the item reading makes of it when it is item JSON, and is read and screened
+  /// (the full road's result) when it is not; any other line gets the door's answer.
+  static func confirmCounting(
+    _ line: UnsafeBufferPointer<UInt8>, door: Result<ScreenedDumpLine, ItemError>,
+    full: Result<ScreenedDumpLine, ItemError>, _ engine: ModerationEngine
+  ) {
+    let counting = Result { () throws(ItemError) in try engine.screen(dumpLine: line, itemsOfClean: true) }
+    switch (door, counting, full) {
+    case (.success(.clean(let clean)), .success(.cleanItem(let other, let item)), _):
+      #expect(clean == other && clean.format == .item)
+      #expect((try? DumpLine(utf8: line))?.item == item, "\(String(decoding: line, as: UTF8.self))")
+    case (
+      .success(.clean), .success(.screened(let result, let format, let flagged)),
+      .success(.screened(let r, let f, let p))
+    ):
+      #expect(format != .item && result == r && format == f && flagged == p)
+    case (.success(.screened(let first, let format, let flagged)), .success(.screened(let result, let f, let p)), _):
+      #expect(first == result && format == f && flagged == p)
+    case (.failure(let first), .failure(let error), _):
+      #expect(first.description == error.description)
+    default:
+      Issue.record("counting every sender changed the door's answer: \(door) \(counting)")
     }
   }
 

@@ -25,6 +25,10 @@
 @_spi(Tools) public enum ScreenedDumpLine: Sendable {
   /// Passed with nothing found, known without building the line's item: its format and kind.
   case clean(CleanDumpLine)
+  /// Passed with nothing found, known in place, with the item reading would make of the line
+  /// (asked for with `itemsOfClean`, for a scan that counts every sender's messages). Indirect,
+  /// as the result of ``screened(_:format:platformFlagged:)`` is.
+  indirect case cleanItem(CleanDumpLine, MessageItem)
   /// Read and screened: the result (which holds the item), the format the line was read as,
   /// and a history log's `isSensitiveWord` (``DumpLine/platformFlagged``). Indirect: the
   /// result is large, and held inline it made every clean line's answer as large, copied by
@@ -70,15 +74,24 @@ extension ModerationEngine {
   /// A clean answer is given only for a line that reading takes in that format, as an item of
   /// that ``SourceType``, and that screening passes with no match and no warning (the fuzz
   /// target and the screening tests hold the two roads to each other).
+  ///
+  /// With `itemsOfClean` (`scan --offenders`, which counts every message of each sender), a
+  /// clean line's answer also holds its item, ``ScreenedDumpLine/cleanItem(_:_:)``: made from
+  /// the members the check found, for item JSON; a clean line of another format is read and
+  /// screened.
   /// - Throws: ``ItemError`` for a line that is not an item, or whose content is over the size
   ///   limit or malformed.
   @_spi(Tools) public func screen(
-    dumpLine line: UnsafeBufferPointer<UInt8>, inPlace: Bool = true
+    dumpLine line: UnsafeBufferPointer<UInt8>, inPlace: Bool = true, itemsOfClean: Bool = false
   ) throws(ItemError) -> ScreenedDumpLine {
     var found: FoundText? = nil
     if inPlace {
-      switch withUnsafeMutablePointer(to: &found, { checkInPlace(ofDumpLine: line, found: $0, makingItem: true) }) {
+      let check = withUnsafeMutablePointer(to: &found) {
+        checkInPlace(ofDumpLine: line, found: $0, makingItem: true, itemOfClean: itemsOfClean)
+      }
+      switch check {
       case .clean(let clean): return .clean(clean)
+      case .cleanItem(let clean, let item): return .cleanItem(clean, item)
       case .item(let item):
         // Made from the members the check found (``MessageItem/init(itemMembers:)``): the
         // whole line parsed again into a tree, then looked up member by member, was a large
@@ -104,6 +117,9 @@ extension ModerationEngine {
   enum InPlaceCheck {
     /// The line passes with nothing found: its format and kind.
     case clean(CleanDumpLine)
+    /// The line, item JSON, passes with nothing found: its format and kind, and its item (asked
+    /// for with `itemOfClean`).
+    indirect case cleanItem(CleanDumpLine, MessageItem)
     /// Item JSON that does not pass, checked through to its content (every member reading
     /// looks at held as reading takes it): its item, read from the members found
     /// (``MessageItem/init(itemMembers:)``). Indirect, so that a clean line's answer stays small.
@@ -126,9 +142,12 @@ extension ModerationEngine {
   /// are not strings, and, in an engine with per-app lists, an app key (`appKey`, a history
   /// log's `appId`) that is not a plain string or null. The first text in which the matcher
   /// finds something is written to `found`. With `makingItem`, item JSON that does not pass
-  /// gets its item (``InPlaceCheck/item(_:)``).
+  /// gets its item (``InPlaceCheck/item(_:)``); with `itemOfClean`, item JSON that passes
+  /// gets its item too (``InPlaceCheck/cleanItem(_:_:)``), and a clean line of another format
+  /// is ``InPlaceCheck/unknown``.
   func checkInPlace(
-    ofDumpLine line: UnsafeBufferPointer<UInt8>, found: UnsafeMutablePointer<FoundText?>, makingItem: Bool
+    ofDumpLine line: UnsafeBufferPointer<UInt8>, found: UnsafeMutablePointer<FoundText?>, makingItem: Bool,
+    itemOfClean: Bool = false
   ) -> InPlaceCheck {
     // The table of the line's members, on the stack (``LineMembers``).
     withUnsafeTemporaryAllocation(of: UInt64.self, capacity: LineKey.count) { table in
@@ -137,17 +156,24 @@ extension ModerationEngine {
       let members = LineMembers(base)
       var format: DumpFormat? = nil
       if let clean = cleanLine(ofDumpLine: line, found: found, members: members, format: &format) {
-        return .clean(clean)
+        guard itemOfClean else { return .clean(clean) }
+        guard clean.format == .item, let item = Self.item(of: line, members: members) else { return .unknown }
+        return .cleanItem(clean, item)
       }
-      guard makingItem, format == .item else { return .unknown }
-      let body = UnsafeBufferPointer(rebasing: line[DumpLine.body(of: line).range])
-      var failed = false
-      let item = withUnsafeMutablePointer(to: &failed) { failed in
-        try? MessageItem(itemMembers: ParsedRanges(members: members, body: body, failed: failed))
-      }
-      guard let item, !failed else { return .unknown }
+      guard makingItem, format == .item, let item = Self.item(of: line, members: members) else { return .unknown }
       return .item(item)
     }
+  }
+
+  /// The item of a line of item JSON whose members the check found, as reading makes it (nil
+  /// if a member does not parse, which the check has made impossible).
+  private static func item(of line: UnsafeBufferPointer<UInt8>, members: LineMembers) -> MessageItem? {
+    let body = UnsafeBufferPointer(rebasing: line[DumpLine.body(of: line).range])
+    var failed = false
+    let item = withUnsafeMutablePointer(to: &failed) { failed in
+      try? MessageItem(itemMembers: ParsedRanges(members: members, body: body, failed: failed))
+    }
+    return failed ? nil : item
   }
 
   /// ``checkInPlace(ofDumpLine:found:makingItem:)`` with an empty table of the line's members; `format`

@@ -323,7 +323,7 @@ struct BatchOutput: Sendable {
 struct ScanWorker: Sendable {
   let engine: ModerationEngine
   let writeAll: Bool
-  /// Every line is read and every message counted by sender (`--offenders`).
+  /// Every message is counted by sender (`--offenders`): a clean line's item is made too.
   var everyMessage = false
   /// Items of a batch moderated at once with the reviewer.
   var reviewerWidth = 32
@@ -333,16 +333,20 @@ struct ScanWorker: Sendable {
   /// copied (holding a batch's items in an array copied each one, a retain per string, on the
   /// way out).
   ///
-  /// Each line goes through ``ModerationEngine/screen(dumpLine:inPlace:)``: a line that passes
-  /// in place, as almost every line of a dump does, is counted without building its item; the
-  /// others are read and screened in full. With `--all`, every line is read, since every
-  /// line's result is written.
+  /// Each line goes through ``ModerationEngine/screen(dumpLine:inPlace:itemsOfClean:)``: a line
+  /// that passes in place, as almost every line of a dump does, is counted without building
+  /// its item (with `--offenders`, with the item made from what the check found, for its
+  /// sender); the others are read and screened in full. With `--all`, every line is read,
+  /// since every line's result is written.
   @Sendable func process(_ batch: LineBatch) -> BatchOutput {
     batch.bytes.withUnsafeBufferPointer { bytes in
       process(batch) { (offset) throws(ItemError) -> LineOutcome in
         let bytes = UnsafeBufferPointer(rebasing: bytes[batch.lines[offset]])
-        switch try engine.screen(dumpLine: bytes, inPlace: !writeAll && !everyMessage) {
+        // Counting every message of each sender (`--offenders`), a clean line's item is made in
+        // place: read and screened in full, every line cost two and a half times as much.
+        switch try engine.screen(dumpLine: bytes, inPlace: !writeAll, itemsOfClean: everyMessage) {
         case .clean(let clean): return .clean(clean)
+        case .cleanItem(let clean, let item): return .cleanItem(clean, item)
         case .screened(let result, let format, let flagged):
           return .screened(ScreenedLine(format: format, platformFlagged: flagged), result)
         }
@@ -354,6 +358,8 @@ struct ScanWorker: Sendable {
   /// format and kind), or read and screened.
   enum LineOutcome {
     case clean(CleanDumpLine)
+    /// Passed with nothing found, known in place, with its item (for counting its sender).
+    case cleanItem(CleanDumpLine, MessageItem)
     case screened(ScreenedLine, ModerationResult)
     /// Not moderated, for a reason that is not the line's (an error record says it).
     case failed(String)
@@ -456,6 +462,9 @@ struct ScanWorker: Sendable {
         switch try moderate(offset) {
         case .clean(let line):
           output.tally.addClean(line)
+        case .cleanItem(let line, let item):
+          output.tally.addClean(line)
+          output.tally.offenders.addClean(item)
         case .screened(let line, let result):
           output.tally.add(line, result)
           // A check a regex's limits stopped is written even when nothing was found: it

@@ -63,6 +63,14 @@ struct OffenderTally: Sendable {
     Self.count(result.item.sentTime, kinds, incident, into: &senders[key, default: Sender()])
   }
 
+  /// Counts a message that passed with nothing found, checked in place: as ``add(_:everyMessage:)``
+  /// counts its result when every message is counted.
+  mutating func addClean(_ item: MessageItem) {
+    guard !item.fromUserId.isEmpty else { return }
+    let key = Key(appKey: item.appKey ?? "", fromUserId: item.fromUserId)
+    Self.count(item.sentTime, [], nil, into: &senders[key, default: Sender()])
+  }
+
   private static func count(
     _ sentTime: Int64, _ kinds: OffenderPolicy.Counting, _ incident: OffenderIncident?, into sender: inout Sender
   ) {
