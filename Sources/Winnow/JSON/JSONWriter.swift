@@ -205,9 +205,7 @@ extension Array: JSONByteSink where Element == UInt8 {}
 
   /// Appends text of the program's own as it is, checking nothing (for a caller that wraps
   /// what it writes in JSON of its own).
-  public mutating func raw(_ text: StaticString) {
-    append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-  }
+  public mutating func raw(_ text: StaticString) { append(contentsOf: text) }
 
   /// A comma, unless the last byte written opens a container, ends a key or a line (or nothing
   /// was written).

@@ -343,7 +343,7 @@ struct ScanWorker: Sendable {
       process(batch) { (offset) throws(ItemError) -> LineOutcome in
         let bytes = UnsafeBufferPointer(rebasing: bytes[batch.lines[offset]])
         // Counting every message of each sender (`--offenders`), a clean line's item is made in
-        // place: read and screened in full, every line cost two and a half times as much.
+        // place: every line read and screened in full cost far more (`Benchmarks/HISTORY.md`).
         switch try engine.screen(dumpLine: bytes, inPlace: !writeAll, itemsOfClean: everyMessage) {
         case .clean(let clean): return .clean(clean)
         case .cleanItem(let clean, let item): return .cleanItem(clean, item)

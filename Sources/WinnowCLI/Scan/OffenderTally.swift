@@ -46,29 +46,30 @@ struct OffenderTally: Sendable {
 
   var senders: [Key: Sender] = [:]
 
-  /// Counts a moderated item. `everyMessage`: the scan reads every line (`--offenders`), so
+  /// Counts a moderated item. `everyMessage`: the scan counts every message (`--offenders`), so
   /// clean messages are counted too and incidents are kept; otherwise only the counts of items
   /// with an incident are (for the summary's worst senders, in memory by sender, not by message).
   mutating func add(_ result: ModerationResult, everyMessage: Bool) {
-    guard !result.item.fromUserId.isEmpty else { return }
     let kinds = OffenderIncident.kinds(of: result)
     guard everyMessage || !kinds.isEmpty else { return }
     // The incident itself is kept only when every message is (`--offenders`); the counts need
     // its kinds alone, and making it (its strings, its categories) was most of what counting
     // a blocked line cost.
     let incident = everyMessage && !kinds.isEmpty ? OffenderIncident(result, time: result.item.sentTime) : nil
-    let key = Key(appKey: result.item.appKey ?? "", fromUserId: result.item.fromUserId)
-    // Counted in place, one lookup: taken out and put back (so that its incidents were not
-    // copied), a sender cost two lookups and a rehash.
-    Self.count(result.item.sentTime, kinds, incident, into: &senders[key, default: Sender()])
+    count(result.item, kinds, incident)
   }
 
   /// Counts a message that passed with nothing found, checked in place: as ``add(_:everyMessage:)``
   /// counts its result when every message is counted.
-  mutating func addClean(_ item: MessageItem) {
+  mutating func addClean(_ item: MessageItem) { count(item, [], nil) }
+
+  /// Counts a message of `item`'s sender, if it has one.
+  private mutating func count(_ item: MessageItem, _ kinds: OffenderPolicy.Counting, _ incident: OffenderIncident?) {
     guard !item.fromUserId.isEmpty else { return }
     let key = Key(appKey: item.appKey ?? "", fromUserId: item.fromUserId)
-    Self.count(item.sentTime, [], nil, into: &senders[key, default: Sender()])
+    // Counted in place, one lookup: taken out and put back (so that its incidents were not
+    // copied), a sender cost two lookups and a rehash.
+    Self.count(item.sentTime, kinds, incident, into: &senders[key, default: Sender()])
   }
 
   private static func count(
