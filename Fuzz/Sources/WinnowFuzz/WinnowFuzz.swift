@@ -59,8 +59,25 @@ private func fuzzDumpLine(_ bytes: UnsafeBufferPointer<UInt8>) {
     )
   case .screened(let first, _, _)?:
     check(first == result, "a line screened after its in-place check gives another result than its full screen")
+  case .cleanItem?:
+    check(false, "a line checked without asking for clean lines' items gave one")
   case nil:
     check(false, "a line the full road screens fails after its in-place check")
+  }
+  // Asked for clean lines' items (`scan --offenders`): a line passed in place comes with the
+  // item reading makes of it, or (not item JSON) gets the full road's result.
+  switch try? globalEngine.screen(dumpLine: bytes, itemsOfClean: true) {
+  case .cleanItem(let clean, let item)?:
+    check(
+      clean.format == .item && clean.format == format && (try? DumpLine(utf8: bytes))?.item == item,
+      "a clean line's item made in place is not the item reading makes")
+  case .screened(let first, let f, _)?:
+    if case .clean? = inPlace { check(f != .item, "a clean line of item JSON got no item") }
+    check(first == result, "a line screened when asked for items gives another result than its full screen")
+  case .clean?:
+    check(false, "a line checked asking for clean lines' items gave none")
+  case nil:
+    check(false, "a line the full road screens fails when asked for items")
   }
   let json = result.json.jsonString
   check((try? JSONValue(parsing: json)) == result.json, "a result's JSON does not read back: \(json)")
