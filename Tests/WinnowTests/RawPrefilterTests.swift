@@ -132,6 +132,8 @@ struct RawPrefilterTests {
       "的", "不", "个", "、", "。", "，", "点", "烹", "扣扣", "扣", "微信", "微", "威信", "一", "七", "二", "幺", "十", "①",
       "１", "は", "ー", "qq", "Q", "wx", "vx", "@", "＠", "(at)", "[dot]", "dot", ".com", ".ME", "://", "www.", "1",
       "a", " ", "ſ", "\u{212A}", "é", "٣", "𝟘", "😀", "\u{E000}", "꘠", "com", "CN", "net", "Shop", "(dot)",
+      // Needles written in upper case from their first letter on.
+      "QQ", "WX", "Www.", "HTTP://",
     ]
     var generator = SeededGenerator(state: 91)
     var withThreeByteNeedle = 0

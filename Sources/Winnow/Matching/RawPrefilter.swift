@@ -21,7 +21,8 @@ struct RawPrefilter: Sendable {
   let needles: [Needle]
   /// The tables ``scan(_:)`` reads, in one array (one lent buffer, one bounds): from
   /// ``firstBytes``, a bit per byte that begins something (a needle, a one-byte literal, a
-  /// digit) or a scalar of three bytes; from ``singlesAt``, per byte, the bits of the sets that
+  /// digit) or a scalar of three bytes, as written (a letter of either case when caseless);
+  /// the other tables by folded byte. From ``singlesAt``, per byte, the bits of the sets that
   /// have that byte as a one-byte literal; from ``pairsAt``, a bit for each pair of bytes (first byte × 256 +
   /// second byte) that begins a needle; from ``digitPairsAt``, one for each pair that may begin
   /// a digit (``digitPairs``; zero when no regex needs digits); from ``digitBlocksAt``,
@@ -142,6 +143,13 @@ struct RawPrefilter: Sendable {
         firstBytes[byte >> 6] |= 1 << UInt64(byte & 63)
       }
     }
+    // Read by the byte as written, before folding: an upper-case letter has its lower case's
+    // bit (the other tables hold folded bytes only).
+    if caseless {
+      for upper in 65...90 where firstBytes[(upper | 0x20) >> 6] >> UInt64((upper | 0x20) & 63) & 1 != 0 {
+        firstBytes[upper >> 6] |= 1 << UInt64(upper & 63)
+      }
+    }
     // Needles that begin with a scalar of three bytes, by that scalar.
     var scalarStarts = [UInt64](repeating: 0, count: 1024)
     var afterScalar = [UInt64](repeating: 0, count: 64)
@@ -188,27 +196,27 @@ struct RawPrefilter: Sendable {
       var index = 0
       while index < count {
         let byte = base[index]
-        let folded = fold(byte)
-        // Most bytes but the first of a scalar of three begin nothing: one test each.
-        guard tables[Self.firstBytes &+ Int(folded &>> 6)] & (1 &<< UInt64(folded & 63)) != 0 else {
+        // Most bytes but the first of a scalar of three begin nothing: one test each, of the
+        // byte as written (``firstBytes`` has an upper-case letter's bit where its lower case
+        // has one), before any folding.
+        guard tables[Self.firstBytes &+ Int(byte &>> 6)] & (1 &<< UInt64(byte & 63)) != 0 else {
           index &+= 1
           continue
         }
+        let folded = fold(byte)
         if byte & 0xF0 == 0xE0 {
           // A run of scalars of three bytes, read four bytes at a time (the last scalar of a
           // text, which has no fourth byte, goes the way of other bytes): most begin nothing
           // and are no digit, one test each.
           var at = index
-          while at &+ 3 < count {
-            let word = UInt32(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt32.self))
-            guard word & 0xC0_C0F0 == 0x80_80E0 else { break }
-            let block = Int(truncatingIfNeeded: (word & 0x0F) &<< 6 | (word &>> 8) & 0x3F)
-            let third = UInt64(truncatingIfNeeded: (word &>> 16) & 0x3F)
-            if tables[Self.scalarsToReadAt &+ block] &>> third & 1 != 0 {
-              readScalar(
-                at: at, block: block, bit: 1 &<< third, in: text, tables: tables, found: &found, digits: &digits)
-              if found == all && digits >= mostDigitsNeeded { return (found, digits) }
-            }
+          while true {
+            let (next, block) = Self.skipThreeByteRun(base, count: count, from: at, tables: tables)
+            at = next
+            guard block >= 0 else { break }
+            let third = UInt64(truncatingIfNeeded: base[at &+ 2] & 0x3F)
+            readScalar(
+              at: at, block: block, bit: 1 &<< third, in: text, tables: tables, found: &found, digits: &digits)
+            if found == all && digits >= mostDigitsNeeded { return (found, digits) }
             at &+= 3
           }
           if at != index {
@@ -250,6 +258,28 @@ struct RawPrefilter: Sendable {
       }
       return (found, digits)
     }
+  }
+
+  /// Moves over the scalars of three bytes from `index` on that are followed by a fourth byte
+  /// (the last scalar of a text goes the way of other bytes) and that begin nothing and are no
+  /// digit: where the run ends (block -1), or the next scalar to read (``readScalar``) and its
+  /// block of ``scalarsToReadAt``. A loop of its own, with few values to hold: inside
+  /// ``scan(_:)``, which holds many, each step read the text's address, its length and the
+  /// tables' back from the stack.
+  @inline(never)
+  private static func skipThreeByteRun(
+    _ base: UnsafePointer<UInt8>, count: Int, from index: Int, tables: UnsafeBufferPointer<UInt64>
+  ) -> (index: Int, block: Int) {
+    var at = index
+    while at &+ 3 < count {
+      let word = UInt32(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt32.self))
+      guard word & 0xC0_C0F0 == 0x80_80E0 else { break }
+      let block = Int(truncatingIfNeeded: (word & 0x0F) &<< 6 | (word &>> 8) & 0x3F)
+      let third = UInt64(truncatingIfNeeded: (word &>> 16) & 0x3F)
+      if tables[scalarsToReadAt &+ block] &>> third & 1 != 0 { return (at, block) }
+      at &+= 3
+    }
+    return (at, -1)
   }
 
   /// Reads a scalar of three bytes at `index` that a needle may begin with or that may be a
