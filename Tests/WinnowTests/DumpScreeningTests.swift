@@ -388,6 +388,14 @@ struct DumpScreeningTests {
     for name in ["", "Kind", "contents", "conten", "groupId", "extra", "isSensitiveWord", "conversationTypes"] {
       #expect(Array(name.utf8).withUnsafeBufferPointer { LineKey.named($0) } == nil, "\(name)")
     }
+    // A name with any one byte changed is not that key's (names are compared a word at a time).
+    for key in LineKey.allCases {
+      for index in key.name.utf8.indices {
+        var bytes = Array(key.name.utf8)
+        bytes[key.name.utf8.distance(from: key.name.utf8.startIndex, to: index)] ^= 0x01
+        #expect(bytes.withUnsafeBufferPointer { LineKey.named($0) } != key, "\(key.name)")
+      }
+    }
   }
 
   /// With per-app lists, a line is checked against its app's lists (`appKey`, a history log's
