@@ -390,9 +390,9 @@ struct DumpScreeningTests {
     }
     // A name with any one byte changed is not that key's (names are compared a word at a time).
     for key in LineKey.allCases {
-      for index in key.name.utf8.indices {
+      for index in 0..<key.name.utf8.count {
         var bytes = Array(key.name.utf8)
-        bytes[key.name.utf8.distance(from: key.name.utf8.startIndex, to: index)] ^= 0x01
+        bytes[index] ^= 0x01
         #expect(bytes.withUnsafeBufferPointer { LineKey.named($0) } != key, "\(key.name)")
       }
     }
