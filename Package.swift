@@ -119,6 +119,7 @@ let package = Package(
       name: "WinnowCLITests",
       dependencies: [
         "WinnowCLI",
+        "WinnowStore",
         "WinnowTestSupport",
         "WinnowWebhook",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -151,80 +151,173 @@ import Synchronization
   }
 
   /// Follows the change log into `service` until cancelled (see the type's notes).
+  ///
+  /// Each connection is one session in a task of its own, and the follower waits for the
+  /// session's first failure, not for its end: a session that fails is given up (its connection
+  /// closed, its task cancelled) at once, and the follower reconnects. Nothing the database
+  /// library awaits can hold the follower or the server's shutdown: a query on a connection
+  /// that died under it, or a connect that never returns, is left to end on its own.
   public func follow(service: ModerationService) async {
     var backoff: Duration = .milliseconds(100)
     while !Task.isCancelled {
-      // Connecting and starting to listen are bounded as a read is: a store that stops
-      // answering while the follower (re)connects is lost after the limit, not never (the
-      // replica counted as connected from its load, so edits waited their whole deadline).
-      // The lock makes the watchdog's loss and the follower's arrival one or the other.
-      let settled = Mutex(false)
-      let watchdog = Task { [self] in
-        try await Task.sleep(for: Self.catchUpLimit)
-        settled.withLock { settled in
-          if !settled {
-            lose(
-              StoreError("the store did not answer within \(Self.catchUpLimit) while connecting", isUnavailable: true))
-          }
-        }
-      }
-      defer { watchdog.cancel() }
+      let connection = SessionConnection()
+      let caughtUp = Mutex(false)
       do {
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 3, logger: logger)
-        defer { Task { try? await connection.close() } }
-        try await connection.listen(on: PostgresStore.channel) { notifications in
-          settled.withLock { settled in
-            settled = true
-            state.withLock { state in
-              state.connected = true
-              state.lastError = nil
-            }
-          }
-          watchdog.cancel()
-          // Listening first, then reading: a change committed in between is read now or
-          // notified after.
-          try await catchUp(on: connection, service: service, within: Self.catchUpLimit)
-          backoff = .milliseconds(100)
-          // Wakes the catch-up: a notification came, or a second passed. A stream of this
-          // connection's own: an AsyncStream ends for good when the task reading it is
-          // cancelled, and one shared by all connections ended at the first reconnect, after
-          // which every connection was dropped at once and made again, over and over.
-          let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-          try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-              for try await _ in notifications { wake.yield() }
-              try Task.checkCancellation()
-              let lost = StoreError("the store closed the connection", isUnavailable: true)
-              self.lose(lost)
-              throw lost
-            }
-            group.addTask {
-              while true {
-                try await Task.sleep(for: .seconds(1))
-                wake.yield()
-              }
-            }
-            group.addTask {
-              for await _ in wakes {
-                try await self.catchUp(on: connection, service: service, within: Self.catchUpLimit)
-              }
-            }
-            do {
-              try await group.next()
-            } catch {
-              // Edits fail at once from now on, whatever closing the connection takes.
-              self.lose(error)
-              throw error
-            }
-            group.cancelAll()
+        try await Self.firstOutcome { fail in
+          try await self.session(service: service, connection: connection, fail: fail) {
+            caughtUp.withLock { $0 = true }
           }
         }
       } catch {
+        connection.abandon()
         if Task.isCancelled { break }
         lose(error)
+        if caughtUp.withLock({ $0 }) { backoff = .milliseconds(100) }
         try? await Task.sleep(for: backoff)
         backoff = min(backoff * 2, .seconds(5))
       }
+    }
+  }
+
+  /// One connection's following: connects, listens, catches up, then catches up again at each
+  /// notification and every second. It reports its first failure through `fail` before it
+  /// unwinds (unwinding waits for its child tasks, which may wait on the dead connection).
+  private func session(
+    service: ModerationService, connection opened: SessionConnection,
+    fail: @escaping @Sendable (any Error) -> Void, caughtUp: @escaping @Sendable () -> Void
+  ) async throws {
+    // Connecting and starting to listen are bounded as a read is: a store that stops
+    // answering while the follower (re)connects is lost after the limit, not never (the
+    // replica counted as connected from its load, so edits waited their whole deadline).
+    // The lock makes the watchdog's loss and the follower's arrival one or the other.
+    let settled = Mutex(false)
+    let watchdog = Task {
+      try await Task.sleep(for: Self.catchUpLimit)
+      let late = settled.withLock { settled in
+        defer { settled = true }
+        return !settled
+      }
+      if late {
+        fail(StoreError("the store did not answer within \(Self.catchUpLimit) while connecting", isUnavailable: true))
+      }
+    }
+    defer { watchdog.cancel() }
+    let connection = try await PostgresConnection.connect(configuration: configuration, id: 3, logger: logger)
+    guard opened.adopt(connection) else { throw CancellationError() }
+    try await connection.listen(on: PostgresStore.channel) { notifications in
+      let arrived = settled.withLock { settled in
+        defer { settled = true }
+        guard !settled else { return false }
+        state.withLock { state in
+          state.connected = true
+          state.lastError = nil
+        }
+        return true
+      }
+      guard arrived else { throw CancellationError() }
+      watchdog.cancel()
+      // Listening first, then reading: a change committed in between is read now or
+      // notified after.
+      try await catchUp(on: connection, service: service, within: Self.catchUpLimit)
+      caughtUp()
+      // Wakes the catch-up: a notification came, or a second passed. A stream of this
+      // connection's own: an AsyncStream ends for good when the task reading it is
+      // cancelled, and one shared by all connections ended at the first reconnect, after
+      // which every connection was dropped at once and made again, over and over.
+      let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask {
+          for try await _ in notifications { wake.yield() }
+          try Task.checkCancellation()
+          throw StoreError("the store closed the connection", isUnavailable: true)
+        }
+        group.addTask {
+          while true {
+            try await Task.sleep(for: .seconds(1))
+            wake.yield()
+          }
+        }
+        group.addTask {
+          for await _ in wakes {
+            try await self.catchUp(on: connection, service: service, within: Self.catchUpLimit)
+          }
+        }
+        do {
+          try await group.next()
+        } catch {
+          // Edits fail at once from now on, and the follower moves on, whatever ending the
+          // other children takes.
+          fail(error)
+          throw error
+        }
+        group.cancelAll()
+      }
+    }
+    throw StoreError("the store closed the connection", isUnavailable: true)
+  }
+
+  /// The connection of one session, closed when the follower gives the session up (and at
+  /// once if it arrives after that).
+  private final class SessionConnection: Sendable {
+    private let state = Mutex<(connection: PostgresConnection?, abandoned: Bool)>((nil, false))
+
+    /// Keeps `connection` to close later; false (and closes it) if the session was given up.
+    func adopt(_ connection: PostgresConnection) -> Bool {
+      let abandoned = state.withLock { state in
+        if !state.abandoned { state.connection = connection }
+        return state.abandoned
+      }
+      if abandoned { Self.close(connection) }
+      return !abandoned
+    }
+
+    /// Closes the connection, if any, without waiting for it to close.
+    func abandon() {
+      let connection = state.withLock { state in
+        state.abandoned = true
+        return state.connection.take()
+      }
+      if let connection { Self.close(connection) }
+    }
+
+    private static func close(_ connection: PostgresConnection) {
+      Task { try? await connection.close() }
+    }
+  }
+
+  /// Runs `work` in a task of its own and returns when it ends or first calls its `fail`
+  /// (then throwing that error), or throws `CancellationError` when the caller is cancelled.
+  /// `work` is cancelled when it has not ended then, and never waited for: what it awaits may
+  /// never end (a database library's future on a connection that died under it).
+  static func firstOutcome<T: Sendable>(
+    _ work: @escaping @Sendable (_ fail: @escaping @Sendable (any Error) -> Void) async throws -> T
+  ) async throws -> T {
+    let waiting = Mutex<CheckedContinuation<T, any Error>?>(nil)
+    let outcome = Mutex<Result<T, any Error>?>(nil)
+    // The first outcome is kept, and given to the waiting caller as soon as both exist.
+    let settle: @Sendable (Result<T, any Error>) -> Void = { result in
+      let first = outcome.withLock { kept -> Bool in
+        guard kept == nil else { return false }
+        kept = result
+        return true
+      }
+      guard first else { return }
+      waiting.withLock { $0.take() }?.resume(with: result)
+    }
+    let task = Task {
+      do { settle(.success(try await work { settle(.failure($0)) })) } catch { settle(.failure(error)) }
+    }
+    defer { task.cancel() }
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let kept = outcome.withLock { kept -> Result<T, any Error>? in
+          if kept == nil { waiting.withLock { $0 = continuation } }
+          return kept
+        }
+        if let kept { continuation.resume(with: kept) }
+      }
+    } onCancel: {
+      settle(.failure(CancellationError()))
     }
   }
 
@@ -246,28 +339,20 @@ import Synchronization
     if wasConnected { logger.warning("lost the store, reconnecting: \(cause)") }
   }
 
-  /// Reads the changes past the last applied one (the read bounded by `limit`: past it the
-  /// connection is closed and the store lost) and puts in the lists they touch (compiling them
+  /// Reads the changes past the last applied one (the read bounded by `limit`: past it this
+  /// throws, and the follower gives the connection up) and puts in the lists they touch (compiling them
   /// takes what it takes: ten thousand lists after an outage take seconds).
   private func catchUp(on connection: PostgresConnection, service: ModerationService, within limit: Duration)
     async throws
   {
     let since = state.withLock { $0.applied }
-    let found = try await withThrowingTaskGroup(of: [ChangedApp]?.self) { group in
-      group.addTask { try await self.changedApps(past: since, on: connection) }
-      group.addTask {
+    let found = try await Self.firstOutcome { fail in
+      let timer = Task {
         try await Task.sleep(for: limit)
-        return nil
+        fail(StoreError("the store did not answer within \(limit)", isUnavailable: true))
       }
-      defer { group.cancelAll() }
-      guard let first = try await group.next(), let found = first else {
-        let lost = StoreError("the store did not answer within \(limit)", isUnavailable: true)
-        lose(lost)
-        // Closing fails the query that waits, so the group can end.
-        try? await connection.close()
-        throw lost
-      }
-      return found
+      defer { timer.cancel() }
+      return try await self.changedApps(past: since, on: connection)
     }
     await apply(found, since: since, service: service)
   }
