@@ -71,10 +71,19 @@ struct CLITests {
     process.standardOutput = output
     process.standardError = error
     try process.run()
+    // The error output is read on a thread of its own: one pipe read to its end before the
+    // other is opened deadlocks once the child fills the other's buffer.
+    let reading = DispatchGroup()
+    let errorData = Mutex(Data())
+    DispatchQueue.global().async(group: reading) {
+      let data = error.fileHandleForReading.readDataToEndOfFile()
+      errorData.withLock { $0 = data }
+    }
     input.fileHandleForWriting.write(Data(stdin.utf8))
     try input.fileHandleForWriting.close()
     let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = error.fileHandleForReading.readDataToEndOfFile()
+    reading.wait()
+    let err = errorData.withLock { $0 }
     process.waitUntilExit()
     return Result(
       status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),

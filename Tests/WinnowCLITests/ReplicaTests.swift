@@ -248,6 +248,29 @@ struct ReplicaTests {
     await database.stop()
   }
 
+  @Test func aReplicaStopsPromptlyWhileItsDatabaseIsFrozen() async throws {
+    let database = try await Self.store()
+    let servers = try await Self.replicas(1, of: database)
+    try database.freeze(true)
+    // The follower gives the store up within its 10 s limit and connects again, to a database
+    // that accepts the connection and never answers it.
+    var lost = false
+    for _ in 0..<300 where !lost {
+      let status = ServeTests.json(try await servers[0].get("/v1/status", headers: Self.admin).body)
+      lost = status["store"]?["connected"] == .bool(false)
+      if !lost { try await Task.sleep(for: .milliseconds(100)) }
+    }
+    #expect(lost)
+    try await Task.sleep(for: .seconds(1))
+    // Shutting down waits for nothing the database would have to answer.
+    let start = ContinuousClock.now
+    let exited = await servers[0].stop(within: .seconds(8))
+    #expect(exited, "the replica did not exit within 8 s of SIGTERM")
+    #expect(ContinuousClock.now - start < .seconds(8))
+    try database.freeze(false)
+    await database.stop()
+  }
+
   @Test func aReplicaKilledMidWriteLeavesTheStoreWhole() async throws {
     let database = try await Self.store()
     let servers = try await Self.replicas(2, of: database)

@@ -18,6 +18,12 @@ struct ServeTests {
     let port: Int
     let apps: String
     private let errorOutput: Pipe
+    /// The last bytes the server logged.
+    private let logTail = LogTail()
+
+    private final class LogTail: Sendable {
+      let bytes = Mutex<[UInt8]>([])
+    }
 
     /// Starts the server with an app directory holding `apps` (app key → list text) and the
     /// secrets `secrets`, and waits until it is ready.
@@ -60,8 +66,16 @@ struct ServeTests {
       }
       guard let port else { throw ServeTestError("the server did not start") }
       self.port = port
-      // Keep draining the log so the server never blocks on a full pipe.
-      handle.readabilityHandler = { _ = $0.availableData }
+      // Keep draining the log so the server never blocks on a full pipe; its end is kept for
+      // a server that does not stop.
+      let logTail = self.logTail
+      handle.readabilityHandler = { handle in
+        let data = handle.availableData
+        logTail.bytes.withLock { tail in
+          tail.append(contentsOf: data)
+          if tail.count > 8192 { tail.removeFirst(tail.count - 8192) }
+        }
+      }
       // Up to 120 s: a debug build compiling the global list while other suites run takes
       // tens of seconds on two cores (the compiled-list cache is cold at a test run's start).
       for _ in 0..<2400 {
@@ -148,10 +162,29 @@ struct ServeTests {
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+    /// Sends `SIGTERM` and waits for the server to exit; one that has not exited within a
+    /// minute is killed, and the test fails with the end of its log (a server that cannot stop
+    /// is a failure, not a test run that never ends).
     func stop() async {
+      if await !stop(within: .seconds(60)) {
+        let log = logTail.bytes.withLock { String(decoding: $0, as: UTF8.self) }
+        Issue.record("the server did not exit within 60 s of SIGTERM; the end of its log:\n\(log)")
+      }
+    }
+
+    /// Sends `SIGTERM` and waits up to `limit` for the server to exit: true if it did, false if
+    /// it had to be killed.
+    func stop(within limit: Duration) async -> Bool {
       if process.isRunning { signal(SIGTERM) }
+      let deadline = ContinuousClock.now + limit
+      while process.isRunning, ContinuousClock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(20))
+      }
+      let exited = !process.isRunning
+      if !exited { signal(SIGKILL) }
       let process = self.process
       await offThePool { process.waitUntilExit() }
+      return exited
     }
 
     deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
