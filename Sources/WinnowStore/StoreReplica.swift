@@ -100,34 +100,24 @@ import Synchronization
   }
 
   /// Loads every app's list from the store into `service`. Throws a ``StoreError`` when the
-  /// store cannot be reached (``StoreError/isUnavailable``: try again) or has no usable schema,
-  /// and a ``ModerationServiceError`` naming each list that does not compile.
+  /// store cannot be reached or does not answer within ``timeout`` (``StoreError/isUnavailable``:
+  /// try again) or has no usable schema, and a ``ModerationServiceError`` naming each list that
+  /// does not compile. Reading is bounded as a read of the API is: a store that stops answering
+  /// mid-read fails the load (at start, the server tries again; on a reload, the old lists
+  /// stay) instead of holding it; compiling what was read takes what it takes.
   public func load(into service: ModerationService) async throws {
-    let connection: PostgresConnection
-    do {
-      connection = try await PostgresConnection.connect(configuration: configuration, id: 2, logger: logger)
-    } catch {
-      throw StoreError("cannot connect to \(location): \(PostgresStore.cause(of: error))", isUnavailable: true)
-    }
-    defer { Task { try? await connection.close() } }
-    let (latest, texts): (Int64, [(app: String, text: String)])
-    do {
-      let version = try await PostgresStore.schemaVersion(on: connection, logger: logger)
-      if let problem = PostgresStore.schemaProblem(version: version, location: location) { throw StoreError(problem) }
-      // The latest id first, the texts after: a text may be newer than the id (the next
-      // catch-up reads it again), never older.
-      latest = try await Self.latestChange(on: connection, logger: logger)
-      var read: [(app: String, text: String)] = []
-      for try await (app, text) in try await connection.query("SELECT app, text FROM winnow_apps", logger: logger)
-        .decode((String, String).self)
-      {
-        read.append((app, text))
+    let opened = SessionConnection()
+    defer { opened.abandon() }
+    let (timeout, location) = (self.timeout, self.location)
+    let (latest, texts) = try await Self.firstOutcome { fail in
+      let timer = Task {
+        try await Task.sleep(for: timeout)
+        fail(StoreError("cannot read the lists of \(location): no answer within \(timeout)", isUnavailable: true))
       }
-      texts = read
-    } catch let error as StoreError { throw error } catch {
-      throw StoreError(
-        "cannot read the lists of \(location): \(PostgresStore.cause(of: error))", isUnavailable: connection.isClosed)
+      defer { timer.cancel() }
+      return try await self.readLists(opened)
     }
+    opened.abandon()
     let compiled = await Self.offThePool { service.compileAppLists(texts) }
     var updates: [String: ModerationService.CompiledAppList?] = [:]
     var errors: [String] = []
@@ -147,6 +137,34 @@ import Synchronization
       state.lastCaughtUp = .now
       // Just read: edits may go ahead until the follower finds the store gone.
       state.connected = true
+    }
+  }
+
+  /// The latest change id and every app's text, read on a connection of `opened`.
+  private func readLists(_ opened: SessionConnection) async throws -> (Int64, [(app: String, text: String)]) {
+    let connection: PostgresConnection
+    do {
+      connection = try await PostgresConnection.connect(configuration: configuration, id: 2, logger: logger)
+    } catch {
+      throw StoreError("cannot connect to \(location): \(PostgresStore.cause(of: error))", isUnavailable: true)
+    }
+    guard opened.adopt(connection) else { throw CancellationError() }
+    do {
+      let version = try await PostgresStore.schemaVersion(on: connection, logger: logger)
+      if let problem = PostgresStore.schemaProblem(version: version, location: location) { throw StoreError(problem) }
+      // The latest id first, the texts after: a text may be newer than the id (the next
+      // catch-up reads it again), never older.
+      let latest = try await Self.latestChange(on: connection, logger: logger)
+      var read: [(app: String, text: String)] = []
+      for try await (app, text) in try await connection.query("SELECT app, text FROM winnow_apps", logger: logger)
+        .decode((String, String).self)
+      {
+        read.append((app, text))
+      }
+      return (latest, read)
+    } catch let error as StoreError { throw error } catch {
+      throw StoreError(
+        "cannot read the lists of \(location): \(PostgresStore.cause(of: error))", isUnavailable: connection.isClosed)
     }
   }
 
@@ -256,12 +274,12 @@ import Synchronization
     throw StoreError("the store closed the connection", isUnavailable: true)
   }
 
-  /// The connection of one session, closed when the follower gives the session up (and at
-  /// once if it arrives after that).
+  /// The connection of one piece of work (a follower's session, a load), closed when the work
+  /// is done or given up, and at once if it arrives after that.
   private final class SessionConnection: Sendable {
     private let state = Mutex<(connection: PostgresConnection?, abandoned: Bool)>((nil, false))
 
-    /// Keeps `connection` to close later; false (and closes it) if the session was given up.
+    /// Keeps `connection` to close later; false (and closes it) if the work was given up.
     func adopt(_ connection: PostgresConnection) -> Bool {
       let abandoned = state.withLock { state in
         if !state.abandoned { state.connection = connection }

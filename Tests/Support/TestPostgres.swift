@@ -59,6 +59,64 @@ public final class TestPostgres: @unchecked Sendable {
     }
   }
 
+  /// Takes `LOCK TABLE table IN ACCESS EXCLUSIVE MODE` in a transaction `psql` holds open until
+  /// ``TableLock/release()``: every read of the table waits meanwhile, with the database up and
+  /// answering nothing, as behind a migration that holds the table. Returns once the lock is
+  /// held.
+  public func lock(_ table: String) async throws -> TableLock {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "\(binaries)/psql")
+    process.arguments = ["-X", "-h", directory, "-U", "winnow", "-d", "postgres"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    input.fileHandleForWriting.write(Data("BEGIN;\nLOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE;\n".utf8))
+    let handle = output.fileHandleForReading
+    let locked = await withCheckedContinuation { continuation in
+      DispatchQueue.global().async {
+        var text = ""
+        while !text.contains("LOCK TABLE") {
+          let data = handle.availableData
+          if data.isEmpty { break }
+          text += String(decoding: data, as: UTF8.self)
+        }
+        continuation.resume(returning: text.contains("LOCK TABLE"))
+      }
+    }
+    let lock = TableLock(process: process, input: input)
+    guard locked else {
+      await lock.release()
+      throw Failure(description: "psql did not take the lock on \(table)")
+    }
+    return lock
+  }
+
+  /// A lock ``lock(_:)`` took.
+  public final class TableLock: @unchecked Sendable {
+    private let process: Process
+    private let input: Pipe
+
+    init(process: Process, input: Pipe) {
+      self.process = process
+      self.input = input
+    }
+
+    /// Ends `psql`'s input: it exits, and its transaction and lock end with its connection.
+    public func release() async {
+      try? input.fileHandleForWriting.close()
+      let process = self.process
+      await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+          process.waitUntilExit()
+          continuation.resume()
+        }
+      }
+    }
+  }
+
   /// Stops (`SIGSTOP`) or resumes (`SIGCONT`) the server and all its processes: a database
   /// that neither answers nor closes its connections, as behind a network partition.
   ///

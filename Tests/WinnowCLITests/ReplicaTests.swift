@@ -271,6 +271,34 @@ struct ReplicaTests {
     await database.stop()
   }
 
+  @Test func aReplicaWhoseListsCannotBeReadInTimeTriesAgainAndComesUp() async throws {
+    let database = try await Self.store()
+    let lock = try await database.lock("winnow_apps")
+    // Reading the lists waits on the lock, the database answering nothing: the read is bounded
+    // by --store-timeout, and the load is tried again rather than waiting for ever.
+    let server = try await Server(
+      secrets: ["app1": "s3cret", "app2": "s3cret"], store: database.url,
+      arguments: ["--replica", "r1", "--admin-token-file", try Self.tokenFile(), "--store-timeout", "1"],
+      waitUntilReady: false)
+    var retried = false
+    for _ in 0..<300 where !retried {
+      retried = server.log.contains("the store cannot be reached; trying again")
+      if !retried { try await Task.sleep(for: .milliseconds(100)) }
+    }
+    #expect(retried, "\(server.log)")
+    #expect(try await server.get("/readyz").status == 503)
+    await lock.release()
+    var ready = false
+    for _ in 0..<600 where !ready {
+      ready = (try? await server.get("/readyz").status) == 200
+      if !ready { try await Task.sleep(for: .milliseconds(100)) }
+    }
+    #expect(ready, "\(server.log)")
+    #expect(try await Self.verdict(server, "秒杀") == "blocked")
+    await server.stop()
+    await database.stop()
+  }
+
   @Test func aReplicaKilledMidWriteLeavesTheStoreWhole() async throws {
     let database = try await Self.store()
     let servers = try await Self.replicas(2, of: database)

@@ -29,7 +29,7 @@ struct ServeTests {
     /// secrets `secrets`, and waits until it is ready.
     init(
       apps files: [String: String] = ["app1": "秒杀 => **\nappword\n"], secrets: [String: String] = ["app1": "s3cret"],
-      directory: String? = nil, store: String? = nil, arguments: [String] = []
+      directory: String? = nil, store: String? = nil, arguments: [String] = [], waitUntilReady: Bool = true
     ) async throws {
       let apps = directory ?? CLITests.temporaryPath("apps").path
       if directory == nil {
@@ -76,6 +76,7 @@ struct ServeTests {
           if tail.count > 8192 { tail.removeFirst(tail.count - 8192) }
         }
       }
+      guard waitUntilReady else { return }
       // Up to 120 s: a debug build compiling the global list while other suites run takes
       // tens of seconds on two cores (the compiled-list cache is cold at a test run's start).
       for _ in 0..<2400 {
@@ -162,12 +163,14 @@ struct ServeTests {
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+    /// What the server has logged lately (its last 8 KiB).
+    var log: String { logTail.bytes.withLock { String(decoding: $0, as: UTF8.self) } }
+
     /// Sends `SIGTERM` and waits for the server to exit; one that has not exited within a
     /// minute is killed, and the test fails with the end of its log (a server that cannot stop
     /// is a failure, not a test run that never ends).
     func stop() async {
       if await !stop(within: .seconds(60)) {
-        let log = logTail.bytes.withLock { String(decoding: $0, as: UTF8.self) }
         Issue.record("the server did not exit within 60 s of SIGTERM; the end of its log:\n\(log)")
       }
     }
@@ -210,6 +213,15 @@ struct ServeTests {
   }
 
   // MARK: - Endpoints
+
+  @Test(arguments: ["--idle-timeout", "--body-timeout", "--store-timeout"])
+  func timeoutsOutOfRangeAreRefused(option: String) async throws {
+    for value in ["0", "-1", "nan", "86401"] {
+      let result = try await CLITests.run(["serve", "--port", "0", "\(option)=\(value)"])
+      #expect(result.status == 64, "\(option) \(value): \(result.stderr)")
+      #expect(result.stderr.contains("\(option) must be more than 0 and at most 86400 seconds"), "\(result.stderr)")
+    }
+  }
 
   @Test func healthReadinessStatusAndMetrics() async throws {
     let server = try await Server()

@@ -53,6 +53,12 @@ struct ServeCommand: AsyncParsableCommand {
   var bodyTimeout: Double = 30
 
   @Option(
+    name: .customLong("store-timeout"),
+    help: "Seconds a word edit, or a read of the lists, may wait for the --store database before it fails (default 30)."
+  )
+  var storeTimeout: Double = 30
+
+  @Option(
     name: .customLong("max-connections"),
     help: "The most connections open at once (default: 3/4 of the open-file limit).")
   var maximumConnections: Int?
@@ -141,7 +147,9 @@ struct ServeCommand: AsyncParsableCommand {
     if !(watchInterval >= 0 && watchInterval <= 3600) {
       throw ValidationError("--watch-interval must be 0 to 3600 seconds")
     }
-    for (name, value) in [("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout)]
+    for (name, value) in [
+      ("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout), ("--store-timeout", storeTimeout),
+    ]
     where !(value > 0 && value <= 86_400) {
       throw ValidationError("\(name) must be more than 0 and at most 86400 seconds")
     }
@@ -212,7 +220,9 @@ struct ServeCommand: AsyncParsableCommand {
       throw CLIError.exitCode
     }
     if store.isPostgres {
-      do { server.store = try store.replica(logger: server.logger) } catch {
+      do {
+        server.store = try store.replica(timeout: .milliseconds(Int64(storeTimeout * 1000)), logger: server.logger)
+      } catch {
         FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
         throw CLIError.exitCode
       }

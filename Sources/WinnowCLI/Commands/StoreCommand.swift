@@ -39,10 +39,11 @@ struct StoreOptions: ParsableArguments {
     return (location, password)
   }
 
-  /// The replica of `winnow serve --store URL`.
-  func replica(logger: Logger) throws -> StoreReplica {
+  /// The replica of `winnow serve --store URL`, whose edits and reads of the store are answered
+  /// unavailable past `timeout`.
+  func replica(timeout: Duration, logger: Logger) throws -> StoreReplica {
     let (location, password) = try resolved()
-    return StoreReplica(location: location, password: password, logger: logger)
+    return StoreReplica(location: location, password: password, timeout: timeout, logger: logger)
   }
 
   /// Connects, or exits with status 2 naming the cause.
