@@ -139,8 +139,11 @@ private struct ListService: Service {
     let signals = await UnixSignalsSequence(trapping: .sighup)
     let store = handlers.configuration.store
     let logger = handlers.configuration.logger
-    await holder.load(makeService) { service throws(ModerationServiceError) in
-      if let store { try await Self.loadFromStore(store, into: service, logger: logger) }
+    // A shutdown during the load ends it (the store may be what holds it).
+    await cancelWhenGracefulShutdown { [holder, makeService] in
+      await holder.load(makeService) { service throws(ModerationServiceError) in
+        if let store { try await Self.loadFromStore(store, into: service, logger: logger) }
+      }
     }
     if case .failed(let error) = holder.current { throw error }
     logger.info("lists loaded")
@@ -167,7 +170,8 @@ private struct ListService: Service {
 
   /// Loads the store's lists, trying again with backoff (0.5 s doubling to 10 s) while the
   /// store cannot be reached; a store without the schema, or a list that does not compile,
-  /// fails the start.
+  /// fails the start, and so does a shutdown that comes first (a read the database does not
+  /// answer does not hold it).
   static func loadFromStore(_ store: StoreReplica, into service: ModerationService, logger: Logger)
     async throws(ModerationServiceError)
   {
@@ -178,7 +182,9 @@ private struct ListService: Service {
         return
       } catch let error as ModerationServiceError {
         throw error
-      } catch let error as StoreError where error.isUnavailable && !Task.isCancelled {
+      } catch _ where Task.isCancelled {
+        throw ModerationServiceError(errors: ["stopped before the store's lists were read"])
+      } catch let error as StoreError where error.isUnavailable {
         logger.warning("the store cannot be reached; trying again in \(backoff): \(error)")
         try? await Task.sleep(for: backoff)
         backoff = min(backoff * 2, .seconds(10))

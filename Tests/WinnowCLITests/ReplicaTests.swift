@@ -299,6 +299,27 @@ struct ReplicaTests {
     await database.stop()
   }
 
+  @Test func aReplicaStoppedWhileItsListsCannotBeReadExitsPromptly() async throws {
+    let database = try await Self.store()
+    let lock = try await database.lock("winnow_apps")
+    let server = try await Server(
+      secrets: ["app1": "s3cret", "app2": "s3cret"], store: database.url,
+      arguments: ["--replica", "r1", "--admin-token-file", try Self.tokenFile()], waitUntilReady: false)
+    // The load waits on the lock (within its 30 s): a SIGTERM ends it, and says so.
+    try await Task.sleep(for: .seconds(1))
+    #expect(try await server.get("/readyz").status == 503)
+    let exited = await server.stop(within: .seconds(10))
+    #expect(exited, "the replica did not exit within 10 s of SIGTERM")
+    var said = false
+    for _ in 0..<40 where !said {
+      said = server.log.contains("stopped before the store's lists were read")
+      if !said { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    #expect(said, "\(server.log)")
+    await lock.release()
+    await database.stop()
+  }
+
   @Test func aReplicaKilledMidWriteLeavesTheStoreWhole() async throws {
     let database = try await Self.store()
     let servers = try await Self.replicas(2, of: database)
