@@ -30,15 +30,28 @@ struct ReplicaTests {
   }
 
   /// `count` replicas of the store, named r1, r2, …
-  static func replicas(_ count: Int, of database: TestPostgres, arguments: [String] = []) async throws -> [Server] {
+  static func replicas(
+    _ count: Int, of database: TestPostgres, arguments: [String] = [], waitUntilReady: Bool = true
+  ) async throws -> [Server] {
     var servers: [Server] = []
     for index in 1...count {
       servers.append(
         try await Server(
           secrets: ["app1": "s3cret", "app2": "s3cret"], store: database.url,
-          arguments: ["--replica", "r\(index)", "--admin-token-file", try tokenFile()] + arguments))
+          arguments: ["--replica", "r\(index)", "--admin-token-file", try tokenFile()] + arguments,
+          waitUntilReady: waitUntilReady))
     }
     return servers
+  }
+
+  /// Whether `condition` holds within `limit`, asked every 50 ms.
+  static func eventually(within limit: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while true {
+      if try await condition() { return true }
+      if ContinuousClock.now >= deadline { return false }
+      try await Task.sleep(for: .milliseconds(50))
+    }
   }
 
   static func tokenFile() throws -> String {
@@ -276,23 +289,14 @@ struct ReplicaTests {
     let lock = try await database.lock("winnow_apps")
     // Reading the lists waits on the lock, the database answering nothing: the read is bounded
     // by --store-timeout, and the load is tried again rather than waiting for ever.
-    let server = try await Server(
-      secrets: ["app1": "s3cret", "app2": "s3cret"], store: database.url,
-      arguments: ["--replica", "r1", "--admin-token-file", try Self.tokenFile(), "--store-timeout", "1"],
-      waitUntilReady: false)
-    var retried = false
-    for _ in 0..<300 where !retried {
-      retried = server.log.contains("the store cannot be reached; trying again")
-      if !retried { try await Task.sleep(for: .milliseconds(100)) }
+    let server = try await Self.replicas(1, of: database, arguments: ["--store-timeout", "1"], waitUntilReady: false)[0]
+    let retried = try await Self.eventually(within: .seconds(30)) {
+      server.log.contains("the store cannot be reached; trying again")
     }
     #expect(retried, "\(server.log)")
     #expect(try await server.get("/readyz").status == 503)
     await lock.release()
-    var ready = false
-    for _ in 0..<600 where !ready {
-      ready = (try? await server.get("/readyz").status) == 200
-      if !ready { try await Task.sleep(for: .milliseconds(100)) }
-    }
+    let ready = try await Self.eventually(within: .seconds(60)) { (try? await server.get("/readyz").status) == 200 }
     #expect(ready, "\(server.log)")
     #expect(try await Self.verdict(server, "秒杀") == "blocked")
     await server.stop()
@@ -302,18 +306,14 @@ struct ReplicaTests {
   @Test func aReplicaStoppedWhileItsListsCannotBeReadExitsPromptly() async throws {
     let database = try await Self.store()
     let lock = try await database.lock("winnow_apps")
-    let server = try await Server(
-      secrets: ["app1": "s3cret", "app2": "s3cret"], store: database.url,
-      arguments: ["--replica", "r1", "--admin-token-file", try Self.tokenFile()], waitUntilReady: false)
+    let server = try await Self.replicas(1, of: database, waitUntilReady: false)[0]
     // The load waits on the lock (within its 30 s): a SIGTERM ends it, and says so.
     try await Task.sleep(for: .seconds(1))
     #expect(try await server.get("/readyz").status == 503)
     let exited = await server.stop(within: .seconds(10))
     #expect(exited, "the replica did not exit within 10 s of SIGTERM")
-    var said = false
-    for _ in 0..<40 where !said {
-      said = server.log.contains("stopped before the store's lists were read")
-      if !said { try await Task.sleep(for: .milliseconds(50)) }
+    let said = try await Self.eventually(within: .seconds(2)) {
+      server.log.contains("stopped before the store's lists were read")
     }
     #expect(said, "\(server.log)")
     await lock.release()
