@@ -62,6 +62,9 @@ extension AutomatonLayout {
     // The records, in order.
     var numbers = StateNumbers(wordCount: count)
     var states = [0]
+    // Room for every state the file claims, within what its records could hold: grown one
+    // append at a time, the array was copied and checked for sharing at every state.
+    states.reserveCapacity(min(max(stateCount, 1), count / Self.rowOffset + 1))
     numbers.mark(0)
     var offset = Self.rowOffset + alphabetSize
     while offset < count {
@@ -100,9 +103,42 @@ extension AutomatonLayout {
       }
     }
     guard tree else { return false }
-    // Failure links, and who owns each slot.
+    // The rest through buffers too: the arrays' subscripts, checked for sharing at every
+    // write, were most of this check.
     var ownerDepth = [Int](repeating: -1, count: slots.count / 3)
     var ownerBytes = [Int](repeating: 0, count: slots.count / 3)
+    return depth.withUnsafeBufferPointer { depth in
+      byteDepth.withUnsafeBufferPointer { byteDepth in
+        ownerDepth.withUnsafeMutableBufferPointer { ownerDepth in
+          ownerBytes.withUnsafeMutableBufferPointer { ownerBytes in
+            patternLengths.withUnsafeBufferPointer { patternLengths in
+              patternByteLengths.withUnsafeBufferPointer { patternByteLengths in
+                states.withUnsafeBufferPointer { states in
+                  Self.areReportsConsistent(
+                    program: program, slots: slots, slotPatterns: slotPatterns, states: states, numbers: numbers,
+                    depth: depth, byteDepth: byteDepth, ownerDepth: ownerDepth, ownerBytes: ownerBytes,
+                    patternLengths: patternLengths, patternByteLengths: patternByteLengths)
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// The second half of ``isConsistent(alphabet:patternLengths:patternByteLengths:)``, once
+  /// every state's depth is known: failure links lead to shallower states, each slot has one
+  /// owner and chains to a shallower or equal one, and what each state reports has its depth.
+  /// `ownerDepth` starts at -1 and `ownerBytes` at 0, one of each per slot.
+  private static func areReportsConsistent(
+    program: UnsafeBufferPointer<UInt32>, slots: UnsafeBufferPointer<UInt32>,
+    slotPatterns: UnsafeBufferPointer<UInt32>, states: UnsafeBufferPointer<Int>, numbers: StateNumbers,
+    depth: UnsafeBufferPointer<Int32>, byteDepth: UnsafeBufferPointer<Int32>,
+    ownerDepth: UnsafeMutableBufferPointer<Int>, ownerBytes: UnsafeMutableBufferPointer<Int>,
+    patternLengths: UnsafeBufferPointer<UInt32>, patternByteLengths: UnsafeBufferPointer<UInt32>
+  ) -> Bool {
+    // Failure links, and who owns each slot.
     for (number, state) in states.enumerated() where number > 0 {
       let fail = Int(program[state + Self.failOffset])
       guard let failNumber = numbers.number(at: fail), depth[failNumber] < depth[number] else { return false }

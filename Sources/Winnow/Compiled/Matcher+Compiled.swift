@@ -248,18 +248,22 @@ extension MatcherLayer {
       default: throw CompiledMatcherError(.malformed("entry boundary"))
       }
       let file = files[index]
-      var entry = Entry(
-        text: try reader.string(at: texts[index]),
-        kind: packed & 1 == 0 ? .literal : packed & 1 << 7 == 0 ? .regex : .rawRegex, action: action,
-        boundary: boundary, category: categories[index] == none ? nil : try reader.string(at: categories[index]),
-        source: file == none ? nil : SourceLocation(file: try reader.string(at: file), line: Int(lines[index])),
-        language: languages[index] == none ? nil : try reader.string(at: languages[index]))
-      entry.isAlsoName = packed & 1 << 6 != 0
-      entry.isInsult = packed & 1 << 8 != 0
-      if alsoWordOf[index] != none {
-        entry.alsoWordOf = try reader.string(at: alsoWordOf[index]).split(separator: "+").map(String.init)
-      }
-      entries.append(CompiledEntry(entry: entry, origin: origins[index] == 0 ? .global : .custom))
+      let text = try reader.string(at: texts[index])
+      let category = categories[index] == none ? nil : try reader.string(at: categories[index])
+      let source = file == none ? nil : SourceLocation(file: try reader.string(at: file), line: Int(lines[index]))
+      let language = languages[index] == none ? nil : try reader.string(at: languages[index])
+      let alsoWordOfCodes =
+        alsoWordOf[index] == none ? [] : try reader.string(at: alsoWordOf[index]).split(separator: "+").map(String.init)
+      // Built whole, after every read that may throw: a local changed and then appended was
+      // copied into the array, retaining and releasing each of its strings (a tenth of reading
+      // a list back).
+      entries.append(
+        CompiledEntry(
+          entry: Entry(
+            text: text, kind: packed & 1 == 0 ? .literal : packed & 1 << 7 == 0 ? .regex : .rawRegex,
+            action: action, boundary: boundary, category: category, source: source, language: language,
+            alsoWordOf: alsoWordOfCodes, isAlsoName: packed & 1 << 6 != 0, isInsult: packed & 1 << 8 != 0),
+          origin: origins[index] == 0 ? .global : .custom))
       if index == 0 || lists[index] != lists[index - 1] {
         listRuns.append(ListRun(start: index, name: try reader.string(at: lists[index])))
       }

@@ -61,6 +61,12 @@ struct RawPrefilter: Sendable {
 
   /// The prefilter of raw regexes with these patterns, in order.
   init(patterns: [String], caseless: Bool) {
+    // Most layers have no raw regex: no tables to build and drop.
+    guard !patterns.isEmpty else {
+      (starts, needles, tables, needed, digitsNeeded) = ([], [], [], [], [])
+      (mostDigitsNeeded, self.caseless, isUseful, all) = (0, caseless, false, 0)
+      return
+    }
     var byByte = [[Needle]](repeating: [], count: 256)
     var pairs = [UInt64](repeating: 0, count: 1024)
     var singles = [UInt64](repeating: 0, count: 256)

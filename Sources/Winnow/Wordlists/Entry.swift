@@ -133,6 +133,24 @@ public struct Entry: Sendable, Hashable {
     self.language = language
   }
 
+  /// Creates an entry with its flags, as a compiled list holds it: built whole, it is not
+  /// copied to be changed.
+  init(
+    text: String, kind: Kind, action: Action, boundary: Boundary, category: String?, source: SourceLocation?,
+    language: String?, alsoWordOf: [String], isAlsoName: Bool, isInsult: Bool
+  ) {
+    self.text = text
+    self.kind = kind
+    self.action = action
+    self.boundary = boundary
+    self.category = category
+    self.source = source
+    self.language = language
+    self.alsoWordOf = alsoWordOf
+    self.isAlsoName = isAlsoName
+    self.isInsult = isInsult
+  }
+
   /// Whether `category` is `name` or one of its subcategories (`contact.phone` is within
   /// `contact`): what a category setting (`--exclude-category`, `--category-action`) names.
   public static func category(_ category: String, isWithin name: String) -> Bool {
