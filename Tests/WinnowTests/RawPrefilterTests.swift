@@ -83,6 +83,37 @@ struct RawPrefilterTests {
     #expect(RawPrefilter.minimumDigits(of: pattern) == expected, "\(pattern)")
   }
 
+  /// Decimal digits are counted the same way, from what is all decimal digits (`\d`, `[0-9]`,
+  /// full-width digits); a class that also holds a Chinese numeral or a circled digit counts
+  /// none, since `\d` does not match those.
+  @Test(arguments: [
+    (#"\d{11}"#, 11), (#"[0-9]{3}-[0-9]{4}"#, 7), (#"[1１一①❶➀]\d{2,}"#, 2), (#"[３-９]\d"#, 2),
+    (#"(?:\(0\d{2,3}\)\s?|0\d{2,3}[\s\-])\d{7,8}"#, 10), (#"[1一]{3}"#, 0), ("0755", 4), ("一三", 0),
+  ])
+  func decimalDigitsAreRead(_ pattern: String, _ expected: Int) {
+    #expect(RawPrefilter.minimumDigits(of: pattern, decimal: true) == expected, "\(pattern)")
+  }
+
+  /// The longest match is read from lengths and quantifiers' maximums; lookarounds and anchors
+  /// span nothing; a group its longest alternative; anything unbounded or not read has none.
+  @Test(arguments: [
+    (#"\d{11}"#, 11 as Int?), (#"(?<![\d+])0\d{2,3}-\d{7,8}"#, 13), (#"a(?:bc|d)?e"#, 4), (#"(?:ab|c){2}"#, 4),
+    (#"\+?86[\s\-]{0,2}\d"#, 6), (#"^\bab$"#, 2), (#"\d+"#, nil), (#"a{2,}"#, nil), (#"\d*"#, nil),
+    (#"(?i)ab"#, nil), (#"(a)\1"#, nil), (#"\p{Nd}"#, nil), (#"\R"#, nil), (#"x{,3}"#, 3), (#"\.\-"#, 2),
+  ])
+  func longestMatchIsRead(_ pattern: String, _ expected: Int?) {
+    #expect(RawPrefilter.maximumLength(of: pattern) == expected, "\(pattern)")
+  }
+
+  /// A window holds the digits when some run of `count` of them begins within it.
+  @Test func digitsAreFoundWithinAWindow() {
+    #expect(RawPrefilter.hasDigits(3, within: 10, at: [0, 20, 25, 29]))
+    #expect(!RawPrefilter.hasDigits(3, within: 9, at: [0, 20, 25, 29]))
+    #expect(!RawPrefilter.hasDigits(5, within: 100, at: [0, 1, 2, 3]))
+    #expect(RawPrefilter.hasDigits(1, within: 1, at: [7]))
+    #expect(Array("a1一b①".utf8).withUnsafeBufferPointer { RawPrefilter.digitOffsets(in: $0) } == [1, 2, 6])
+  }
+
   /// Every decimal digit of every script (what `\d` matches with Unicode properties) is counted
   /// as a possible digit; the blocks answered without a property lookup hold none; and the
   /// first two bytes of every possible digit are among the pairs the scan reads a scalar at.
@@ -109,6 +140,16 @@ struct RawPrefilterTests {
         (mask >> UInt64(value & 63)) & 1 == (RawPrefilter.mayBeDigit(value) ? 1 : 0), "U+\(String(value, radix: 16))")
     }
     #expect(!RawPrefilter.mayBeDigit(0x5341) && RawPrefilter.mayBeDigit(0x5E7A))  // 十 is not, 幺 is
+    // A decimal digit is exactly what `\d` matches (general category Nd), and its blocks say so.
+    for value in UInt32(0)...0x10FFFF {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      let isDecimal = scalar.properties.generalCategory == .decimalNumber
+      #expect(RawPrefilter.isDecimalDigit(value) == isDecimal, "U+\(String(value, radix: 16))")
+      if (0x800...0xFFFF).contains(value) {
+        let mask = RawPrefilter.decimalBlocks[Int(value >> 6)]
+        #expect((mask >> UInt64(value & 63)) & 1 == (isDecimal ? 1 : 0), "U+\(String(value, radix: 16))")
+      }
+    }
   }
 
   /// The patterns of the contact list's `raw:` entries, in order.
@@ -150,12 +191,57 @@ struct RawPrefilterTests {
           if needle.bytes[0] & 0xF0 == 0xE0 { withThreeByteNeedle += 1 }
         }
       }
-      let (found, digits) = bytes.withUnsafeBufferPointer { prefilter.scan($0) }
+      let (found, digits, decimals) = bytes.withUnsafeBufferPointer { prefilter.scan($0) }
       #expect(found == reference, "\(text)")
       let digitReference = text.unicodeScalars.filter { RawPrefilter.mayBeDigit($0.value) }.count
       #expect(min(digits, prefilter.mostDigitsNeeded) == min(digitReference, prefilter.mostDigitsNeeded), "\(text)")
+      let decimalReference = text.unicodeScalars.filter { $0.properties.generalCategory == .decimalNumber }.count
+      #expect(
+        min(decimals, prefilter.mostDecimalsNeeded) == min(decimalReference, prefilter.mostDecimalsNeeded), "\(text)")
     }
     #expect(withThreeByteNeedle > 1000)
+  }
+
+  /// Property: a regex skipped because its digits are too far apart for one match does not
+  /// match. The texts are long and sparse: numerals and phone numbers among Chinese prose, as
+  /// in the reviews where the mobile number regex ran on one text in twenty for `一` and `三`.
+  @Test func neverSkipsAMatchForItsDigitsWindow() throws {
+    let patterns = try Self.contactPatterns()
+    let prefilter = RawPrefilter(patterns: patterns, caseless: true)
+    let programs = try patterns.map { try RegexProgram(pattern: $0, caseless: true) }
+    let pieces = [
+      "一", "三", "八", "①", "１", "3", "-", " ", "的", "时候", "我们", "很好", "，", "。", "一个", "第一", "三天",
+    ]
+    // One text in four holds a whole number somewhere.
+    let numbers = ["13812345678", "一三八一二三四五六七八", "138-1234-5678", "010-12345678", "(555) 123-4567"]
+    var generator = SeededGenerator(state: 59)
+    var scratch = RegexScratch()
+    var skippedForWindow = 0
+    var matchedWithDigits = 0
+    for _ in 0..<2000 {
+      var words = (0..<Int.random(in: 10...60, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+      if Int.random(in: 0..<4, using: &generator) == 0 {
+        words.insert(numbers.randomElement(using: &generator)!, at: Int.random(in: 0...words.count, using: &generator))
+      }
+      let text = words.joined()
+      let bytes = Array(text.utf8)
+      let offsets = bytes.withUnsafeBufferPointer { RawPrefilter.digitOffsets(in: $0) }
+      for (index, program) in programs.enumerated() where prefilter.digitsNeeded[index] > 0 {
+        var matched = false
+        _ = bytes.withUnsafeBufferPointer { buffer in
+          program.forEachMatch(in: buffer, scratch: &scratch) { _ in matched = true }
+        }
+        if matched { matchedWithDigits += 1 }
+        let needed = prefilter.digitsNeeded[index]
+        guard offsets.count >= needed,
+          !RawPrefilter.hasDigits(needed, within: prefilter.digitWindows[index], at: offsets)
+        else { continue }
+        skippedForWindow += 1
+        #expect(!matched, "\(patterns[index]) matches \(text), which the digits' window skips")
+      }
+    }
+    #expect(skippedForWindow > 200 && matchedWithDigits > 100, "\(skippedForWindow) \(matchedWithDigits)")
+    #expect(prefilter.digitWindows.filter { $0 < Int.max }.count >= 3)
   }
 
   /// Property: for each pattern of the contact list and random texts made of the pieces those
@@ -178,12 +264,13 @@ struct RawPrefilterTests {
     var scratch = RegexScratch()
     var skipped = 0
     var skippedForDigits = 0
+    var skippedForDecimals = 0
     var phoneMatches = 0
     for _ in 0..<3000 {
       let text = (0..<Int.random(in: 1...14, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
         .joined()
       let bytes = Array(text.utf8)
-      let (found, digits) = bytes.withUnsafeBufferPointer { prefilter.scan($0) }
+      let (found, digits, decimals) = bytes.withUnsafeBufferPointer { prefilter.scan($0) }
       // The scan counts what a plain count of the scalars counts (it may stop once it has
       // every set and the most digits any regex needs).
       let reference = text.unicodeScalars.filter { RawPrefilter.mayBeDigit($0.value) }.count
@@ -191,20 +278,25 @@ struct RawPrefilterTests {
       for (index, program) in programs.enumerated() {
         let lacksLiterals = found & prefilter.needed[index] != prefilter.needed[index]
         let lacksDigits = digits < prefilter.digitsNeeded[index]
+        let lacksDecimals = decimals < prefilter.decimalsNeeded[index]
         var matched = false
         _ = bytes.withUnsafeBufferPointer { buffer in
           program.forEachMatch(in: buffer, scratch: &scratch) { _ in matched = true }
         }
         if matched && prefilter.digitsNeeded[index] > 0 { phoneMatches += 1 }
-        guard lacksLiterals || lacksDigits else { continue }
+        guard lacksLiterals || lacksDigits || lacksDecimals else { continue }
         skipped += 1
         if lacksDigits && !lacksLiterals { skippedForDigits += 1 }
+        if lacksDecimals && !lacksDigits && !lacksLiterals { skippedForDecimals += 1 }
         #expect(!matched, "\(patterns[index]) matches \(text), which the prefilter skips")
       }
     }
     // The property says something only if texts were skipped, for digits too, and if the
     // patterns that need digits also matched.
     #expect(skipped > 3000 && skippedForDigits > 500 && phoneMatches > 500)
+    // Skipped for decimal digits alone: Chinese or circled numerals enough for the digit count.
+    #expect(skippedForDecimals > 100, "\(skippedForDecimals)")
     #expect(prefilter.digitsNeeded.filter { $0 > 0 }.count >= 5)
+    #expect(prefilter.decimalsNeeded.filter { $0 > 0 }.count >= 3)
   }
 }

@@ -17,6 +17,21 @@ extension RawPrefilter {
     }
   }
 
+  /// Whether a digit-like scalar is no decimal digit: the circled digits and the Chinese
+  /// numerals, which `\d` does not match (a phone number regex names them in its classes).
+  static func isNonDecimalDigitLike(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x2460...0x2468, 0x24EA, 0x2776...0x277E, 0x2780...0x2788: true
+    case 0x3007, 0x96F6, 0x4E00, 0x4E8C, 0x4E09, 0x56DB, 0x4E94, 0x516D, 0x4E03, 0x516B, 0x4E5D, 0x5E7A: true
+    default: false
+    }
+  }
+
+  /// Whether a scalar is a decimal digit of any script (general category Nd), what `\d`
+  /// matches with Unicode properties: one that may be a digit (``mayBeDigit(_:)``) but for
+  /// ``isNonDecimalDigitLike(_:)``.
+  static func isDecimalDigit(_ value: UInt32) -> Bool { mayBeDigit(value) && !isNonDecimalDigitLike(value) }
+
   /// Whether a scalar may be a digit to a raw regex: digit-like, or a decimal digit of any
   /// script (`\d` matches those, raw regexes being compiled with Unicode properties). Only in
   /// the ranges of ``asksProperties(_:)`` is Unicode asked; the rest of the text (Latin,
@@ -53,6 +68,20 @@ extension RawPrefilter {
       return mask
     }
     for (block, mask) in decimalDigitBlocks { blocks[block] |= mask }
+    return blocks
+  }()
+
+  /// ``digitBlocks`` with only the decimal digits (``isDecimalDigit(_:)``) set: the scalars of
+  /// ``isNonDecimalDigitLike(_:)``, listed again here so as not to ask it of every scalar at
+  /// the start (`everyDecimalDigitIsCounted` holds the two to each other).
+  static let decimalBlocks: [UInt64] = {
+    var blocks = digitBlocks
+    let others: [ClosedRange<UInt32>] = [
+      0x2460...0x2468, 0x24EA...0x24EA, 0x2776...0x277E, 0x2780...0x2788, 0x3007...0x3007, 0x96F6...0x96F6,
+      0x4E00...0x4E00, 0x4E8C...0x4E8C, 0x4E09...0x4E09, 0x56DB...0x56DB, 0x4E94...0x4E94, 0x516D...0x516D,
+      0x4E03...0x4E03, 0x516B...0x516B, 0x4E5D...0x4E5D, 0x5E7A...0x5E7A,
+    ]
+    for value in others.joined() { blocks[Int(value >> 6)] &= ~(1 << UInt64(value & 63)) }
     return blocks
   }()
 
@@ -113,16 +142,18 @@ extension RawPrefilter {
 
   /// The fewest digit-like scalars a match of `pattern` can hold: a class or character counts
   /// when everything it matches is digit-like (`\d`, `[0-9]`, `[1１一①]`, `0`), repeated as often
-  /// as its quantifier's minimum; a group counts its alternative with the fewest; lookarounds
+  /// as its quantifier's minimum; with `decimal`, the fewest decimal digits, counting a class
+  /// or character when everything it matches is one (`\d`, `[0-9]`, `[３-９]`, not `[1一]`); a group counts its alternative with the fewest; lookarounds
   /// and everything else count nothing. A pattern with a construct it does not read (inline
   /// options, `\Q`, backreferences, an unclosed group) needs 0, so the count never says more
   /// than the regex requires.
-  static func minimumDigits(of pattern: String) -> Int {
+  static func minimumDigits(of pattern: String, decimal: Bool = false) -> Int {
     guard !pattern.contains("\\Q") else { return 0 }
-    return minimumDigits(Array(pattern.unicodeScalars)[...]) ?? 0
+    return minimumDigits(Array(pattern.unicodeScalars)[...], counts: decimal ? isDecimalDigit : isDigitLike) ?? 0
   }
 
-  private static func minimumDigits(_ characters: ArraySlice<Unicode.Scalar>) -> Int? {
+  /// The count of ``minimumDigits(of:decimal:)``, of the scalars `counts` says yes to.
+  private static func minimumDigits(_ characters: ArraySlice<Unicode.Scalar>, counts: (UInt32) -> Bool) -> Int? {
     var branches: [Int] = []
     var total = 0
     var index = characters.startIndex
@@ -150,7 +181,7 @@ extension RawPrefilter {
         }
       case "[":
         guard let close = RegexProgram.endOfClass(characters, from: next) else { return nil }
-        atom = isDigitClass(characters[next..<close]) ? 1 : 0
+        atom = isDigitClass(characters[next..<close], counts: counts) ? 1 : 0
         next = close + 1
       case "(":
         guard let close = endOfGroup(characters, from: next) else { return nil }
@@ -166,12 +197,12 @@ extension RawPrefilter {
             return nil  // options, named groups, conditions …: not read
           }
         }
-        guard let inside = minimumDigits(body) else { return nil }
+        guard let inside = minimumDigits(body, counts: counts) else { return nil }
         atom = inside
       case ")", "?", "*", "+", "{":
         return nil
       default:
-        atom = isDigitLike(characters[index].value) ? 1 : 0
+        atom = counts(characters[index].value) ? 1 : 0
       }
       // The atom's quantifier: its minimum repetition.
       var repeats = 1
@@ -188,9 +219,9 @@ extension RawPrefilter {
     return branches.min()
   }
 
-  /// Whether every scalar a class body (between `[` and `]`) matches is digit-like: no
-  /// negation, and each item a digit-like scalar, a range of them, or `\d`.
-  private static func isDigitClass(_ body: ArraySlice<Unicode.Scalar>) -> Bool {
+  /// Whether every scalar a class body (between `[` and `]`) matches is one `counts` says yes
+  /// to: no negation, and each item such a scalar, a range of them, or `\d`.
+  private static func isDigitClass(_ body: ArraySlice<Unicode.Scalar>, counts: (UInt32) -> Bool) -> Bool {
     guard let first = body.first, first != "^" else { return false }
     var index = body.startIndex
     while index < body.endIndex {
@@ -209,11 +240,163 @@ extension RawPrefilter {
       }
       guard high.value - low.value <= 64 else { return false }
       while low.value <= high.value {
-        guard isDigitLike(low.value) else { return false }
+        guard counts(low.value) else { return false }
         guard let following = Unicode.Scalar(low.value + 1) else { break }
         low = following
       }
     }
     return true
+  }
+}
+
+/// The third requirement: where the digits are. A phone number's eleven digits lie within one
+/// match, so a text whose digits are spread over more bytes than a match can span (Chinese
+/// prose, where `一` and `三` are words) cannot match, however many it has.
+extension RawPrefilter {
+  /// The most scalars a match of `pattern` can span (lookarounds and anchors span none), or nil
+  /// when there is no bound (`*`, `+`, `{n,}`) or the pattern holds a construct not read here
+  /// (inline options, `\Q`, backreferences, `\R`, `\X`, escapes with arguments, an unclosed
+  /// group or class), so that the bound never says less than the regex can match.
+  static func maximumLength(of pattern: String) -> Int? {
+    guard !pattern.contains("\\Q") else { return nil }
+    return maximumLength(Array(pattern.unicodeScalars)[...])
+  }
+
+  private static func maximumLength(_ characters: ArraySlice<Unicode.Scalar>) -> Int? {
+    let cap = 1 << 20  // beyond it, no bound worth having; keeps the sums from overflowing
+    var branches: [Int] = []
+    var total = 0
+    var index = characters.startIndex
+    while index < characters.endIndex {
+      var atom = 1
+      var next = index + 1
+      switch characters[index] {
+      case "|":
+        branches.append(total)
+        total = 0
+        index = next
+        continue
+      case "\\":
+        guard next < characters.endIndex else { return nil }
+        let escaped = characters[next]
+        next += 1
+        switch escaped {
+        case "d", "D", "w", "W", "s", "S", "h", "H", "v", "V": atom = 1
+        case "b", "B", "A", "z", "Z", "G": atom = 0
+        default:
+          // Any other letter or digit is a construct not read; punctuation stands for itself.
+          guard !(escaped.properties.isAlphabetic || ("0"..."9").contains(escaped)) else { return nil }
+        }
+      case "[":
+        guard let close = RegexProgram.endOfClass(characters, from: next) else { return nil }
+        next = close + 1
+      case "(":
+        guard let close = endOfGroup(characters, from: next) else { return nil }
+        var body = characters[next..<close]
+        next = close + 1
+        if body.first == "?" {
+          let rest = body.dropFirst()
+          if rest.first == "=" || rest.first == "!" || rest.starts(with: ["<", "="]) || rest.starts(with: ["<", "!"]) {
+            body = body[body.startIndex..<body.startIndex]  // a lookaround spans no text
+          } else if rest.first == ":" || rest.first == ">" {
+            body = rest.dropFirst()
+          } else {
+            return nil  // options, named groups, conditions …: not read
+          }
+        }
+        guard let inside = maximumLength(body) else { return nil }
+        atom = inside
+      case ")", "?", "*", "+", "{":
+        return nil
+      case "^", "$":
+        atom = 0
+      default:
+        atom = 1
+      }
+      var repeats = 1
+      if next < characters.endIndex, ["?", "*", "+", "{"].contains(characters[next]) {
+        guard let (maximum, end) = maximumRepeats(characters, at: next) else { return nil }
+        repeats = maximum
+        next = end
+      }
+      total = min(total + min(atom, cap) * min(repeats, cap), cap)
+      index = next
+    }
+    branches.append(total)
+    return branches.max()
+  }
+
+  /// The most repetitions of the quantifier at `start` (`?`, `{n}`, `{n,m}`, `{,m}`, each
+  /// maybe lazy or possessive) and where it ends; nil for one without a bound or not read.
+  private static func maximumRepeats(_ characters: ArraySlice<Unicode.Scalar>, at start: Int) -> (Int, Int)? {
+    var end = start + 1
+    let maximum: Int
+    switch characters[start] {
+    case "?":
+      maximum = 1
+    case "{":
+      guard let close = characters[start...].firstIndex(of: "}") else { return nil }
+      let body = String(String.UnicodeScalarView(characters[(start + 1)..<close]))
+      let parts = body.split(separator: ",", omittingEmptySubsequences: false)
+      guard parts.count <= 2, let last = parts.last, !last.isEmpty, let value = Int(last), value <= 100_000,
+        parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
+      else { return nil }
+      maximum = value
+      end = close + 1
+    default:
+      return nil
+    }
+    if end < characters.endIndex, characters[end] == "?" || characters[end] == "+" { end += 1 }
+    return (maximum, end)
+  }
+
+  /// The byte offsets, in order, of the scalars of `text` that may be digits (``mayBeDigit(_:)``).
+  /// Read as ``scan(_:)`` reads a text: a scalar of three bytes (most of Chinese text) whole,
+  /// answered by its block of ``digitBlocks``; an ASCII byte by itself; any other scalar decoded
+  /// only where its first two bytes may begin a digit (``digitPairs``). (Decoding every scalar
+  /// cost more, on the long texts that get here, than the regexes it saved.)
+  static func digitOffsets(in text: UnsafeBufferPointer<UInt8>) -> [Int] {
+    var offsets: [Int] = []
+    let count = text.count
+    digitPairs.withUnsafeBufferPointer { pairs in
+      digitBlocks.withUnsafeBufferPointer { blocks in
+        var index = 0
+        while index < count {
+          let first = text[index]
+          if first < 0x80 {
+            if first &- 0x30 < 10 { offsets.append(index) }
+            index &+= 1
+            continue
+          }
+          if first & 0xF0 == 0xE0, index &+ 2 < count, text[index &+ 1] & 0xC0 == 0x80, text[index &+ 2] & 0xC0 == 0x80
+          {
+            let block = Int(first & 0x0F) &<< 6 | Int(text[index &+ 1] & 0x3F)
+            if blocks[block] &>> UInt64(text[index &+ 2] & 0x3F) & 1 != 0 { offsets.append(index) }
+            index &+= 3
+            continue
+          }
+          let second = index &+ 1 < count ? text[index &+ 1] : 0
+          let pair = Int(first) &<< 8 | Int(second)
+          if first & 0xC0 != 0x80, pairs[pair &>> 6] &>> UInt64(pair & 63) & 1 != 0,
+            mayBeDigit(UTF8Decoding.decode(text, at: index).value)
+          {
+            offsets.append(index)
+          }
+          index &+= 1
+        }
+      }
+    }
+    return offsets
+  }
+
+  /// Whether `count` of the digits at `offsets` (in order) begin within fewer than `window`
+  /// bytes of each other, as they must to lie in one match of that many bytes at most.
+  static func hasDigits(_ count: Int, within window: Int, at offsets: [Int]) -> Bool {
+    guard count > 1 else { return offsets.count >= count }
+    guard offsets.count >= count else { return false }
+    for first in 0...(offsets.count - count) where offsets[first + count - 1] - offsets[first] < window {
+      return true
+    }
+    return false
   }
 }

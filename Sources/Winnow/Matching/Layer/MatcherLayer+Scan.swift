@@ -138,12 +138,21 @@ extension MatcherLayer {
     in bytes: UnsafeBufferPointer<UInt8>, layer: Int, scratch: inout RegexScratch, into candidates: inout [Candidate],
     warnings: inout [MatchWarning]
   ) {
-    // A regex whose required literals the text lacks, or that needs more digits than the text
-    // has, cannot match it.
-    let (found, digits) = rawPrefilter.isUseful ? rawPrefilter.scan(bytes) : (0, 0)
+    // A regex whose required literals the text lacks, or that needs more digits (or decimal
+    // digits) than the text has, or closer together than they are, cannot match it.
+    let (found, digits, decimals) = rawPrefilter.isUseful ? rawPrefilter.scan(bytes) : (0, 0, 0)
+    var digitOffsets: [Int]? = nil  // read once, for the first regex that asks
     for (position, index) in rawRegexes.enumerated() {
       let needed = rawPrefilter.needed[position]
-      guard found & needed == needed, digits >= rawPrefilter.digitsNeeded[position] else { continue }
+      guard found & needed == needed, digits >= rawPrefilter.digitsNeeded[position],
+        decimals >= rawPrefilter.decimalsNeeded[position]
+      else { continue }
+      let window = rawPrefilter.digitWindows[position]
+      if window < Int.max {
+        let offsets = digitOffsets ?? RawPrefilter.digitOffsets(in: bytes)
+        digitOffsets = offsets
+        guard RawPrefilter.hasDigits(rawPrefilter.digitsNeeded[position], within: window, at: offsets) else { continue }
+      }
       let (entryIndex, program, _) = regexes[Int(index)]
       let outcome = program.forEachMatch(in: bytes, scratch: &scratch) { range in
         candidates.append(Candidate(layer: layer, entry: entryIndex, start: range.lowerBound, end: range.upperBound))
