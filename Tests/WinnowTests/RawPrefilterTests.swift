@@ -111,7 +111,8 @@ struct RawPrefilterTests {
     #expect(!RawPrefilter.hasDigits(3, within: 9, at: [0, 20, 25, 29]))
     #expect(!RawPrefilter.hasDigits(5, within: 100, at: [0, 1, 2, 3]))
     #expect(RawPrefilter.hasDigits(1, within: 1, at: [7]))
-    #expect(Array("a1一b①".utf8).withUnsafeBufferPointer { RawPrefilter.digitOffsets(in: $0) } == [1, 2, 6])
+    let read = Array("a1一b①３".utf8).withUnsafeBufferPointer { RawPrefilter.readDigits(in: $0) }
+    #expect(read.offsets == [1, 2, 6, 9] && read.decimals == 2)
   }
 
   /// Every decimal digit of every script (what `\d` matches with Unicode properties) is counted
@@ -191,13 +192,21 @@ struct RawPrefilterTests {
           if needle.bytes[0] & 0xF0 == 0xE0 { withThreeByteNeedle += 1 }
         }
       }
-      let (found, digits, decimals) = bytes.withUnsafeBufferPointer { prefilter.scan($0) }
+      let (found, digits) = bytes.withUnsafeBufferPointer { prefilter.scan($0) }
       #expect(found == reference, "\(text)")
       let digitReference = text.unicodeScalars.filter { RawPrefilter.mayBeDigit($0.value) }.count
       #expect(min(digits, prefilter.mostDigitsNeeded) == min(digitReference, prefilter.mostDigitsNeeded), "\(text)")
+      // The second pass: every digit's offset, and a plain count of the decimal digits.
+      let read = bytes.withUnsafeBufferPointer { RawPrefilter.readDigits(in: $0) }
+      var offsetReference: [Int] = []
+      var offset = 0
+      for scalar in text.unicodeScalars {
+        if RawPrefilter.mayBeDigit(scalar.value) { offsetReference.append(offset) }
+        offset += String(scalar).utf8.count
+      }
+      #expect(read.offsets == offsetReference, "\(text)")
       let decimalReference = text.unicodeScalars.filter { $0.properties.generalCategory == .decimalNumber }.count
-      #expect(
-        min(decimals, prefilter.mostDecimalsNeeded) == min(decimalReference, prefilter.mostDecimalsNeeded), "\(text)")
+      #expect(read.decimals == decimalReference, "\(text)")
     }
     #expect(withThreeByteNeedle > 1000)
   }
@@ -225,7 +234,7 @@ struct RawPrefilterTests {
       }
       let text = words.joined()
       let bytes = Array(text.utf8)
-      let offsets = bytes.withUnsafeBufferPointer { RawPrefilter.digitOffsets(in: $0) }
+      let offsets = bytes.withUnsafeBufferPointer { RawPrefilter.readDigits(in: $0) }.offsets
       for (index, program) in programs.enumerated() where prefilter.digitsNeeded[index] > 0 {
         var matched = false
         _ = bytes.withUnsafeBufferPointer { buffer in
@@ -270,7 +279,8 @@ struct RawPrefilterTests {
       let text = (0..<Int.random(in: 1...14, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
         .joined()
       let bytes = Array(text.utf8)
-      let (found, digits, decimals) = bytes.withUnsafeBufferPointer { prefilter.scan($0) }
+      let (found, digits) = bytes.withUnsafeBufferPointer { prefilter.scan($0) }
+      let decimals = bytes.withUnsafeBufferPointer { RawPrefilter.readDigits(in: $0) }.decimals
       // The scan counts what a plain count of the scalars counts (it may stop once it has
       // every set and the most digits any regex needs).
       let reference = text.unicodeScalars.filter { RawPrefilter.mayBeDigit($0.value) }.count

@@ -351,42 +351,76 @@ extension RawPrefilter {
   }
 
   /// The byte offsets, in order, of the scalars of `text` that may be digits (``mayBeDigit(_:)``).
-  /// Read as ``scan(_:)`` reads a text: a scalar of three bytes (most of Chinese text) whole,
-  /// answered by its block of ``digitBlocks``; an ASCII byte by itself; any other scalar decoded
-  /// only where its first two bytes may begin a digit (``digitPairs``). (Decoding every scalar
-  /// cost more, on the long texts that get here, than the regexes it saved.)
-  static func digitOffsets(in text: UnsafeBufferPointer<UInt8>) -> [Int] {
+  /// The byte offsets, in order, of the scalars of `text` that may be digits
+  /// (``mayBeDigit(_:)``), and how many of them are decimal digits (``isDecimalDigit(_:)``):
+  /// what ``decimalsNeeded`` and ``digitWindows`` ask, read in a pass of its own only for a text
+  /// that has enough digits for a regex that asks it (counted in ``scan(_:)``'s pass, the
+  /// decimal digits cost every line of a dump). Read as that pass reads a text: a scalar of
+  /// three bytes (most of Chinese text) whole, answered by its blocks of ``digitBlocks`` and
+  /// ``decimalBlocks``; an ASCII byte by itself; any other scalar decoded only where its first
+  /// two bytes may begin a digit (``digitPairs``). (Decoding every scalar cost more, on the long
+  /// texts that get here, than the regexes it saved.)
+  static func readDigits(in text: UnsafeBufferPointer<UInt8>) -> (offsets: [Int], decimals: Int) {
     var offsets: [Int] = []
+    var decimals = 0
     let count = text.count
     digitPairs.withUnsafeBufferPointer { pairs in
       digitBlocks.withUnsafeBufferPointer { blocks in
-        var index = 0
-        while index < count {
-          let first = text[index]
-          if first < 0x80 {
-            if first &- 0x30 < 10 { offsets.append(index) }
+        decimalBlocks.withUnsafeBufferPointer { decimalBlocks in
+          var index = 0
+          while index < count {
+            let first = text[index]
+            if first < 0x80 {
+              if first &- 0x30 < 10 {
+                offsets.append(index)
+                decimals &+= 1
+              }
+              index &+= 1
+              continue
+            }
+            if first & 0xF0 == 0xE0, index &+ 2 < count, text[index &+ 1] & 0xC0 == 0x80,
+              text[index &+ 2] & 0xC0 == 0x80
+            {
+              let block = Int(first & 0x0F) &<< 6 | Int(text[index &+ 1] & 0x3F)
+              let third = UInt64(text[index &+ 2] & 0x3F)
+              if blocks[block] &>> third & 1 != 0 {
+                offsets.append(index)
+                decimals &+= Int(truncatingIfNeeded: decimalBlocks[block] &>> third & 1)
+              }
+              index &+= 3
+              continue
+            }
+            let second = index &+ 1 < count ? text[index &+ 1] : 0
+            let pair = Int(first) &<< 8 | Int(second)
+            if first & 0xC0 != 0x80, pairs[pair &>> 6] &>> UInt64(pair & 63) & 1 != 0 {
+              let value = UTF8Decoding.decode(text, at: index).value
+              if mayBeDigit(value) {
+                offsets.append(index)
+                decimals &+= isDecimalDigit(value) ? 1 : 0
+              }
+            }
             index &+= 1
-            continue
           }
-          if first & 0xF0 == 0xE0, index &+ 2 < count, text[index &+ 1] & 0xC0 == 0x80, text[index &+ 2] & 0xC0 == 0x80
-          {
-            let block = Int(first & 0x0F) &<< 6 | Int(text[index &+ 1] & 0x3F)
-            if blocks[block] &>> UInt64(text[index &+ 2] & 0x3F) & 1 != 0 { offsets.append(index) }
-            index &+= 3
-            continue
-          }
-          let second = index &+ 1 < count ? text[index &+ 1] : 0
-          let pair = Int(first) &<< 8 | Int(second)
-          if first & 0xC0 != 0x80, pairs[pair &>> 6] &>> UInt64(pair & 63) & 1 != 0,
-            mayBeDigit(UTF8Decoding.decode(text, at: index).value)
-          {
-            offsets.append(index)
-          }
-          index &+= 1
         }
       }
     }
-    return offsets
+    return (offsets, decimals)
+  }
+
+  /// Whether the digits of `text` are as many decimal digits, and as close together, as raw
+  /// regex `regex` needs (``decimalsNeeded``, ``digitWindows``), once ``scan(_:)`` has found
+  /// enough of them; `read` keeps the text's ``readDigits(in:)`` for the next regex that asks.
+  /// Not inlined: in the loop over a text's regexes, this rare path cost every line of a dump
+  /// some 70 instructions.
+  @inline(never)
+  func digitsFit(
+    regex: Int, in text: UnsafeBufferPointer<UInt8>, read: inout (offsets: [Int], decimals: Int)?
+  ) -> Bool {
+    let (decimals, window) = (decimalsNeeded[regex], digitWindows[regex])
+    guard decimals > 0 || window < Int.max else { return true }
+    let digits = read ?? Self.readDigits(in: text)
+    read = digits
+    return digits.decimals >= decimals && Self.hasDigits(digitsNeeded[regex], within: window, at: digits.offsets)
   }
 
   /// Whether `count` of the digits at `offsets` (in order) begin within fewer than `window`

@@ -32,9 +32,7 @@ struct RawPrefilter: Sendable {
   /// bytes the scan looks at further; from ``afterScalarAt``, per lead byte of three (its low 4
   /// bits × 4 words), a bit for each byte that follows the first scalar in a needle beginning
   /// with a scalar of that lead byte (every bit when a needle is that scalar alone); from
-  /// ``fourByteDigitsAt``, the blocks of scalars of four bytes that hold a digit; from
-  /// ``decimalBlocksAt``, ``digitBlocks`` without the scalars that are no decimal digit
-  /// (``isDecimalDigit(_:)``).
+  /// ``fourByteDigitsAt``, the blocks of scalars of four bytes that hold a digit.
   private let tables: [UInt64]
   private static let firstBytes = 0
   private static let singlesAt = 4
@@ -48,22 +46,19 @@ struct RawPrefilter: Sendable {
   /// From here, a bit for each block of 64 scalars of four bytes beginning with F0 (U+10000 to
   /// U+3FFFF, by scalar >> 6) that holds a digit (``supplementaryDigitBlocks``).
   private static let fourByteDigitsAt = 5444
-  /// From here, per block of 64 three-byte scalars, which are decimal digits (``decimalBlocks``).
-  private static let decimalBlocksAt = 5508
   /// Per raw regex, the bits of the sets it needs (0: none).
   let needed: [UInt64]
   /// Per raw regex, the fewest scalars that may be digits its matches hold (0: none needed).
   let digitsNeeded: [Int]
   /// Per raw regex, the fewest decimal digits (``isDecimalDigit(_:)``, what `\d` matches) its
   /// matches hold: a regex whose digits are all `\d` or `[0-9]` does not run on a text whose
-  /// only numerals are Chinese (`一`, `三`), which ``digitsNeeded`` counts.
+  /// only numerals are Chinese (`一`, `三`), which ``digitsNeeded`` counts. Read only of a text
+  /// with enough digits (``readDigits(in:)``), not in ``scan(_:)``'s pass.
   let decimalsNeeded: [Int]
-  /// The largest of ``decimalsNeeded``.
-  let mostDecimalsNeeded: Int
   /// Per raw regex that needs digits, the most bytes one of its matches can span (four a
   /// scalar of ``maximumLength(of:)``): its ``digitsNeeded`` digits begin within that many
   /// bytes of each other (``hasDigits(_:within:at:)``). `Int.max` when it needs no digits or
-  /// its matches have no bound.
+  /// its matches have no bound. Read only of a text with enough digits (``readDigits(in:)``).
   let digitWindows: [Int]
   /// The largest of ``digitsNeeded``: how far a text's digits need counting.
   let mostDigitsNeeded: Int
@@ -79,7 +74,7 @@ struct RawPrefilter: Sendable {
     // Most layers have no raw regex: no tables to build and drop.
     guard !patterns.isEmpty else {
       (starts, needles, tables, needed, digitsNeeded, decimalsNeeded, digitWindows) = ([], [], [], [], [], [], [])
-      (mostDigitsNeeded, mostDecimalsNeeded, self.caseless, isUseful, all) = (0, 0, caseless, false, 0)
+      (mostDigitsNeeded, self.caseless, isUseful, all) = (0, caseless, false, 0)
       return
     }
     var byByte = [[Needle]](repeating: [], count: 256)
@@ -149,7 +144,6 @@ struct RawPrefilter: Sendable {
     digitsNeeded = patterns.map { Self.minimumDigits(of: $0) }
     mostDigitsNeeded = digitsNeeded.max() ?? 0
     decimalsNeeded = patterns.map { Self.minimumDigits(of: $0, decimal: true) }
-    mostDecimalsNeeded = decimalsNeeded.max() ?? 0
     digitWindows = zip(patterns, digitsNeeded).map { pattern, digits in
       guard digits > 0, let length = Self.maximumLength(of: pattern) else { return Int.max }
       return length * 4
@@ -196,34 +190,30 @@ struct RawPrefilter: Sendable {
     for block in Self.supplementaryDigitBlocks where block < 4096 {
       fourByteDigits[block >> 6] |= 1 << UInt64(block & 63)
     }
-    let scalarTables =
-      Self.digitBlocks + scalarStarts + scalarsToRead + afterScalar + fourByteDigits + Self.decimalBlocks
+    let scalarTables = Self.digitBlocks + scalarStarts + scalarsToRead + afterScalar + fourByteDigits
     tables = useful ? firstBytes + singles + pairs + digitPairs + scalarTables : []
     self.caseless = caseless
     isUseful = useful
     self.all = all
   }
 
-  /// The bits of the sets that have a literal in `text`, how many of its scalars may be
+  /// The bits of the sets that have a literal in `text`, and how many of its scalars may be
   /// digits (``mayBeDigit(_:)``; counted only when a regex needs digits, and then at least up
-  /// to ``mostDigitsNeeded``), and how many of those are decimal digits (``isDecimalDigit(_:)``,
-  /// at least up to ``mostDecimalsNeeded``). A scalar of three bytes (CJK, kana, most punctuation of Chinese
+  /// to ``mostDigitsNeeded``). A scalar of three bytes (CJK, kana, most punctuation of Chinese
   /// text) is read whole, and one bit says whether a needle may begin with it or it may be a
   /// digit; only then is it looked at further (``readScalar``). Any other byte costs a lookup
   /// or two: only where a pair of bytes begins a needle is the needle compared, and only where
   /// it may begin a digit is the scalar read.
-  func scan(_ text: UnsafeBufferPointer<UInt8>) -> (sets: UInt64, digits: Int, decimals: Int) {
-    guard let base = text.baseAddress, !text.isEmpty else { return (0, 0, 0) }
+  func scan(_ text: UnsafeBufferPointer<UInt8>) -> (sets: UInt64, digits: Int) {
+    guard let base = text.baseAddress, !text.isEmpty else { return (0, 0) }
     let count = text.count
     let caseless = caseless
     let mostDigitsNeeded = mostDigitsNeeded
-    let mostDecimalsNeeded = mostDecimalsNeeded
     let all = all
     @inline(__always) func fold(_ byte: UInt8) -> UInt8 { caseless && byte &- 65 < 26 ? byte | 0x20 : byte }
     return tables.withUnsafeBufferPointer { tables in
       var found: UInt64 = 0
       var digits = 0
-      var decimals = 0
       var index = 0
       while index < count {
         let byte = base[index]
@@ -246,11 +236,8 @@ struct RawPrefilter: Sendable {
             guard block >= 0 else { break }
             let third = UInt64(truncatingIfNeeded: base[at &+ 2] & 0x3F)
             readScalar(
-              at: at, block: block, bit: 1 &<< third, in: text, tables: tables, found: &found, digits: &digits,
-              decimals: &decimals)
-            if found == all && digits >= mostDigitsNeeded && decimals >= mostDecimalsNeeded {
-              return (found, digits, decimals)
-            }
+              at: at, block: block, bit: 1 &<< third, in: text, tables: tables, found: &found, digits: &digits)
+            if found == all && digits >= mostDigitsNeeded { return (found, digits) }
             at &+= 3
           }
           if at != index {
@@ -266,21 +253,16 @@ struct RawPrefilter: Sendable {
         let bit: UInt64 = 1 &<< UInt64(pair & 63)
         if tables[Self.pairsAt &+ pair &>> 6] & bit != 0 {
           found |= matchNeedles(at: at, first: folded, in: text, skipping: found)
-          if found == all && digits >= mostDigitsNeeded && decimals >= mostDecimalsNeeded {
-            return (found, digits, decimals)
-          }
+          if found == all && digits >= mostDigitsNeeded { return (found, digits) }
         }
         // Case folding changes no digit, and no byte of a multi-byte scalar.
         if tables[Self.digitPairsAt &+ pair &>> 6] & bit != 0 {
           if folded < 0x80 {
             digits &+= 1
-            decimals &+= 1
           } else if byte & 0xF0 == 0xE0, index &+ 1 < count, next & 0xC0 == 0x80, base[index &+ 1] & 0xC0 == 0x80 {
             // The last scalar of a text, when it has three bytes: its block's mask answers.
-            let block = Int(byte & 0x0F) &<< 6 &+ Int(next & 0x3F)
-            let third = UInt64(base[index &+ 1] & 0x3F)
-            digits &+= Int(truncatingIfNeeded: tables[Self.digitBlocksAt &+ block] &>> third & 1)
-            decimals &+= Int(truncatingIfNeeded: tables[Self.decimalBlocksAt &+ block] &>> third & 1)
+            let mask = tables[Self.digitBlocksAt &+ Int(byte & 0x0F) &<< 6 &+ Int(next & 0x3F)]
+            digits &+= Int(truncatingIfNeeded: mask &>> UInt64(base[index &+ 1] & 0x3F) & 1)
           } else if byte == 0xF0, index &+ 1 < count, next & 0xC0 == 0x80, base[index &+ 1] & 0xC0 == 0x80 {
             // Four bytes from U+10000 to U+3FFFF (emoji among them): Unicode is asked only in
             // a block that holds a digit.
@@ -288,20 +270,14 @@ struct RawPrefilter: Sendable {
             if tables[Self.fourByteDigitsAt &+ block &>> 6] &>> UInt64(block & 63) & 1 != 0,
               Self.mayBeDigit(UTF8Decoding.decode(text, at: at).value)
             {
-              // Every digit past the BMP is a decimal one.
               digits &+= 1
-              decimals &+= 1
             }
-          } else {
-            let value = UTF8Decoding.decode(text, at: at).value
-            if Self.mayBeDigit(value) {
-              digits &+= 1
-              decimals &+= Self.isDecimalDigit(value) ? 1 : 0
-            }
+          } else if Self.mayBeDigit(UTF8Decoding.decode(text, at: at).value) {
+            digits &+= 1
           }
         }
       }
-      return (found, digits, decimals)
+      return (found, digits)
     }
   }
 
@@ -329,13 +305,12 @@ struct RawPrefilter: Sendable {
 
   /// Reads a scalar of three bytes at `index` that a needle may begin with or that may be a
   /// digit (its bit of ``scalarsToReadAt`` is set): adds to `found` the sets of the needles
-  /// there, to `digits` the scalar if it may be one and to `decimals` if it is a decimal digit.
-  /// (Kept out of ``scan(_:)``'s loop,
+  /// there, and to `digits` the scalar if it may be one. (Kept out of ``scan(_:)``'s loop,
   /// whose every other scalar needs fewer registers than this.)
   @inline(never)
   private func readScalar(
     at index: Int, block: Int, bit: UInt64, in text: UnsafeBufferPointer<UInt8>, tables: UnsafeBufferPointer<UInt64>,
-    found: inout UInt64, digits: inout Int, decimals: inout Int
+    found: inout UInt64, digits: inout Int
   ) {
     if tables[Self.scalarStartsAt &+ block] & bit != 0 {
       // Only when the byte after the scalar may continue a needle (at the end of the text, a
@@ -351,7 +326,6 @@ struct RawPrefilter: Sendable {
     }
     guard mostDigitsNeeded > 0 else { return }
     digits &+= tables[Self.digitBlocksAt &+ block] & bit != 0 ? 1 : 0
-    decimals &+= tables[Self.decimalBlocksAt &+ block] & bit != 0 ? 1 : 0
   }
 
   /// The bits of the sets that have `byte` (folded) as a literal of one byte.

@@ -140,19 +140,12 @@ extension MatcherLayer {
   ) {
     // A regex whose required literals the text lacks, or that needs more digits (or decimal
     // digits) than the text has, or closer together than they are, cannot match it.
-    let (found, digits, decimals) = rawPrefilter.isUseful ? rawPrefilter.scan(bytes) : (0, 0, 0)
-    var digitOffsets: [Int]? = nil  // read once, for the first regex that asks
+    let (found, digits) = rawPrefilter.isUseful ? rawPrefilter.scan(bytes) : (0, 0)
+    var digitsRead: (offsets: [Int], decimals: Int)? = nil  // read once, for the first regex that asks
     for (position, index) in rawRegexes.enumerated() {
       let needed = rawPrefilter.needed[position]
-      guard found & needed == needed, digits >= rawPrefilter.digitsNeeded[position],
-        decimals >= rawPrefilter.decimalsNeeded[position]
-      else { continue }
-      let window = rawPrefilter.digitWindows[position]
-      if window < Int.max {
-        let offsets = digitOffsets ?? RawPrefilter.digitOffsets(in: bytes)
-        digitOffsets = offsets
-        guard RawPrefilter.hasDigits(rawPrefilter.digitsNeeded[position], within: window, at: offsets) else { continue }
-      }
+      guard found & needed == needed, digits >= rawPrefilter.digitsNeeded[position] else { continue }
+      guard rawPrefilter.digitsFit(regex: position, in: bytes, read: &digitsRead) else { continue }
       let (entryIndex, program, _) = regexes[Int(index)]
       let outcome = program.forEachMatch(in: bytes, scratch: &scratch) { range in
         candidates.append(Candidate(layer: layer, entry: entryIndex, start: range.lowerBound, end: range.upperBound))
