@@ -184,19 +184,8 @@ extension RawPrefilter {
         atom = isDigitClass(characters[next..<close], counts: counts) ? 1 : 0
         next = close + 1
       case "(":
-        guard let close = endOfGroup(characters, from: next) else { return nil }
-        var body = characters[next..<close]
+        guard let (body, close) = groupBody(characters, from: next) else { return nil }
         next = close + 1
-        if body.first == "?" {
-          let rest = body.dropFirst()
-          if rest.first == "=" || rest.first == "!" || rest.starts(with: ["<", "="]) || rest.starts(with: ["<", "!"]) {
-            body = body[body.startIndex..<body.startIndex]  // a lookaround holds no text
-          } else if rest.first == ":" || rest.first == ">" {
-            body = rest.dropFirst()
-          } else {
-            return nil  // options, named groups, conditions …: not read
-          }
-        }
         guard let inside = minimumDigits(body, counts: counts) else { return nil }
         atom = inside
       case ")", "?", "*", "+", "{":
@@ -217,6 +206,22 @@ extension RawPrefilter {
     }
     branches.append(total)
     return branches.min()
+  }
+
+  /// The body of the group whose `(` is just before `start`, and the index of its `)`: what
+  /// it matches for a plain, non-capturing or atomic group; nothing for a lookaround, which
+  /// holds no text; nil for a group not read (options, named groups, conditions) or unclosed.
+  private static func groupBody(_ characters: ArraySlice<Unicode.Scalar>, from start: Int) -> (
+    body: ArraySlice<Unicode.Scalar>, close: Int
+  )? {
+    guard let close = endOfGroup(characters, from: start) else { return nil }
+    let body = characters[start..<close]
+    guard body.first == "?" else { return (body, close) }
+    let rest = body.dropFirst()
+    if rest.first == "=" || rest.first == "!" || rest.starts(with: ["<", "="]) || rest.starts(with: ["<", "!"]) {
+      return (body[body.startIndex..<body.startIndex], close)
+    }
+    return rest.first == ":" || rest.first == ">" ? (rest.dropFirst(), close) : nil
   }
 
   /// Whether every scalar a class body (between `[` and `]`) matches is one `counts` says yes
@@ -291,19 +296,8 @@ extension RawPrefilter {
         guard let close = RegexProgram.endOfClass(characters, from: next) else { return nil }
         next = close + 1
       case "(":
-        guard let close = endOfGroup(characters, from: next) else { return nil }
-        var body = characters[next..<close]
+        guard let (body, close) = groupBody(characters, from: next) else { return nil }
         next = close + 1
-        if body.first == "?" {
-          let rest = body.dropFirst()
-          if rest.first == "=" || rest.first == "!" || rest.starts(with: ["<", "="]) || rest.starts(with: ["<", "!"]) {
-            body = body[body.startIndex..<body.startIndex]  // a lookaround spans no text
-          } else if rest.first == ":" || rest.first == ">" {
-            body = rest.dropFirst()
-          } else {
-            return nil  // options, named groups, conditions …: not read
-          }
-        }
         guard let inside = maximumLength(body) else { return nil }
         atom = inside
       case ")", "?", "*", "+", "{":
