@@ -17,14 +17,19 @@ extension RawPrefilter {
     }
   }
 
-  /// Whether a digit-like scalar is no decimal digit: the circled digits and the Chinese
+  /// The digit-like scalars that are no decimal digit: the circled digits and the Chinese
   /// numerals, which `\d` does not match (a phone number regex names them in its classes).
+  static let nonDecimalDigitLikes: [ClosedRange<UInt32>] = [
+    0x2460...0x2468, 0x24EA...0x24EA, 0x2776...0x277E, 0x2780...0x2788, 0x3007...0x3007, 0x96F6...0x96F6,
+    0x4E00...0x4E00, 0x4E8C...0x4E8C, 0x4E09...0x4E09, 0x56DB...0x56DB, 0x4E94...0x4E94, 0x516D...0x516D,
+    0x4E03...0x4E03, 0x516B...0x516B, 0x4E5D...0x4E5D, 0x5E7A...0x5E7A,
+  ]
+
+  /// Whether a scalar is one of ``nonDecimalDigitLikes``. (Asked only of the few scalars a text
+  /// scan decodes, and of patterns: every one of these scalars has three bytes, which
+  /// ``decimalBlocks`` answers.)
   static func isNonDecimalDigitLike(_ value: UInt32) -> Bool {
-    switch value {
-    case 0x2460...0x2468, 0x24EA, 0x2776...0x277E, 0x2780...0x2788: true
-    case 0x3007, 0x96F6, 0x4E00, 0x4E8C, 0x4E09, 0x56DB, 0x4E94, 0x516D, 0x4E03, 0x516B, 0x4E5D, 0x5E7A: true
-    default: false
-    }
+    nonDecimalDigitLikes.contains { $0.contains(value) }
   }
 
   /// Whether a scalar is a decimal digit of any script (general category Nd), what `\d`
@@ -71,17 +76,11 @@ extension RawPrefilter {
     return blocks
   }()
 
-  /// ``digitBlocks`` with only the decimal digits (``isDecimalDigit(_:)``) set: the scalars of
-  /// ``isNonDecimalDigitLike(_:)``, listed again here so as not to ask it of every scalar at
-  /// the start (`everyDecimalDigitIsCounted` holds the two to each other).
+  /// ``digitBlocks`` with only the decimal digits (``isDecimalDigit(_:)``) set: the bits of
+  /// ``nonDecimalDigitLikes`` cleared.
   static let decimalBlocks: [UInt64] = {
     var blocks = digitBlocks
-    let others: [ClosedRange<UInt32>] = [
-      0x2460...0x2468, 0x24EA...0x24EA, 0x2776...0x277E, 0x2780...0x2788, 0x3007...0x3007, 0x96F6...0x96F6,
-      0x4E00...0x4E00, 0x4E8C...0x4E8C, 0x4E09...0x4E09, 0x56DB...0x56DB, 0x4E94...0x4E94, 0x516D...0x516D,
-      0x4E03...0x4E03, 0x516B...0x516B, 0x4E5D...0x4E5D, 0x5E7A...0x5E7A,
-    ]
-    for value in others.joined() { blocks[Int(value >> 6)] &= ~(1 << UInt64(value & 63)) }
+    for value in nonDecimalDigitLikes.joined() { blocks[Int(value >> 6)] &= ~(1 << UInt64(value & 63)) }
     return blocks
   }()
 
@@ -142,9 +141,10 @@ extension RawPrefilter {
 
   /// The fewest digit-like scalars a match of `pattern` can hold: a class or character counts
   /// when everything it matches is digit-like (`\d`, `[0-9]`, `[1１一①]`, `0`), repeated as often
-  /// as its quantifier's minimum; with `decimal`, the fewest decimal digits, counting a class
-  /// or character when everything it matches is one (`\d`, `[0-9]`, `[３-９]`, not `[1一]`); a group counts its alternative with the fewest; lookarounds
-  /// and everything else count nothing. A pattern with a construct it does not read (inline
+  /// as its quantifier's minimum (with `decimal`, the fewest decimal digits, counting a class
+  /// or character when everything it matches is one: `\d`, `[0-9]`, `[３-９]`, not `[1一]`); a
+  /// group counts its alternative with the fewest; lookarounds and everything else count
+  /// nothing. A pattern with a construct it does not read (inline
   /// options, `\Q`, backreferences, an unclosed group) needs 0, so the count never says more
   /// than the regex requires.
   static func minimumDigits(of pattern: String, decimal: Bool = false) -> Int {
@@ -344,7 +344,6 @@ extension RawPrefilter {
     return (maximum, end)
   }
 
-  /// The byte offsets, in order, of the scalars of `text` that may be digits (``mayBeDigit(_:)``).
   /// The byte offsets, in order, of the scalars of `text` that may be digits
   /// (``mayBeDigit(_:)``), and how many of them are decimal digits (``isDecimalDigit(_:)``):
   /// what ``decimalsNeeded`` and ``digitWindows`` ask, read in a pass of its own only for a text
