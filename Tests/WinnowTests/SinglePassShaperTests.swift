@@ -61,6 +61,26 @@ struct SinglePassShaperTests {
     #expect(handled * 5 > texts, "single pass took \(handled) of \(texts) texts")
   }
 
+  /// A text the single pass finds no word in has no letter or digit among its units (a walk
+  /// then builds no masks of word scalars), and the passes always allow for words.
+  @Test func textsWithoutWordsHaveNoWordUnits() async {
+    let normalizers = Self.ruleSets.map { Normalizer(rules: $0) }
+    var wordless = 0
+    await propertyCheck(count: 800, input: Self.textGen) { text in
+      for normalizer in normalizers {
+        #expect(Self.byPasses(text, normalizer).mayHaveWords)
+        guard let single = Self.singlePass(text, normalizer), !single.mayHaveWords else { continue }
+        wordless += 1
+        #expect(single.units.allSatisfy { !$0.scalarClass.isTokenLetter }, "\(text.debugDescription)")
+      }
+    }
+    #expect(wordless > 0)
+    let normalizer = Normalizer()
+    #expect(Self.singlePass("傻逼，你好。", normalizer)?.mayHaveWords == false)
+    #expect(Self.singlePass("傻逼 ok", normalizer)?.mayHaveWords == true)
+    #expect(Self.singlePass("傻逼１", normalizer)?.mayHaveWords == true)
+  }
+
   /// Bytes of chat with broken UTF-8 among them: a three-byte sequence cut short, an overlong
   /// one, an encoded surrogate, a stray continuation byte. Each invalid byte is a U+FFFD of its
   /// own, for the single pass's run of CJK characters as for the general decoder.

@@ -47,6 +47,10 @@
   /// Whether any unit is spelled (``spelledFlag``): a word boundary may then fall between two
   /// word characters.
   var hasSpelledUnits = false
+  /// Whether any unit may be a letter or digit of a word (false only where the one-pass
+  /// normalizer saw none, as in most Chinese text): without one, no position is inside a word,
+  /// and a walk does not build the start filter's masks of word scalars.
+  var mayHaveWords = true
   /// The normalizer's workspace, kept with the value so that reusing it reuses the workspace.
   var shaper = WordShaper()
 
@@ -99,6 +103,7 @@
     count = 0
     hasOptionalUnits = false
     hasSpelledUnits = false
+    mayHaveWords = true
   }
 
   /// Makes room for `capacity` units.
@@ -136,7 +141,7 @@
           NormalizedUnits(
             scalars: UnsafeBufferPointer(rebasing: scalars[..<count]),
             infos: UnsafeBufferPointer(rebasing: infos[..<count]), hasOptionalUnits: hasOptionalUnits,
-            hasSpelledUnits: hasSpelledUnits))
+            hasSpelledUnits: hasSpelledUnits, mayHaveWords: mayHaveWords))
       }
     }
   }
@@ -155,6 +160,8 @@ struct NormalizedUnits {
   let hasOptionalUnits: Bool
   /// Whether any unit is spelled, see ``NormalizedText/hasSpelledUnits``.
   let hasSpelledUnits: Bool
+  /// Whether any unit may be a letter or digit of a word, see ``NormalizedText/mayHaveWords``.
+  let mayHaveWords: Bool
 
   /// Unit `index`'s record (its scalar is `scalars[index]`).
   @inline(__always) subscript(index: Int) -> NormalizedText.UnitInfo { infos[index] }

@@ -95,6 +95,7 @@
     result.removeAll()
     // Almost always one unit per scalar, so at most one per byte.
     result.shaper.load(expected: bytes.count) { write in fold(bytes, write) }
+    result.mayHaveWords = true
     (result.count, result.hasOptionalUnits, result.hasSpelledUnits) = result.shaper.shape(
       rules: rules, scalars: &result.scalarStorage, infos: &result.infoStorage)
     if !result.shaper.isWorthKeeping { result.shaper = WordShaper() }
@@ -105,7 +106,7 @@
   func normalizeInOnePass(_ bytes: UnsafeBufferPointer<UInt8>, into result: inout NormalizedText) -> Bool {
     // Almost always one unit per scalar, so at most one per byte; a text with more gives up.
     result.reserveCapacity(max(bytes.count, 16))
-    let count: Int? = result.scalarStorage.withUnsafeMutableBufferPointer { scalars in
+    let shaped: (Int, Bool)? = result.scalarStorage.withUnsafeMutableBufferPointer { scalars in
       result.infoStorage.withUnsafeMutableBufferPointer { infos in
         // SAFETY: both buffers hold at least 16 units (reserved above), so neither base address
         // is nil; the shaper writes only below the smaller count, inside these closures.
@@ -143,13 +144,15 @@
           }
           return true
         }
-        return folded ? shaper.finish() : nil
+        guard folded, let count = shaper.finish() else { return nil }
+        return (count, shaper.sawToken)
       }
     }
-    guard let count else { return false }
+    guard let (count, sawToken) = shaped else { return false }
     result.count = count
     result.hasOptionalUnits = false
     result.hasSpelledUnits = false
+    result.mayHaveWords = sawToken
     return true
   }
 

@@ -49,6 +49,9 @@ struct SinglePassShaper {
   private var written = 0
   /// Whether a rule needs the passes of ``WordShaper`` for this text.
   private(set) var gaveUp = false
+  /// Whether a token (a run of letters and digits) has begun: without one, no unit written is a
+  /// letter or digit of a word.
+  private(set) var sawToken = false
 
   /// What ``NormalizedText/UnitInfo/flags`` holds for a class that no unit has: "nothing yet".
   private static let noClass: UInt8 = 0xFF
@@ -332,6 +335,7 @@ struct SinglePassShaper {
         // The unit after a lone character that followed CJK: a letter or digit, not CJK.
         optionalIfCJKFollows = false
         inToken = true
+        sawToken = true
         tokenLength = 0
         tokenHasLetter = false
         tokenHasDigit = false
