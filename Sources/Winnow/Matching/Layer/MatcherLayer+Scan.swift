@@ -148,16 +148,28 @@ extension MatcherLayer {
       let needed = rawPrefilter.needed[position]
       guard found & needed == needed, digits >= rawPrefilter.digitsNeeded[position] else { continue }
       guard rawPrefilter.digitsFit(regex: position, in: bytes, read: &digitsRead) else { continue }
-      let (entryIndex, program, _) = regexes[Int(index)]
-      let outcome = program.forEachMatch(in: bytes, scratch: &scratch) { range in
-        candidates.append(Candidate(layer: layer, entry: entryIndex, start: range.lowerBound, end: range.upperBound))
-      }
-      if outcome != .completed {
-        warnings.append(
-          MatchWarning(
-            entry: entries[entryIndex].entry, message: RegexProgram.describe(outcome),
-            origin: entries[entryIndex].origin))
-      }
+      runRawRegex(Int(index), in: bytes, layer: layer, scratch: &scratch, into: &candidates, warnings: &warnings)
+    }
+  }
+
+  /// Runs raw regex `index` over `bytes`, for ``collectRaw(in:layer:scratch:into:warnings:)``.
+  /// Out of line: inlined, the regex's run (its clock's values, whose size the standard
+  /// library does not fix at compile time) set up its stack on every text the prefilter read,
+  /// though few texts run a regex.
+  @inline(never)
+  private func runRawRegex(
+    _ index: Int, in bytes: UnsafeBufferPointer<UInt8>, layer: Int, scratch: inout RegexScratch,
+    into candidates: inout [Candidate], warnings: inout [MatchWarning]
+  ) {
+    let (entryIndex, program, _) = regexes[index]
+    let outcome = program.forEachMatch(in: bytes, scratch: &scratch) { range in
+      candidates.append(Candidate(layer: layer, entry: entryIndex, start: range.lowerBound, end: range.upperBound))
+    }
+    if outcome != .completed {
+      warnings.append(
+        MatchWarning(
+          entry: entries[entryIndex].entry, message: RegexProgram.describe(outcome),
+          origin: entries[entryIndex].origin))
     }
   }
 
@@ -168,6 +180,17 @@ extension MatcherLayer {
     triggered: [Int32], into candidates: inout [Candidate], warnings: inout [MatchWarning]
   ) {
     guard !unfilteredRegexes.isEmpty || !triggered.isEmpty else { return }
+    runRegexes(
+      scalars, units: units, in: text, layer: layer, triggered: triggered, into: &candidates, warnings: &warnings)
+  }
+
+  /// The work of ``matchRegexes(_:units:in:layer:triggered:into:warnings:)`` once some regex
+  /// must run: out of line, as ``runRawRegex(_:in:layer:scratch:into:warnings:)`` is.
+  @inline(never)
+  private func runRegexes(
+    _ scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?, in text: NormalizedUnits, layer: Int,
+    triggered: [Int32], into candidates: inout [Candidate], warnings: inout [MatchWarning]
+  ) {
     // In list order, each once (a literal may be found several times).
     var toRun = triggered.isEmpty ? unfilteredRegexes : unfilteredRegexes + triggered
     if !triggered.isEmpty {
