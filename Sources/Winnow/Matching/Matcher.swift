@@ -368,7 +368,7 @@ public final class Matcher: Sendable {
             let store = workspace.regexScratch ?? RegexScratchStore()
             workspace.regexScratch = store
             layer.collectRaw(
-              in: bytes, layer: layerIndex, scratch: &store.scratch, into: &candidates, warnings: &warnings)
+              in: bytes, layer: layerIndex, scratch: store, into: &candidates, warnings: &warnings)
           }
         }
       }

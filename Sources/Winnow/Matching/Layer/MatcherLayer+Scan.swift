@@ -137,7 +137,7 @@ extension MatcherLayer {
   /// set up there on every call, layers without `raw:` regexes too.
   @inline(never)
   func collectRaw(
-    in bytes: UnsafeBufferPointer<UInt8>, layer: Int, scratch: inout RegexScratch, into candidates: inout [Candidate],
+    in bytes: UnsafeBufferPointer<UInt8>, layer: Int, scratch: RegexScratchStore, into candidates: inout [Candidate],
     warnings: inout [MatchWarning]
   ) {
     // A regex whose required literals the text lacks, or that needs more digits (or decimal
@@ -148,21 +148,23 @@ extension MatcherLayer {
       let needed = rawPrefilter.needed[position]
       guard found & needed == needed, digits >= rawPrefilter.digitsNeeded[position] else { continue }
       guard rawPrefilter.digitsFit(regex: position, in: bytes, read: &digitsRead) else { continue }
-      runRawRegex(Int(index), in: bytes, layer: layer, scratch: &scratch, into: &candidates, warnings: &warnings)
+      runRawRegex(Int(index), in: bytes, layer: layer, scratch: scratch, into: &candidates, warnings: &warnings)
     }
   }
 
   /// Runs raw regex `index` over `bytes`, for ``collectRaw(in:layer:scratch:into:warnings:)``.
   /// Out of line: inlined, the regex's run (its clock's values, whose size the standard
   /// library does not fix at compile time) set up its stack on every text the prefilter read,
-  /// though few texts run a regex.
+  /// though few texts run a regex. The scratch is reached here too: an `inout` access to a
+  /// class's property is checked for exclusivity at run time, on every text where it was
+  /// taken in the caller.
   @inline(never)
   private func runRawRegex(
-    _ index: Int, in bytes: UnsafeBufferPointer<UInt8>, layer: Int, scratch: inout RegexScratch,
+    _ index: Int, in bytes: UnsafeBufferPointer<UInt8>, layer: Int, scratch: RegexScratchStore,
     into candidates: inout [Candidate], warnings: inout [MatchWarning]
   ) {
     let (entryIndex, program, _) = regexes[index]
-    let outcome = program.forEachMatch(in: bytes, scratch: &scratch) { range in
+    let outcome = program.forEachMatch(in: bytes, scratch: &scratch.scratch) { range in
       candidates.append(Candidate(layer: layer, entry: entryIndex, start: range.lowerBound, end: range.upperBound))
     }
     if outcome != .completed {
