@@ -121,6 +121,19 @@ struct SinglePassShaperTests {
     }
   }
 
+  /// No fold table of any per-scalar rule set folds a value below U+0800 or a surrogate to an
+  /// unspaced unit, so the single pass reads runs of CJK characters in its own loop (were it
+  /// false, that loop would silently never run); a table that did would not be trusted to stop
+  /// the loop at an overlong sequence.
+  @Test func foldTablesStopRunsOfCJKAtInvalidSequences() {
+    let perScalar = FoldTable.perScalarRules.rawValue
+    // Every subset of the per-scalar rules, the only ones a table depends on.
+    for bits in 0...perScalar where bits & ~perScalar == 0 {
+      let rules = Normalization(rawValue: bits)
+      #expect(FoldTable.shared(for: rules).stopsInvalidUnspacedRuns, "\(rules.rawValue)")
+    }
+  }
+
   /// Under the default rules uppercase ASCII letters fold to lowercase and a space is a
   /// separator, so the loop of ASCII letters also takes capitals and the spaces between words;
   /// without case folding it must leave capitals to the fold table.

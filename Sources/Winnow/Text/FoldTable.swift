@@ -20,6 +20,11 @@ final class FoldTable: Sendable {
   /// lowercase letters of a plane 1 script) fold to themselves, and a look in the dictionary,
   /// hashing the scalar, cost about 150 instructions; a bit, two reads.
   private let supplementaryKeys: ScalarBits
+  /// Whether no entry below U+0800 or of a surrogate folds to one unspaced unit (checked when
+  /// the table is made, not assumed): three bytes that decode to such a value are overlong or a
+  /// surrogate, and a loop that reads CJK characters (``SinglePassShaper``'s run) may then let
+  /// the entry stop it rather than test the value.
+  let stopsInvalidUnspacedRuns: Bool
 
   private static let cache = Mutex<[Normalization: FoldTable]>([:])
 
@@ -50,6 +55,15 @@ final class FoldTable: Sendable {
     self.pool = pool
     self.supplementary = supplementary
     supplementaryKeys = ScalarBits(supplementary.keys)
+    stopsInvalidUnspacedRuns = Self.stopsInvalidUnspacedRuns(bmp)
+  }
+
+  /// See ``stopsInvalidUnspacedRuns``.
+  private static func stopsInvalidUnspacedRuns(_ bmp: [UInt32]) -> Bool {
+    bmp.count == 0x10000
+      && [0..<0x800, 0xD800..<0xE000].allSatisfy { values in
+        values.allSatisfy { unspacedFold(bmp[$0]) == nil }
+      }
   }
 
   private init(rules: Normalization) {
@@ -77,6 +91,7 @@ final class FoldTable: Sendable {
     self.pool = pool
     self.supplementary = supplementary
     supplementaryKeys = ScalarBits(supplementary.keys)
+    stopsInvalidUnspacedRuns = Self.stopsInvalidUnspacedRuns(bmp)
   }
 
   /// Calls `body` with the table's entries for the BMP, one per scalar, for a loop that reads

@@ -113,6 +113,7 @@
         var shaper = SinglePassShaper(
           rules: rules, scalars: scalars.baseAddress!, infos: infos.baseAddress!,
           capacity: min(scalars.count, infos.count))
+        let stopsInvalidUnspacedRuns = table.stopsInvalidUnspacedRuns
         let folded = table.withBMPEntries { entries in
           var index = 0
           while index < bytes.count {
@@ -124,8 +125,9 @@
             // of a scan in the call alone).
             if foldsScalars, value < 0x10000, let (scalar, scalarClass) = FoldTable.singleFold(entries[Int(value)]) {
               shaper.feed(scalar, scalarClass, start, end)
-              // After a CJK character, the rest of its run at once.
-              if scalarClass == .unspaced {
+              // After a CJK character, the rest of its run at once (where the table stops
+              // the run at an invalid sequence, as the default tables do).
+              if scalarClass == .unspaced && stopsInvalidUnspacedRuns {
                 if shaper.gaveUp { return false }
                 index = shaper.takeUnspacedRun(bytes, from: index &+ length, entries: entries)
                 if shaper.gaveUp { return false }
