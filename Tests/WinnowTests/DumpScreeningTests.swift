@@ -151,6 +151,12 @@ struct DumpScreeningTests {
   /// text: lines in any order, for apps whose lists find different things in texts of one
   /// length (and for lines of no app), in the content, the mention or both, each get the full
   /// road's result.
+  /// The check compares a line's object name with the text message's name as a static string,
+  /// which must be the name every reading takes.
+  @Test func theCheckKnowsTheTextMessageByItsOwnName() {
+    #expect(MessageItem.defaultObjectNameText.description == MessageItem.defaultObjectName)
+  }
+
   @Test func aHandedOverScanIsTheLinesOwn() async throws {
     let engine = try Self.engine.addingApp(
       "a", custom: [WordList(name: "a.txt", origin: .custom, parsing: "duck => **\n逼\n")]

@@ -297,17 +297,14 @@ extension ModerationEngine {
   /// escapes.
   @inline(__always)
   fileprivate static func isTextMessageName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    let name = Self.textMessageName
-    guard bytes.count == name.count + 2, bytes[0] == UInt8(ascii: "\""), bytes[name.count + 1] == UInt8(ascii: "\"")
+    let name = MessageItem.defaultObjectNameText
+    let count = name.utf8CodeUnitCount
+    guard let base = bytes.baseAddress, bytes.count == count + 2, bytes[0] == UInt8(ascii: "\""),
+      bytes[count + 1] == UInt8(ascii: "\"")
     else { return false }
-    return name.withUnsafeBufferPointer { name in
-      // SAFETY: `bytes` holds the name's count and two more (checked above).
-      memcmp(name.baseAddress!, bytes.baseAddress! + 1, name.count) == 0
-    }
+    // SAFETY: `bytes` holds the name's count and two more (checked above).
+    return memcmp(name.utf8Start, base + 1, count) == 0
   }
-
-  /// ``MessageItem/defaultObjectName``'s bytes.
-  private static let textMessageName = Array(MessageItem.defaultObjectName.utf8)
 
   /// Which fields of a content object are user text: those of an object name's rule, or an
   /// extension's keys and values under `put`.

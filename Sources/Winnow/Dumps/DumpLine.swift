@@ -65,17 +65,18 @@
     var end = line.count
     while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 || line[end - 1] == 0x0D { end -= 1 }
     guard hasLogTimePrefix(line, at: start) else { return (start..<end, false) }
-    start += logTimePattern.count
+    start += logTimePattern.utf8CodeUnitCount
     while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
     return (start..<end, true)
   }
 
-  /// A log time prefix, `0` standing for any digit (one array, not one per line read).
-  private static let logTimePattern = Array("0000/00/00 00:00:00".utf8)
+  /// A log time prefix, `0` standing for any digit: a static string, read in place (an array
+  /// was initialized on first use, checked for it and retained on every line).
+  private static let logTimePattern: StaticString = "0000/00/00 00:00:00"
 
   /// `yyyy/MM/dd HH:mm:ss` at `start`.
   private static func hasLogTimePrefix(_ line: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
-    let pattern = logTimePattern
+    let pattern = UnsafeBufferPointer(start: logTimePattern.utf8Start, count: logTimePattern.utf8CodeUnitCount)
     guard line.count - start >= pattern.count + 1 else { return false }
     for (offset, expected) in pattern.enumerated() {
       let byte = line[start + offset]

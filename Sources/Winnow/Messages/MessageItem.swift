@@ -72,6 +72,11 @@ public struct MessageItem: Sendable, Hashable {
   /// here.
   public static let defaultObjectName = "RC:TxtMsg"
 
+  /// ``defaultObjectName`` as a static string (a test holds the two equal), for the in-place
+  /// check of dump lines, which compares bytes with it on every line. Not made from it, nor it
+  /// from this: a literal string is never retained, a string made at run time on every use.
+  static let defaultObjectNameText: StaticString = "RC:TxtMsg"
+
   /// Creates an item.
   public init(
     sourceType: SourceType = .original, msgUID: String, fromUserId: String = "", targetId: String,
