@@ -215,4 +215,33 @@ struct ScanTallyTests {
       #expect(Set(counting.senders.keys).isSubset(of: Set(every.senders.keys)))
     }
   }
+
+  /// The summary's order of entries, which compares plain texts by their bytes, is the order of
+  /// `String`'s comparison: over texts of ASCII, Chinese, composed and decomposed accents,
+  /// Hangul and full-width letters, with ties of count and of entry.
+  @Test func entriesComeInStringOrder() {
+    var random = SeededGenerator(state: 41)
+    let pieces = [
+      "a", "b", "Z", "1", " ", "傻", "逼", "㐀", "é", "e\u{301}", "한", "ᄒ", "ａ", "ß", "か", "鿿", "\u{10000}", "~",
+    ]
+    func text() -> String {
+      (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)] }
+        .joined()
+    }
+    for _ in 0..<300 {
+      var counts: [String: [String: Int]] = [:]
+      for _ in 0..<Int.random(in: 0...40, using: &random) {
+        counts[text(), default: [:]][["g/a.txt", "g/b.txt", "é.txt"][Int.random(in: 0..<3, using: &random)]] =
+          Int.random(in: 1...3, using: &random)
+      }
+      let entries = counts.flatMap { entry, places in
+        places.map { ScanSummary.EntryCount(entry: entry, place: $0.key, count: $0.value) }
+      }
+      let reference = entries.sorted { ($1.count, $0.entry, $0.place) < ($0.count, $1.entry, $1.place) }
+      let ordered = ScanSummary.EntryCount.inSummaryOrder(entries)
+      #expect(ordered.map(\.count) == reference.map(\.count))
+      #expect(zip(ordered, reference).allSatisfy { $0.entry == $1.entry && $0.place == $1.place })
+    }
+    #expect(ScanSummary.EntryCount.isPlain("傻逼 ok") && !ScanSummary.EntryCount.isPlain("e\u{301}"))
+  }
 }

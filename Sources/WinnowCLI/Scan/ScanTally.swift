@@ -191,8 +191,8 @@ struct ScanTally: Sendable {
       summary.formats[format.rawValue] = byFormat[Self.formatIndex(format)]
     }
     summary.lists = byList
-    summary.entries = byEntry.map { ScanSummary.EntryCount(entry: $0.key.text, place: $0.key.place, count: $0.value) }
-      .sorted { ($1.count, $0.entry, $0.place) < ($0.count, $1.entry, $1.place) }
+    summary.entries = ScanSummary.EntryCount.inSummaryOrder(
+      byEntry.map { ScanSummary.EntryCount(entry: $0.key.text, place: $0.key.place, count: $0.value) })
     summary.reviewer = reviewer.map(ScanSummary.ReviewerCounts.init)
     let worst = offenders.worst()
     summary.senders = worst.isEmpty ? nil : worst
