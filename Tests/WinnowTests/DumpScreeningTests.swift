@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+import WinnowTestSupport
 
 @_spi(Tools) @testable import Winnow
 
@@ -155,6 +156,31 @@ struct DumpScreeningTests {
   /// which must be the name every reading takes.
   @Test func theCheckKnowsTheTextMessageByItsOwnName() {
     #expect(MessageItem.defaultObjectNameText.description == MessageItem.defaultObjectName)
+  }
+
+  /// The check of a time's digits, eight bytes at a time, says what reading the digits one by
+  /// one says: over runs of digits with a byte of each kind that is not one (the neighbours of
+  /// `0` and `9`, bytes that carry when 6 is added, a quote), quoted or not.
+  @Test func digitsReadEightAtATimeAreDigits() {
+    var random = SeededGenerator(state: 7)
+    let others: [UInt8] = [0x2F, 0x3A, 0x3F, 0x20, 0x22, 0xFA, 0xFF, 0xB0, 0x0A, 0x39 + 0x10]
+    var plain = 0
+    for _ in 0..<4000 {
+      var bytes = (0..<Int.random(in: 0...24, using: &random)).map { _ in UInt8.random(in: 0x30...0x39, using: &random)
+      }
+      if !bytes.isEmpty && Bool.random(using: &random) {
+        bytes[Int.random(in: 0..<bytes.count, using: &random)] = others.randomElement(using: &random) ?? 0
+      }
+      if Bool.random(using: &random) { bytes = [0x22] + bytes + [0x22] }
+      guard !bytes.isEmpty else { continue }
+      bytes.withUnsafeBufferPointer { buffer in
+        let range = 0..<buffer.count
+        let value = PlainDigits.value(in: buffer, range)
+        #expect(PlainDigits.are(in: buffer, range) == (value != nil), "\(bytes)")
+        if value != nil { plain += 1 }
+      }
+    }
+    #expect(plain > 500)
   }
 
   @Test func aHandedOverScanIsTheLinesOwn() async throws {

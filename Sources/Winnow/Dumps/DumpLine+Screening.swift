@@ -526,30 +526,12 @@ private struct ContentScreening {
 
   /// A time, if present, as reading takes it (``MessageItem/time(_:field:)``).
   func isTime(_ range: Range<Int>?) -> Bool {
-    if let range, digits(range) != nil { return true }
+    if let range, PlainDigits.are(in: bytes, range) { return true }
     return parses(range) { value throws(ItemError) in _ = try MessageItem.time(value, field: "time") }
   }
 
-  /// The value of a number of 1 to 18 digits, or of a string of them without escapes, at
-  /// `range`: what `Int64(text)` reads from either (18 digits never overflow); nil for any
-  /// other value, which is left to reading. Times and conversation types are written so in
-  /// almost every line, and building a value to read them was a twentieth of a scan.
-  private func digits(_ range: Range<Int>) -> Int64? {
-    var start = range.lowerBound
-    var end = range.upperBound
-    if bytes[start] == UInt8(ascii: "\"") {
-      start += 1
-      end -= 1
-    }
-    guard start < end, end - start <= 18 else { return nil }
-    var value: Int64 = 0
-    for index in start..<end {
-      let digit = bytes[index] &- UInt8(ascii: "0")
-      guard digit < 10 else { return nil }
-      value = value &* 10 &+ Int64(digit)
-    }
-    return value
-  }
+  /// The value of a number of 1 to 18 digits, or of a string of them (``PlainDigits``).
+  private func digits(_ range: Range<Int>) -> Int64? { PlainDigits.value(in: bytes, range) }
 
   /// A field, if present, read as a value that `check` accepts (the same check reading does).
   func parses(_ range: Range<Int>?, as check: (JSONValue) throws(ItemError) -> Void) -> Bool {
@@ -741,5 +723,58 @@ extension ContentScreening: PathWalker {
     guard case .at(let position) = value, bytes[position] == UInt8(ascii: "[") else { return }
     var parser = checkedParser(at: position)
     try parser.skipArray(depth: 1) { item throws(JSONParseError) in try body(.at(item.lowerBound)) }
+  }
+}
+
+/// A number of 1 to 18 digits, or a string of them without escapes, at a range of a line: what
+/// `Int64(text)` reads from either (18 digits never overflow); any other value is left to
+/// reading. Times and conversation types are written so in almost every line, and building a
+/// value to read them was a twentieth of a scan.
+enum PlainDigits {
+  /// The digits' value, or nil when the range holds something else.
+  static func value(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
+    guard let digits = span(in: bytes, range) else { return nil }
+    var value: Int64 = 0
+    for index in digits {
+      let digit = bytes[index] &- UInt8(ascii: "0")
+      guard digit < 10 else { return nil }
+      value = value &* 10 &+ Int64(digit)
+    }
+    return value
+  }
+
+  /// Whether ``value(in:_:)`` has a value, eight bytes at a time: a time's thirteen digits were
+  /// read one by one on every line.
+  static func are(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    guard let digits = span(in: bytes, range), let base = bytes.baseAddress else { return false }
+    let raw = UnsafeRawPointer(base)
+    var index = digits.lowerBound
+    while digits.upperBound &- index >= 8 {
+      // SAFETY: the eight bytes are inside `digits`, inside `bytes`.
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      // Every byte 0x30...0x3F, and still so with 6 added (no byte carries into the next).
+      let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+      let zeros: UInt64 = 0x3030_3030_3030_3030
+      guard word & high == zeros, (word &+ 0x0606_0606_0606_0606) & high == zeros else { return false }
+      index &+= 8
+    }
+    while index < digits.upperBound {
+      guard bytes[index] &- UInt8(ascii: "0") < 10 else { return false }
+      index &+= 1
+    }
+    return true
+  }
+
+  /// The bytes of the digits: the range, or inside its quotes; nil when empty or longer than 18.
+  @inline(__always)
+  private static func span(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int>? {
+    guard !range.isEmpty, range.upperBound <= bytes.count else { return nil }
+    var (start, end) = (range.lowerBound, range.upperBound)
+    if bytes[start] == UInt8(ascii: "\"") {
+      start += 1
+      end -= 1
+    }
+    guard start < end, end - start <= 18 else { return nil }
+    return start..<end
   }
 }
