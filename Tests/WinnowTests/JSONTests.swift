@@ -276,6 +276,38 @@ struct JSONStringScanningTests {
   }
 }
 
+/// Numbers read eight digits at a time against the grammar of RFC 8259.
+@Suite("JSON numbers")
+struct JSONNumberTests {
+  @Test func findsTheNonDigitsOfAWord() async {
+    let bytes: [UInt8] = [0x00, 0x2F, 0x30, 0x31, 0x35, 0x39, 0x3A, 0x3F, 0x40, 0x7F, 0x80, 0xB0, 0xB9, 0xFF]
+    let words = Gen.int(in: 0...(bytes.count - 1)).map { bytes[$0] }.array(of: 8...8)
+    await propertyCheck(count: 3000, input: words) { word in
+      let packed = word.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+      let expected = word.enumerated().reduce(UInt64(0)) { mask, byte in
+        (0x30...0x39).contains(byte.element) ? mask : mask | 0x80 << UInt64(8 * byte.offset)
+      }
+      #expect(JSONParser.nonDigitBytes(in: packed) == expected)
+    }
+  }
+
+  /// Texts of digits and the other bytes of numbers, of lengths around the eight-byte steps:
+  /// each is read as a number exactly when the grammar says it is one.
+  @Test func readsWhatTheGrammarAccepts() async throws {
+    let grammar = try Regex("^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$")
+    let pieces = ["0", "1", "7", "9", "0", "5", "12345678", "-", "+", ".", "e", "E", "x"]
+    let texts = Gen.int(in: 0...(pieces.count - 1)).array(of: 1...12).map { $0.map { pieces[$0] }.joined() }
+    await propertyCheck(count: 3000, input: texts) { text in
+      let parsed = try? JSONValue(parsing: text)
+      if (try? grammar.wholeMatch(in: text)) != nil {
+        #expect(parsed == .number(text))
+      } else if case .number = parsed {
+        Issue.record("read as a number: \(text)")
+      }
+    }
+  }
+}
+
 /// Skipping a value (how `winnow scan` checks lines it does not read into items) against
 /// parsing it.
 @Suite("JSON skipping")
@@ -344,7 +376,12 @@ struct UTF8ValidationTests {
   /// a valid range (`ED`, the surrogates' lead; `E0`, the overlong forms'; a lone continuation):
   /// the check still agrees.
   @Test func agreesOnTextWithOneByteChanged() async {
-    let pieces = ["hello world ", "a", "中文字符", "国", "é", "ß", "\u{E000}", "\u{FFFD}", "😀", "\u{10FFFF}"]
+    // `क`, `ࠀ` (lead E0) and `한`, `\u{D7FF}` (lead ED): valid characters of the two leads whose
+    // second byte has a narrower range, inside runs of CJK.
+    let pieces = [
+      "hello world ", "a", "中文字符", "国", "é", "ß", "\u{E000}", "\u{FFFD}", "😀", "\u{10FFFF}", "क", "\u{800}", "한",
+      "\u{D7FF}",
+    ]
     let text = Gen.int(in: 0...(pieces.count - 1)).array(of: 1...12).map { $0.map { pieces[$0] }.joined() }
     let edges: [UInt8] = [0x80, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xE0, 0xE4, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
     let replacement = zip(Gen.int(in: 0...(edges.count - 1)), Gen.int(in: 0...255), Gen.bool).map {
