@@ -292,6 +292,17 @@ struct RawPrefilter: Sendable {
     _ base: UnsafePointer<UInt8>, count: Int, from index: Int, tables: UnsafeBufferPointer<UInt64>
   ) -> (index: Int, block: Int) {
     var at = index
+    // Two scalars a step while eight bytes can be read (so the second has a fourth byte after
+    // it); the loop below takes a run's last one, or a pair that is not two such scalars.
+    while at &+ 8 <= count {
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+      guard word & 0xC0C0_F0C0_C0F0 == 0x8080_E080_80E0 else { break }
+      let first = Int(truncatingIfNeeded: (word & 0x0F) &<< 6 | (word &>> 8) & 0x3F)
+      if tables[scalarsToReadAt &+ first] &>> ((word &>> 16) & 0x3F) & 1 != 0 { return (at, first) }
+      let second = Int(truncatingIfNeeded: (word &>> 24 & 0x0F) &<< 6 | (word &>> 32) & 0x3F)
+      if tables[scalarsToReadAt &+ second] &>> ((word &>> 40) & 0x3F) & 1 != 0 { return (at &+ 3, second) }
+      at &+= 6
+    }
     while at &+ 3 < count {
       let word = UInt32(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt32.self))
       guard word & 0xC0_C0F0 == 0x80_80E0 else { break }
