@@ -156,19 +156,59 @@ struct JSONParser {
     }
   }
 
-  /// Moves past the object at `position`, checking it as ``parseValue(depth:)`` does, except
-  /// that `value` moves past each member's value itself: it gets the parser at the value and
-  /// the member's key (as ``skipString()`` gives it), and must leave the parser past the value,
-  /// checked as ``skipValue(depth:)`` with this `depth` checks it.
-  mutating func walkMembers(
-    depth: Int,
-    value: (inout JSONParser, _ key: (text: Range<Int>, isEscaped: Bool)) throws(JSONParseError) -> Void
-  ) throws(JSONParseError) {
-    try walkObject(depth: depth) { parser throws(JSONParseError) in
-      try parser.skipString()
-    } value: {
-      parser, key throws(JSONParseError) in
-      try value(&parser, key)
+  /// Enters the object at `position` (its `{`), the first step of walking its members by hand
+  /// as ``skipValue(depth:)`` checks them: false, with the parser past the `}`, when the object
+  /// is empty; true with the parser at the first key's quote. Then, for each member: the key
+  /// (``skipString()``), ``enterValue()``, the value, and ``nextMember()``. Written out in a
+  /// caller's own loop, the members cost no call each, as a closure per member did.
+  @inline(__always)
+  mutating func enterObject(depth: Int) throws(JSONParseError) -> Bool {
+    guard depth <= JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth)") }
+    position += 1
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+      position += 1
+      return false
+    }
+    try expectKey()
+    return true
+  }
+
+  /// Moves past the colon after a member's key (and the white space around it), to its value.
+  @inline(__always)
+  mutating func enterValue() throws(JSONParseError) {
+    skipWhitespace()
+    guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+      throw error("expected ':' after an object key")
+    }
+    position += 1
+    skipWhitespace()
+  }
+
+  /// After a member's value: true, at the next key's quote, when a comma follows; false, past
+  /// the object, at its `}`.
+  @inline(__always)
+  mutating func nextMember() throws(JSONParseError) -> Bool {
+    skipWhitespace()
+    guard position < bytes.count else { throw error("unexpected end of input in an object") }
+    if bytes[position] == UInt8(ascii: ",") {
+      position += 1
+      try expectKey()
+      return true
+    } else if bytes[position] == UInt8(ascii: "}") {
+      position += 1
+      return false
+    } else {
+      throw error("expected ',' or '}' in an object")
+    }
+  }
+
+  /// Moves to a key's opening quote, past white space.
+  @inline(__always)
+  private mutating func expectKey() throws(JSONParseError) {
+    skipWhitespace()
+    guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+      throw error("expected a string key in an object")
     }
   }
 
@@ -215,37 +255,12 @@ struct JSONParser {
     depth: Int, key: (inout JSONParser) throws(JSONParseError) -> Key,
     value: (inout JSONParser, Key) throws(JSONParseError) -> Void
   ) throws(JSONParseError) {
-    guard depth <= JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth)") }
-    position += 1
-    skipWhitespace()
-    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-      position += 1
-      return
-    }
-    while true {
-      skipWhitespace()
-      guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
-        throw error("expected a string key in an object")
-      }
+    guard try enterObject(depth: depth) else { return }
+    repeat {
       let name = try key(&self)
-      skipWhitespace()
-      guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-        throw error("expected ':' after an object key")
-      }
-      position += 1
-      skipWhitespace()
+      try enterValue()
       try value(&self, name)
-      skipWhitespace()
-      guard position < bytes.count else { throw error("unexpected end of input in an object") }
-      if bytes[position] == UInt8(ascii: ",") {
-        position += 1
-      } else if bytes[position] == UInt8(ascii: "}") {
-        position += 1
-        return
-      } else {
-        throw error("expected ',' or '}' in an object")
-      }
-    }
+    } while try nextMember()
   }
 
   /// The grammar of the array at `position`, for parsing and skipping alike: `element` reads
