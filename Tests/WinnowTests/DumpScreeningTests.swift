@@ -430,6 +430,30 @@ struct DumpScreeningTests {
     }
   }
 
+  /// Property: the fast reading of a key finds a key exactly when the bytes up to the first
+  /// quote are its name (and 17 bytes can be read), whatever else surrounds them.
+  @Test func aKeysNameIsFoundUpToItsQuote() async {
+    let names = LineKey.allCases.map(\.name)
+    let pieces =
+      names + names.map { String($0.dropLast()) } + names.map { $0 + "s" }
+      + ["\"", "\\", "\\\"", "a", "\u{1}", "é", "中", " ", "conversationTypes", "kind"]
+    let texts = zip(Gen.int(in: 0...(pieces.count - 1)).array(of: 1...4), Gen.int(in: 0...24)).map {
+      ($0.map { pieces[$0] }.joined(), $1)
+    }
+    await propertyCheck(count: 4000, input: texts) { text, padding in
+      let bytes = Array(text.utf8) + [UInt8](repeating: 0x78, count: padding)
+      let quote = bytes.firstIndex(of: 0x22)
+      var expected: (LineKey, Int)? = nil
+      if let quote, bytes.count > 16,
+        let key = LineKey.allCases.first(where: { Array($0.name.utf8) == Array(bytes[..<quote]) })
+      {
+        expected = (key, quote)
+      }
+      let found = bytes.withUnsafeBufferPointer { LineKey.plainName(in: $0, at: 0) }
+      #expect(found?.key == expected?.0 && found?.length == expected?.1, "\(text) + \(padding)")
+    }
+  }
+
   /// With per-app lists, a line is checked against its app's lists (`appKey`, a history log's
   /// `appId`), as its item would be; an app key that is not a plain string is left to reading.
   @Test func checksALineAgainstItsAppsLists() throws {

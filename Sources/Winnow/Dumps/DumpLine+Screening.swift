@@ -285,13 +285,20 @@ extension ModerationEngine {
     var checkedContent: (range: Range<Int>, isClean: Bool)? = nil
     var more = try parser.enterObject(depth: 1)
     while more {
-      let key = try parser.skipString()
-      guard !key.isEscaped else { throw .unsure }
+      // A key's name (``LineKey/plainName(in:at:)``), or any other string.
+      let key: LineKey?
+      if let (plain, length) = LineKey.plainName(in: body, at: parser.position &+ 1) {
+        key = plain
+        parser.position &+= length &+ 2
+      } else {
+        let string = try parser.skipString()
+        guard !string.isEscaped else { throw .unsure }
+        key = LineKey.named(UnsafeBufferPointer(rebasing: body[string.text]))
+      }
       try parser.enterValue()
-      let name = UnsafeBufferPointer(rebasing: body[key.text])
       let start = parser.position
-      if let textTrie, checkedContent == nil, start < body.count, body[start] == UInt8(ascii: "{"),
-        equals(name, "content"), let objectName = members[.objectName],
+      if let textTrie, key == .content, checkedContent == nil, start < body.count,
+        body[start] == UInt8(ascii: "{"), let objectName = members[.objectName],
         isTextMessageName(UnsafeBufferPointer(rebasing: body[objectName]))
       {
         let clean = try screening.skipObject(&parser, depth: 1, checkingPathsOf: textTrie)
@@ -299,19 +306,10 @@ extension ModerationEngine {
       } else {
         try parser.skipValue(depth: 1)
       }
-      members.note(name, start..<parser.position)
+      if let key { members.note(key, start..<parser.position) }
       more = try parser.nextMember()
     }
     return checkedContent
-  }
-
-  /// Whether `bytes` are those of `text` (byte by byte: `elementsEqual` over a string's UTF-8
-  /// view was a twentieth of the check of a clean line).
-  @inline(__always)
-  private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
-    guard bytes.count == text.utf8CodeUnitCount else { return false }
-    for index in bytes.indices where bytes[index] != text.utf8Start[index] { return false }
-    return true
   }
 
   /// Whether `bytes` are a JSON string of ``MessageItem/defaultObjectName`` written without
@@ -380,15 +378,11 @@ private struct LineMembers {
     return packed == 0 ? nil : Int(packed & 0xFFFF_FFFF)..<Int(packed >> 32)
   }
 
-  /// Notes the member named by `name`, if reading looks at it; its value's bytes are
-  /// `value`, within a line shorter than 4 GiB.
+  /// Notes the member `key`, whose value's bytes are `value`, within a line shorter than 4 GiB.
   @inline(__always)
-  func note(_ name: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
-    if let key = LineKey.named(name) {
-      ranges[key.rawValue] =
-        UInt64(truncatingIfNeeded: value.upperBound) << 32
-        | UInt64(truncatingIfNeeded: value.lowerBound)
-    }
+  func note(_ key: LineKey, _ value: Range<Int>) {
+    ranges[key.rawValue] =
+      UInt64(truncatingIfNeeded: value.upperBound) << 32 | UInt64(truncatingIfNeeded: value.lowerBound)
   }
 }
 

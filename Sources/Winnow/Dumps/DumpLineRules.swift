@@ -88,6 +88,38 @@ enum LineKey: Int, Sendable, CaseIterable {
     }
   }
 
+  /// The key whose name is written at `offset` of `bytes` and closed by a quote there, and the
+  /// name's length; nil when the bytes there are no key's name and quote (the caller then reads
+  /// them as any string). A name equal to a key's has no escape or byte that a string must not
+  /// hold, so the string needs no other check. The quote is found sixteen bytes at a time
+  /// (the bytes XOR `"` tested for a zero byte, exact up to the first): read as a string first,
+  /// then looked up, a line's keys were a quarter of the in-place check's JSON.
+  @inline(__always)
+  static func plainName(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (key: LineKey, length: Int)? {
+    guard let base = bytes.baseAddress, offset >= 0, bytes.count &- offset > 16 else { return nil }
+    let raw = UnsafeRawPointer(base + offset)
+    @inline(__always) func quotes(_ word: UInt64) -> UInt64 {
+      let flipped = word ^ 0x2222_2222_2222_2222
+      return (flipped &- 0x0101_0101_0101_0101) & ~flipped & 0x8080_8080_8080_8080
+    }
+    // SAFETY: 17 bytes lie at `offset` (checked above).
+    let first = quotes(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
+    let length: Int
+    if first != 0 {
+      length = first.trailingZeroBitCount &>> 3
+    } else {
+      let second = quotes(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+      if second != 0 {
+        length = 8 &+ second.trailingZeroBitCount &>> 3
+      } else {
+        guard base[offset &+ 16] == UInt8(ascii: "\"") else { return nil }
+        length = 16
+      }
+    }
+    guard let key = named(UnsafeBufferPointer(start: base + offset, count: length)) else { return nil }
+    return (key, length)
+  }
+
   /// The `count` bytes (4 to 16) at `bytes` as two words that overlap where they must: the
   /// first and the last four bytes, or eight. Two texts of the same length are equal when their
   /// words are.
