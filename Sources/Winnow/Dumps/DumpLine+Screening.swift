@@ -303,6 +303,9 @@ extension ModerationEngine {
       {
         let clean = try screening.skipObject(&parser, depth: 1, checkingPathsOf: textTrie)
         checkedContent = (start..<parser.position, clean)
+      } else if start < body.count && body[start] == UInt8(ascii: "\"") {
+        // Most values are strings: skipped here, as `skipValue` skips them, without its call.
+        _ = try parser.skipString()
       } else {
         try parser.skipValue(depth: 1)
       }
