@@ -276,6 +276,43 @@ struct JSONStringScanningTests {
   }
 }
 
+extension JSONStringScanningTests {
+  /// Runs of whole CJK characters (which the scan passes twelve bytes a step without a UTF-8
+  /// check), among ASCII, other characters, control bytes and broken sequences (a stray
+  /// continuation, a surrogate, an overlong form, a lone lead): each string reads as a
+  /// byte-at-a-time reading finds, and so does the same string skipped.
+  @Test func readsRunsOfCJKAsAByteAtATimeReadingDoes() async {
+    let pieces: [[UInt8]] =
+      ["中文字符", "傻", "逼", "国", "é", "क", "\u{800}", "한", "\u{D7FF}", "😀", "a", "hello ", "\u{1}"].map { Array($0.utf8) }
+      + [[0x80], [0xBF], [0xE4], [0xE4, 0xB8], [0xED, 0xA0, 0x80], [0xE0, 0x80, 0x80], [0xC0, 0xAF], [0xFF]]
+    let texts = Gen.int(in: 0...(pieces.count - 1)).array(of: 0...16).map { $0.flatMap { pieces[$0] } }
+    await propertyCheck(count: 4000, input: texts, Gen.int(in: 0...16)) { bytes, trailing in
+      // Bytes after the string, so that the twelve-byte steps reach its end.
+      let document = [0x22] + bytes + [0x22] + [UInt8](repeating: 0x20, count: trailing)
+      let expected: Result<JSONValue, JSONParseError>
+      if let control = bytes.firstIndex(where: { $0 < 0x20 }) {
+        expected = .failure(JSONParseError(message: "control character in a string (escape it)", offset: 1 + control))
+      } else if let text = String(validating: bytes, as: UTF8.self) {
+        expected = .success(.string(text))
+      } else {
+        expected = .failure(JSONParseError(message: "invalid UTF-8 in a string", offset: 1))
+      }
+      #expect(Result { () throws(JSONParseError) in try JSONValue(parsingUTF8: document) } == expected)
+      let skipped = document.withUnsafeBufferPointer { buffer in
+        Result { () throws(JSONParseError) in
+          var parser = JSONParser(buffer)
+          return try parser.skipString().text
+        }
+      }
+      switch (skipped, expected) {
+      case (.success(let range), .success): #expect(range == 1..<(1 + bytes.count))
+      case (.failure(let skipping), .failure(let parsing)): #expect(skipping == parsing)
+      default: Issue.record("skipping \(skipped), parsing \(expected)")
+      }
+    }
+  }
+}
+
 /// Numbers read eight digits at a time against the grammar of RFC 8259.
 @Suite("JSON numbers")
 struct JSONNumberTests {
