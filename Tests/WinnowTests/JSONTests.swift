@@ -256,6 +256,18 @@ struct JSONStringScanningTests {
     }
   }
 
+  /// What a string literal of `bytes` (without quotes or backslashes) reads as, found a byte at
+  /// a time: its text, the first control character's offset, or invalid UTF-8.
+  static func byteAtATimeReading(of bytes: [UInt8]) -> Result<JSONValue, JSONParseError> {
+    if let control = bytes.firstIndex(where: { $0 < 0x20 }) {
+      return .failure(JSONParseError(message: "control character in a string (escape it)", offset: 1 + control))
+    } else if let text = String(validating: bytes, as: UTF8.self) {
+      return .success(.string(text))
+    } else {
+      return .failure(JSONParseError(message: "invalid UTF-8 in a string", offset: 1))
+    }
+  }
+
   /// A string without quotes or backslashes, of any length around the eight-byte steps: its
   /// text, a control character's offset, or invalid UTF-8, as a byte-at-a-time reading finds.
   @Test func readsStringsAsAByteAtATimeReadingDoes() async {
@@ -263,40 +275,26 @@ struct JSONStringScanningTests {
     let texts = Gen.int(in: 0...(plain.count - 1)).map { plain[$0] }.array(of: 0...40)
     await propertyCheck(count: 3000, input: texts) { bytes in
       let document = [0x22] + bytes + [0x22]
-      let expected: Result<JSONValue, JSONParseError>
-      if let control = bytes.firstIndex(where: { $0 < 0x20 }) {
-        expected = .failure(JSONParseError(message: "control character in a string (escape it)", offset: 1 + control))
-      } else if let text = String(validating: bytes, as: UTF8.self) {
-        expected = .success(.string(text))
-      } else {
-        expected = .failure(JSONParseError(message: "invalid UTF-8 in a string", offset: 1))
-      }
+      let expected = Self.byteAtATimeReading(of: bytes)
       #expect(Result { () throws(JSONParseError) in try JSONValue(parsingUTF8: document) } == expected)
     }
   }
 }
 
 extension JSONStringScanningTests {
-  /// Runs of whole CJK characters (which the scan passes twelve bytes a step without a UTF-8
-  /// check), among ASCII, other characters, control bytes and broken sequences (a stray
-  /// continuation, a surrogate, an overlong form, a lone lead): each string reads as a
-  /// byte-at-a-time reading finds, and so does the same string skipped.
+  /// Runs of whole CJK characters (which the UTF-8 check takes four at a time), among ASCII,
+  /// other characters, control bytes and broken sequences (a stray continuation, a surrogate,
+  /// an overlong form, a lone lead): each string reads as a byte-at-a-time reading finds, and
+  /// so does the same string skipped.
   @Test func readsRunsOfCJKAsAByteAtATimeReadingDoes() async {
     let pieces: [[UInt8]] =
       ["中文字符", "傻", "逼", "国", "é", "क", "\u{800}", "한", "\u{D7FF}", "😀", "a", "hello ", "\u{1}"].map { Array($0.utf8) }
       + [[0x80], [0xBF], [0xE4], [0xE4, 0xB8], [0xED, 0xA0, 0x80], [0xE0, 0x80, 0x80], [0xC0, 0xAF], [0xFF]]
     let texts = Gen.int(in: 0...(pieces.count - 1)).array(of: 0...16).map { $0.flatMap { pieces[$0] } }
     await propertyCheck(count: 4000, input: texts, Gen.int(in: 0...16)) { bytes, trailing in
-      // Bytes after the string, so that the twelve-byte steps reach its end.
+      // Bytes after the string, so that the word-at-a-time steps reach its end.
       let document = [0x22] + bytes + [0x22] + [UInt8](repeating: 0x20, count: trailing)
-      let expected: Result<JSONValue, JSONParseError>
-      if let control = bytes.firstIndex(where: { $0 < 0x20 }) {
-        expected = .failure(JSONParseError(message: "control character in a string (escape it)", offset: 1 + control))
-      } else if let text = String(validating: bytes, as: UTF8.self) {
-        expected = .success(.string(text))
-      } else {
-        expected = .failure(JSONParseError(message: "invalid UTF-8 in a string", offset: 1))
-      }
+      let expected = Self.byteAtATimeReading(of: bytes)
       #expect(Result { () throws(JSONParseError) in try JSONValue(parsingUTF8: document) } == expected)
       let skipped = document.withUnsafeBufferPointer { buffer in
         Result { () throws(JSONParseError) in
