@@ -31,6 +31,24 @@ import WinnowTestSupport
     #expect(Self.entries(directory) == ["list.txt"])
   }
 
+  /// Reading the umask changes it for no one: threads reading it at once leave it as it was,
+  /// and a directory made afterwards gets the mode it gives. (Read by setting it to 0 and back,
+  /// two readers at once could leave it 0, and every later file writable by anyone.)
+  @Test func readingTheUmaskChangesItForNoOne() async throws {
+    let before = AtomicFile.currentUmask
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<8 {
+        group.addTask { for _ in 0..<5000 { _ = AtomicFile.defaultMode } }
+      }
+    }
+    #expect(AtomicFile.currentUmask == before)
+    let probe = try Self.directory() + "/probe"
+    #expect(mkdir(probe, 0o777) == 0)
+    var status = stat()
+    #expect(stat(probe, &status) == 0)
+    #expect(status.st_mode & 0o777 == 0o777 & ~before)
+  }
+
   /// A failed flush, a failed write or a dropped file leaves the old file and no temporary one.
   @Test func aFailureLeavesTheOldFileAndNoTemporaryOne() throws {
     let directory = try Self.directory()

@@ -49,10 +49,33 @@ package struct AtomicFile {
   }
 
   /// The mode a new file of this user gets (0666 less the umask).
-  package static var defaultMode: mode_t {
-    let mask = umask(0)
+  package static var defaultMode: mode_t { 0o666 & ~currentUmask }
+
+  /// The process's umask, read without changing it. `umask` can only be read by setting it, and
+  /// setting it to 0 and back, as this did, raced with every thread creating a file meanwhile
+  /// (which got mode 0666 or 0777) and with itself: two threads at once could leave the mask 0
+  /// for good, and the files and directories made after it writable by anyone. Linux gives the
+  /// mask in `/proc/self/status`; elsewhere it is read once, the first time it is needed.
+  package static var currentUmask: mode_t {
+    #if os(Linux)
+      if let mask = umaskFromProc() { return mask }
+    #endif
+    return umaskAtFirstUse
+  }
+
+  private static let umaskAtFirstUse: mode_t = {
+    let mask = umask(0o022)
     umask(mask)
-    return 0o666 & ~mask
+    return mask
+  }()
+
+  /// The `Umask:` line of `/proc/self/status` (Linux 4.7 and later), in octal; nil without it.
+  private static func umaskFromProc() -> mode_t? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix("Umask:") {
+      return mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+    }
+    return nil
   }
 
   /// The mode of the file at `path`, or ``defaultMode`` when there is none: an edit keeps a
