@@ -770,10 +770,7 @@ enum PlainDigits {
     while digits.upperBound &- index >= 8 {
       // SAFETY: the eight bytes are inside `digits`, inside `bytes`.
       let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-      // Every byte 0x30...0x3F, and still so with 6 added (no byte carries into the next).
-      let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
-      let zeros: UInt64 = 0x3030_3030_3030_3030
-      guard word & high == zeros, (word &+ 0x0606_0606_0606_0606) & high == zeros else { return false }
+      guard JSONParser.nonDigitBytes(in: word) == 0 else { return false }
       index &+= 8
     }
     while index < digits.upperBound {
