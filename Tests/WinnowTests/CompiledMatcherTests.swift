@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import Testing
 import WinnowTestSupport
 
@@ -127,13 +128,66 @@ struct CompiledMatcherTests {
 /// walks any text inside its tables (the walk's unchecked reads are checked in a debug build).
 @Suite("forged automata")
 struct ForgedAutomatonTests {
+  /// With `h` followed by twenty letters, a state with more children than a sparse row holds:
+  /// a hashed row.
   static let patterns =
     ["傻逼", "傻", "fuck", "uck", "ck", "秒杀", "杀人", "a", "ab", "abc", "bc", "😀x", "x😀"]
-    + (0..<40).map { "w\($0)" }
+    + (0..<40).map { "w\($0)" } + "abcdefghijklmnopqrst".map { "h\($0)y" }
 
   @Test func theBuiltAutomatonIsConsistent() throws {
     let automaton = try AhoCorasick(patterns: Self.patterns)
     #expect(automaton.isConsistent)
+    #expect(automaton.layout.program.contains { $0 & 0xC000_0000 == AutomatonLayout.hashedFlag })
+  }
+
+  /// Whatever the patterns, the build lays out what the check accepts: breadth-first, children
+  /// in code order, hashed rows where a state has many children (the check asks for that order,
+  /// so that it can follow the states without looking their numbers up).
+  @Test func everyBuiltAutomatonIsConsistent() async {
+    // Most patterns start with `a` or `b`, so that those states have many children.
+    let letters = Array("abcdefghijklmnopqrstu傻逼😀")
+    let letter = Gen.int(in: 0...(letters.count - 1)).map { letters[$0] }
+    let pattern = zip(Gen.int(in: 0...3).map { Array("ab傻c")[$0] }, letter.array(of: 0...4)).map {
+      String([$0] + $1)
+    }
+    var hashed = 0
+    await propertyCheck(count: 300, input: pattern.array(of: 1...120)) { patterns in
+      guard let automaton = try? AhoCorasick(patterns: patterns) else {
+        Issue.record("no automaton for \(patterns)")
+        return
+      }
+      #expect(automaton.isConsistent, "\(patterns)")
+      if automaton.layout.program.contains(where: { $0 & 0xC000_0000 == AutomatonLayout.hashedFlag }) { hashed += 1 }
+    }
+    #expect(hashed > 30, "hashed rows were tried")
+  }
+
+  /// A failure link to a state as deep as its own, or deeper, is refused: a walk down such
+  /// links might never reach the root.
+  @Test func aFailureLinkThatIsNotShallowerIsRefused() throws {
+    let built = try AhoCorasick(patterns: ["abc", "bcd", "xy"])
+    let layout = built.layout
+    // The states of "ab" and "bc" (depth 2), by walking from the root.
+    let codes = built.flatBMPCodes
+    func state(_ text: String) -> UInt32 {
+      layout.program.withUnsafeBufferPointer { program in
+        text.unicodeScalars.reduce(UInt32(0)) { state, scalar in
+          AutomatonLayout.child(program, state, codes[Int(scalar.value)])
+        }
+      }
+    }
+    let (ab, bc, abc) = (state("ab"), state("bc"), state("abc"))
+    #expect(ab != 0 && bc != 0 && abc != 0)
+    for (from, to) in [(ab, bc), (ab, abc), (abc, abc), (ab, ab)] {
+      var program = layout.program
+      program[Int(from) + AutomatonLayout.failOffset] = to
+      let forged = AhoCorasick(
+        layout: AutomatonLayout(
+          program: program, slots: layout.slots, slotPatterns: layout.slotPatterns, stateCount: layout.stateCount),
+        patternLengths: built.patternLengths, patternByteLengths: built.patternByteLengths, bmpCodes: built.bmpCodes,
+        supplementaryCodes: built.supplementaryCodes, startFilter: nil, scalarFilter: nil)
+      #expect(!forged.isConsistent, "fail of \(from) to \(to)")
+    }
   }
 
   /// What became of the forgeries: how many were refused, how many walked, and the matches

@@ -27,7 +27,8 @@ extension AutomatonLayout {
   /// Whether the layout is one ``init(codedPatterns:alphabetSize:)`` could have built for an
   /// alphabet whose code `c` stands for a scalar of `alphabet[c]` UTF-8 bytes, and patterns of
   /// these lengths. Checked: the records tile `program` exactly (a dense root, then sparse or
-  /// hashed rows); the transitions form a tree over every state in breadth-first order; a
+  /// hashed rows); the transitions form a tree over every state in breadth-first order (the
+  /// children of the root and of a sparse row in the order of their codes); a
   /// sparse row's codes increase and a hashed row has an empty slot (so a lookup ends); every
   /// failure link leads to a strictly shallower state (so a walk down the chain ends at the
   /// dense root); every slot lies inside `slots` and `slotPatterns`, chains to an earlier slot
@@ -60,12 +61,10 @@ extension AutomatonLayout {
       patternByteLengths.count == patternLengths.count
     else { return false }
     // The records, in order.
-    var numbers = StateNumbers(wordCount: count)
     var states = [0]
     // Room for every state the file claims, within what its records could hold: grown one
     // append at a time, the array was copied and checked for sharing at every state.
     states.reserveCapacity(min(max(stateCount, 1), count / Self.rowOffset + 1))
-    numbers.mark(0)
     var offset = Self.rowOffset + alphabetSize
     while offset < count {
       guard count - offset >= Self.rowOffset else { return false }
@@ -81,28 +80,36 @@ extension AutomatonLayout {
         guard words <= 2 * Self.sparseLimit else { return false }
       }
       guard count - offset - Self.rowOffset >= words else { return false }
-      numbers.mark(offset)
       states.append(offset)
       offset += Self.rowOffset + words
     }
+    var numbers = states.withUnsafeBufferPointer { StateNumbers(wordCount: count, states: $0) }
     // Depths in scalars (below the state count) and bytes (four times that) fit an Int32.
     guard states.count == stateCount, states.count < Int(Int32.max) / 4 else { return false }
-    numbers.count()
-    // The tree: each state but the root is the child of exactly one earlier state. (Through
-    // buffers and a helper that captures nothing: a nested function capturing the arrays
-    // boxed them, and this check was a quarter of a command's start-up.)
+    // The tree, in breadth-first order: each state but the root is the child of the state
+    // adopting it, and the states are adopted in their order. (Through buffers and a helper that
+    // captures nothing: a nested function capturing the arrays boxed them.)
     var depth = [Int32](repeating: -1, count: states.count)
     var byteDepth = [Int32](repeating: 0, count: states.count)
     depth[0] = 0
     let tree = alphabet.withUnsafeBufferPointer { alphabet in
       depth.withUnsafeMutableBufferPointer { depth in
         byteDepth.withUnsafeMutableBufferPointer { byteDepth in
-          Self.isTree(
-            program: program, states: states, alphabet: alphabet, numbers: numbers, depth: depth, byteDepth: byteDepth)
+          states.withUnsafeBufferPointer { states in
+            Self.isTree(
+              program: program, states: states, alphabet: alphabet, numbers: &numbers, depth: depth,
+              byteDepth: byteDepth)
+          }
         }
       }
     }
     guard tree else { return false }
+    // Breadth-first, so depths never decrease along the states: a state is shallower than one
+    // of depth d exactly when it starts before the first state of depth d.
+    var depthStarts = [0]
+    for (number, state) in states.enumerated() {
+      while depthStarts.count <= Int(depth[number]) { depthStarts.append(state) }
+    }
     // The rest through buffers too: the arrays' subscripts, checked for sharing at every
     // write, were most of this check.
     var ownerDepth = [Int](repeating: -1, count: slots.count / 3)
@@ -116,7 +123,8 @@ extension AutomatonLayout {
                 states.withUnsafeBufferPointer { states in
                   Self.areReportsConsistent(
                     program: program, slots: slots, slotPatterns: slotPatterns, states: states, numbers: numbers,
-                    depth: depth, byteDepth: byteDepth, ownerDepth: ownerDepth, ownerBytes: ownerBytes,
+                    depthStarts: depthStarts, depth: depth, byteDepth: byteDepth, ownerDepth: ownerDepth,
+                    ownerBytes: ownerBytes,
                     patternLengths: patternLengths, patternByteLengths: patternByteLengths)
                 }
               }
@@ -130,18 +138,19 @@ extension AutomatonLayout {
   /// The second half of ``isConsistent(alphabet:patternLengths:patternByteLengths:)``, once
   /// every state's depth is known: failure links lead to shallower states, each slot has one
   /// owner and chains to a shallower or equal one, and what each state reports has its depth.
-  /// `ownerDepth` starts at -1 and `ownerBytes` at 0, one of each per slot.
+  /// `ownerDepth` starts at -1 and `ownerBytes` at 0, one of each per slot; `depthStarts[d]` is
+  /// the offset of the first state of depth `d`.
   private static func areReportsConsistent(
     program: UnsafeBufferPointer<UInt32>, slots: UnsafeBufferPointer<UInt32>,
     slotPatterns: UnsafeBufferPointer<UInt32>, states: UnsafeBufferPointer<Int>, numbers: StateNumbers,
-    depth: UnsafeBufferPointer<Int32>, byteDepth: UnsafeBufferPointer<Int32>,
+    depthStarts: [Int], depth: UnsafeBufferPointer<Int32>, byteDepth: UnsafeBufferPointer<Int32>,
     ownerDepth: UnsafeMutableBufferPointer<Int>, ownerBytes: UnsafeMutableBufferPointer<Int>,
     patternLengths: UnsafeBufferPointer<UInt32>, patternByteLengths: UnsafeBufferPointer<UInt32>
   ) -> Bool {
     // Failure links, and who owns each slot.
     for (number, state) in states.enumerated() where number > 0 {
       let fail = Int(program[state + Self.failOffset])
-      guard let failNumber = numbers.number(at: fail), depth[failNumber] < depth[number] else { return false }
+      guard numbers.isState(at: fail), fail < depthStarts[Int(depth[number])] else { return false }
       let word = program[state + Self.slotOffset]
       if word & Self.ownFlag != 0 {
         let slot = Int(word & ~Self.ownFlag)
@@ -189,85 +198,102 @@ extension AutomatonLayout {
     return true
   }
 
-  /// Whether the transitions make a tree of `states` in breadth-first order (each state but
-  /// the root the child of exactly one earlier state, by a code of the alphabet), filling in
-  /// each state's depth in scalars and in bytes; and whether every row can be searched (a
-  /// sparse row's codes increase, a hashed row has an empty slot).
+  /// Whether the transitions make a tree of `states` in breadth-first order, filling in each
+  /// state's depth in scalars and in bytes; and whether every row can be searched (a sparse
+  /// row's codes increase, a hashed row has an empty slot). Breadth-first as the build lays it
+  /// out: the children of each state are the next states not yet adopted, in the order of their
+  /// codes for the dense root and sparse rows (so each is checked against the next state's
+  /// offset, without looking up a number), in any order within that run for a hashed row.
   private static func isTree(
-    program: UnsafeBufferPointer<UInt32>, states: [Int], alphabet: UnsafeBufferPointer<UInt8>,
-    numbers: StateNumbers, depth: UnsafeMutableBufferPointer<Int32>,
+    program: UnsafeBufferPointer<UInt32>, states: UnsafeBufferPointer<Int>, alphabet: UnsafeBufferPointer<UInt8>,
+    numbers: inout StateNumbers, depth: UnsafeMutableBufferPointer<Int32>,
     byteDepth: UnsafeMutableBufferPointer<Int32>
   ) -> Bool {
-    @inline(__always) func adopt(_ code: UInt32, _ target: UInt32, by parent: Int) -> Bool {
-      guard code != 0, Int(code) < alphabet.count, let child = numbers.number(at: Int(target)), child > parent,
-        depth[child] < 0
-      else { return false }
+    // The number of the next state to adopt.
+    var next = 1
+    @inline(__always) func adopt(_ child: Int, _ code: UInt32, by parent: Int) -> Bool {
+      guard code != 0, Int(code) < alphabet.count else { return false }
       depth[child] = depth[parent] + 1
       byteDepth[child] = byteDepth[parent] + Int32(alphabet[Int(code)])
       return true
     }
+    @inline(__always) func adoptNext(_ code: UInt32, _ target: UInt32, by parent: Int) -> Bool {
+      guard next < states.count, states[next] == Int(target), adopt(next, code, by: parent) else { return false }
+      next += 1
+      return true
+    }
     for (number, state) in states.enumerated() {
-      guard depth[number] >= 0 else { return false }
+      // Adopted before its own children are read (the root by no one).
+      guard number < next else { return false }
       let header = program[state + headerOffset]
       let row = state + rowOffset
       if number == 0 {
         guard program[row] == 0 else { return false }
         for code in 1..<alphabet.count where program[row + code] != 0 {
-          guard adopt(UInt32(code), program[row + code], by: 0) else { return false }
+          guard adoptNext(UInt32(code), program[row + code], by: 0) else { return false }
         }
       } else if header & hashedFlag != 0 {
-        var empty = false
-        for slot in 0..<(1 << Int(header & rowSizeMask)) {
+        // The children are the run of states from `next` on, one per used slot, in any order.
+        let size = 1 << Int(header & rowSizeMask)
+        var children = 0
+        for slot in 0..<size where program[row + 2 * slot] != 0 { children += 1 }
+        guard children < size, children <= states.count - next else { return false }
+        for slot in 0..<size {
           let code = program[row + 2 * slot]
-          if code == 0 {
-            empty = true
-          } else {
-            guard adopt(code, program[row + 2 * slot + 1], by: number) else { return false }
-          }
+          guard code != 0 else { continue }
+          guard let child = numbers.number(at: Int(program[row + 2 * slot + 1])),
+            child >= next, child - next < children, depth[child] < 0, adopt(child, code, by: number)
+          else { return false }
         }
-        guard empty else { return false }
+        next += children
       } else {
         let children = Int(header & rowSizeMask)
         for position in 0..<children {
           guard position == 0 || program[row + position] > program[row + position - 1],
-            adopt(program[row + position], program[row + children + position], by: number)
+            adoptNext(program[row + position], program[row + children + position], by: number)
           else { return false }
         }
       }
     }
-    return true
+    return next == states.count
   }
 }
 
-/// The number of each state of a program from its offset, in little memory: a bit per word of
-/// the program marks where a state starts, and a state's number is the count of marks before
-/// it (with the count before each 64 words kept). An array of a number per word of the program
-/// was a quarter of a command's start-up, most of it the memory's first touch.
+/// Which words of a program start a state, and the number of such a state, in little memory: a
+/// bit per word of the program marks where a state starts, and a state's number is the count of
+/// marks before it (with the count before each 64 words kept, made at the first number asked
+/// for). An array of a number per word of the program was a quarter of a command's start-up,
+/// most of it the memory's first touch.
 struct StateNumbers {
   private var marks: [UInt64]
   private var before: [UInt32] = []
 
-  init(wordCount: Int) { marks = [UInt64](repeating: 0, count: wordCount / 64 + 1) }
-
-  /// Marks a state starting at `offset` (below the word count).
-  mutating func mark(_ offset: Int) { marks[offset >> 6] |= 1 << UInt64(offset & 63) }
-
-  /// Counts the marks, once every state is marked (fewer than `UInt32.max`).
-  mutating func count() {
-    before.reserveCapacity(marks.count)
-    var total: UInt32 = 0
-    for word in marks {
-      before.append(total)
-      total &+= UInt32(word.nonzeroBitCount)
+  /// The states starting at `states`, each below `wordCount` and at least 0.
+  init(wordCount: Int, states: UnsafeBufferPointer<Int>) {
+    marks = [UInt64](repeating: 0, count: wordCount / 64 + 1)
+    marks.withUnsafeMutableBufferPointer { marks in
+      for offset in states { marks[offset >> 6] |= 1 << UInt64(offset & 63) }
     }
   }
 
-  /// The number of the state that starts at `offset`, or nil when none does.
-  func number(at offset: Int) -> Int? {
-    guard offset >= 0, offset >> 6 < marks.count else { return nil }
+  /// Whether a state starts at `offset`.
+  func isState(at offset: Int) -> Bool {
+    offset >= 0 && offset >> 6 < marks.count && marks[offset >> 6] & 1 << UInt64(offset & 63) != 0
+  }
+
+  /// The number of the state that starts at `offset`, or nil when none does (fewer than
+  /// `UInt32.max` states).
+  mutating func number(at offset: Int) -> Int? {
+    guard isState(at: offset) else { return nil }
+    if before.isEmpty {
+      before.reserveCapacity(marks.count)
+      var total: UInt32 = 0
+      for word in marks {
+        before.append(total)
+        total &+= UInt32(word.nonzeroBitCount)
+      }
+    }
     let word = marks[offset >> 6]
-    let bit: UInt64 = 1 << UInt64(offset & 63)
-    guard word & bit != 0 else { return nil }
-    return Int(before[offset >> 6]) + (word & (bit &- 1)).nonzeroBitCount
+    return Int(before[offset >> 6]) + (word & (1 << UInt64(offset & 63) &- 1)).nonzeroBitCount
   }
 }
