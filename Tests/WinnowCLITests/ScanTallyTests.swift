@@ -79,6 +79,12 @@ struct ScanTallyTests {
     for text in ["x", "y"] {
       for list in ["app", "other"] { pool.append((Entry(text: text), list)) }
     }
+    // One text at one place, `zh.txt:9`, from two files of that name and from a list named so
+    // (`zh.txt:09` is another place).
+    for file in ["g/zh.txt", "h/zh.txt"] {
+      pool.append((Entry(text: "same", source: SourceLocation(file: file, line: 9)), file))
+    }
+    for list in ["apps/zh.txt:9", "zh.txt:09"] { pool.append((Entry(text: "same"), list)) }
     for _ in 0..<300 {
       let picks = (0..<Int.random(in: 0...80, using: &random)).map { _ in
         pool[Int.random(in: 0..<pool.count, using: &random)]
@@ -102,6 +108,9 @@ struct ScanTallyTests {
         byList[list, default: 0] += 1
       }
       #expect(total.byEntry == byEntry)
+      // Each entry and place once: merged where counted, not by `byEntry`'s dictionary.
+      let counts = total.entryCounts
+      #expect(Set(counts.map { ScanTally.EntryKey(text: $0.entry, place: $0.place) }).count == counts.count)
       #expect(total.byList == byList)
     }
   }
@@ -223,9 +232,12 @@ struct ScanTallyTests {
     var random = SeededGenerator(state: 41)
     let pieces = [
       "a", "b", "Z", "1", " ", "傻", "逼", "㐀", "é", "e\u{301}", "한", "ᄒ", "ａ", "ß", "か", "鿿", "\u{10000}", "~",
+      "\u{0}",
     ]
+    // Up to six pieces: texts that share their first eight bytes, and zero bytes, where the
+    // order's prefix keys end.
     func text() -> String {
-      (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)] }
+      (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)] }
         .joined()
     }
     for _ in 0..<300 {
@@ -243,5 +255,21 @@ struct ScanTallyTests {
       #expect(zip(ordered, reference).allSatisfy { $0.entry == $1.entry && $0.place == $1.place })
     }
     #expect(ScanSummary.EntryCount.isPlain("傻逼 ok") && !ScanSummary.EntryCount.isPlain("e\u{301}"))
+  }
+
+  /// A text is plain, read by its UTF-8 bytes, exactly when each scalar is ASCII or a CJK
+  /// Unified Ideograph of the BMP (Extension A included): every scalar of the BMP and the
+  /// first of each supplementary plane, alone and after a plain one.
+  @Test func plainTextsAreASCIIAndCJKIdeographs() {
+    var checked = 0
+    for value in Array(0..<0xD800) + Array(0xE000...0xFFFF) + (1...16).map({ $0 << 16 }) {
+      guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
+      let plain = value < 0x80 || (0x4E00...0x9FFF).contains(value) || (0x3400...0x4DBF).contains(value)
+      for text in [String(scalar), "傻" + String(scalar) + "a"] {
+        #expect(ScanSummary.EntryCount.isPlain(text) == plain, "U+\(String(value, radix: 16))")
+        checked += 1
+      }
+    }
+    #expect(checked > 120_000)
   }
 }

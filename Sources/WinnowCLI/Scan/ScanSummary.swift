@@ -72,8 +72,13 @@ struct ScanSummary: Codable, Equatable, Sendable {
       var bytes: [UInt8] = []
       var spans: [(entry: Range<Int>, place: Range<Int>)] = []
       var plain: [Bool] = []
+      // A plain entry's first eight bytes, big-endian, zero-padded: compared first, they order
+      // two entries as their bytes do whenever they differ (a shorter text's padding sorts
+      // before any byte but zero, where the texts are compared whole).
+      var prefixes: [UInt64] = []
       spans.reserveCapacity(counts.count)
       plain.reserveCapacity(counts.count)
+      prefixes.reserveCapacity(counts.count)
       for count in counts {
         let start = bytes.count
         bytes += count.entry.utf8
@@ -81,19 +86,27 @@ struct ScanSummary: Codable, Equatable, Sendable {
         bytes += count.place.utf8
         spans.append((start..<middle, middle..<bytes.count))
         plain.append(isPlain(count.entry) && isPlain(count.place))
+        var prefix: UInt64 = 0
+        for index in 0..<8 {
+          prefix = prefix << 8 | UInt64(start + index < middle ? bytes[start + index] : 0)
+        }
+        prefixes.append(prefix)
       }
       let numbers = counts.map(\.count)
       let order = bytes.withUnsafeBufferPointer { bytes in
         spans.withUnsafeBufferPointer { spans in
           plain.withUnsafeBufferPointer { plain in
-            numbers.withUnsafeBufferPointer { numbers in
-              counts.indices.sorted { i, j in
-                if numbers[i] != numbers[j] { return numbers[i] > numbers[j] }
-                guard plain[i] && plain[j] else {
-                  return (counts[i].entry, counts[i].place) < (counts[j].entry, counts[j].place)
+            prefixes.withUnsafeBufferPointer { prefixes in
+              numbers.withUnsafeBufferPointer { numbers in
+                counts.indices.sorted { i, j in
+                  if numbers[i] != numbers[j] { return numbers[i] > numbers[j] }
+                  guard plain[i] && plain[j] else {
+                    return (counts[i].entry, counts[i].place) < (counts[j].entry, counts[j].place)
+                  }
+                  if prefixes[i] != prefixes[j] { return prefixes[i] < prefixes[j] }
+                  let entries = compare(bytes, spans[i].entry, spans[j].entry)
+                  return entries != 0 ? entries < 0 : compare(bytes, spans[i].place, spans[j].place) < 0
                 }
-                let entries = compare(bytes, spans[i].entry, spans[j].entry)
-                return entries != 0 ? entries < 0 : compare(bytes, spans[i].place, spans[j].place) < 0
               }
             }
           }
@@ -115,8 +128,23 @@ struct ScanSummary: Codable, Equatable, Sendable {
     /// Whether every scalar of `text` is ASCII or a CJK Unified Ideograph (Extension A
     /// included): such a text is its own NFC, and no scalar of it combines with another.
     static func isPlain(_ text: String) -> Bool {
-      text.unicodeScalars.allSatisfy {
-        $0.value < 0x80 || (0x4E00...0x9FFF).contains($0.value) || (0x3400...0x4DBF).contains($0.value)
+      // By the UTF-8 bytes of the scalars (valid in a `String`): ASCII, or three bytes from
+      // U+3400 (E3 90 80) to U+9FFF (E9 BF BF) but for U+4DC0...U+4DFF (E4 B7 xx).
+      var text = text
+      return text.withUTF8 { bytes in
+        var index = 0
+        while index < bytes.count {
+          let lead = bytes[index]
+          if lead < 0x80 {
+            index += 1
+            continue
+          }
+          guard (0xE3...0xE9).contains(lead), index + 1 < bytes.count else { return false }
+          let second = bytes[index + 1]
+          guard lead != 0xE3 || second >= 0x90, lead != 0xE4 || second != 0xB7 else { return false }
+          index += 3
+        }
+        return true
       }
     }
   }

@@ -27,25 +27,99 @@ struct ScanTally: Sendable {
   /// A list's or file's short name is made once (a dump's scan counts thousands of sites, 18,000
   /// on the corpus dump, of a few lists and files), and so is each place named.
   var byList: [String: Int] {
-    var byPath: [String: Int] = [:]
-    for index in sites.counts.indices { byPath[sites.lists[index], default: 0] += sites.counts[index] }
-    return Self.merged(byPath.map { (Self.shortName($0.key), $0.value) })
+    // A scan's sites name a few lists, mostly as the very same strings: compared, not hashed.
+    var byPath: [(path: String, count: Int)] = []
+    for index in sites.counts.indices {
+      let list = sites.lists[index]
+      if let known = byPath.firstIndex(where: { $0.path == list }) {
+        byPath[known].count += sites.counts[index]
+      } else {
+        byPath.append((list, sites.counts[index]))
+      }
+    }
+    return Self.merged(byPath.map { (Self.shortName($0.path), $0.count) })
   }
   var byEntry: [EntryKey: Int] {
-    var shortNames: [String: String] = [:]
-    func shortName(_ path: String) -> String {
-      if let name = shortNames[path] { return name }
-      let name = Self.shortName(path)
-      shortNames[path] = name
-      return name
+    Dictionary(entryCounts.map { (EntryKey(text: $0.entry, place: $0.place), $0.count) }, uniquingKeysWith: +)
+  }
+  /// ``byEntry`` as a list, in no particular order: the sites that name the same entry text and
+  /// place merged. A place is a short name and a line (``Place``), compared as numbers, and only
+  /// the few sites of one place compare their texts: keyed by the texts and place strings, a
+  /// dictionary hashed every entry's text with its Unicode normalization, and the place strings
+  /// cost as much again, most of a large scan's summary.
+  var entryCounts: [ScanSummary.EntryCount] {
+    var names = Place.Names()
+    var counts: [ScanSummary.EntryCount] = []
+    counts.reserveCapacity(sites.counts.count)
+    // Per place, the last count of that place; each count, the one before it of its place.
+    var lastByPlace: [Place: Int] = [:]
+    lastByPlace.reserveCapacity(sites.counts.count)
+    var previous: [Int] = []
+    previous.reserveCapacity(sites.counts.count)
+    sites: for index in sites.counts.indices {
+      let entry = sites.entries[index]
+      let (place, name) = names.place(of: entry.source, list: sites.lists[index])
+      let text = entry.prefixedText
+      let last = lastByPlace[place] ?? -1
+      var same = last
+      while same >= 0 {
+        if counts[same].entry == text {
+          counts[same].count += sites.counts[index]
+          continue sites
+        }
+        same = previous[same]
+      }
+      previous.append(last)
+      lastByPlace[place] = counts.count
+      counts.append(ScanSummary.EntryCount(entry: text, place: name, count: sites.counts[index]))
     }
-    return Self.merged(
-      sites.counts.indices.map { index in
-        let entry = sites.entries[index]
-        let place = entry.source.map { shortName($0.file) + ":" + String($0.line) } ?? shortName(sites.lists[index])
-        let text = entry.prefixedText
-        return (EntryKey(text: text, place: place), sites.counts[index])
-      })
+    return counts
+  }
+
+  /// Where an entry is written, as the summary names it: the short name of its file and its
+  /// line (`zh.txt:471`), or the short name of its list when it has no source (line `nil`);
+  /// the name as its index among the distinct short names. Two places are equal exactly when
+  /// their names are: a list's short name of the form `name:line` is the place of that line.
+  struct Place: Hashable {
+    var name: Int
+    var line: Int?
+
+    /// The distinct short names of a tally's files and lists, each made once.
+    struct Names {
+      private var names: [String] = []
+      /// Per path seen, the index of its short name (paths repeat, mostly as the very same
+      /// strings, so comparing is fast).
+      private var byPath: [(path: String, name: Int)] = []
+
+      /// The place of an entry from `source` of `list`, and its name.
+      mutating func place(of source: SourceLocation?, list: String) -> (Place, String) {
+        guard let source else {
+          let name = shortName(list)
+          // `name:line` names that line's place, as the summary writes it.
+          if let colon = name.lastIndex(of: ":"), let line = Int(name[name.index(after: colon)...]),
+            String(line) == name[name.index(after: colon)...]
+          {
+            return (Place(name: index(of: String(name[..<colon])), line: line), name)
+          }
+          return (Place(name: index(of: name), line: nil), name)
+        }
+        let name = index(ofPath: source.file)
+        return (Place(name: name, line: source.line), names[name] + ":" + String(source.line))
+      }
+
+      private mutating func index(ofPath path: String) -> Int {
+        if let known = byPath.first(where: { $0.path == path }) { return known.name }
+        let name = index(of: ScanTally.shortName(path))
+        byPath.append((path, name))
+        return name
+      }
+
+      private mutating func index(of name: String) -> Int {
+        if let index = names.firstIndex(of: name) { return index }
+        names.append(name)
+        return names.count - 1
+      }
+    }
   }
   private var sites = Sites()
   /// Counts by sender; with ``everyMessage``, every message and its incidents (`--offenders`).
@@ -191,8 +265,7 @@ struct ScanTally: Sendable {
       summary.formats[format.rawValue] = byFormat[Self.formatIndex(format)]
     }
     summary.lists = byList
-    summary.entries = ScanSummary.EntryCount.inSummaryOrder(
-      byEntry.map { ScanSummary.EntryCount(entry: $0.key.text, place: $0.key.place, count: $0.value) })
+    summary.entries = ScanSummary.EntryCount.inSummaryOrder(entryCounts)
     summary.reviewer = reviewer.map(ScanSummary.ReviewerCounts.init)
     let worst = offenders.worst()
     summary.senders = worst.isEmpty ? nil : worst
