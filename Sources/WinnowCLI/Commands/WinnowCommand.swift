@@ -21,7 +21,9 @@ struct WinnowCommand: AsyncParsableCommand {
   /// Runs the command. `serve` reloads its lists on `SIGHUP`, whose default action ends the
   /// process: `CWinnowStartup`'s constructor ignores it before the Swift runtime starts, so
   /// that a reload asked for while the server starts (a deployment's `kill -HUP` right after
-  /// launch) never kills it. The server traps it once it can reload.
+  /// launch) never kills it. The server traps it once it can reload. For every other command,
+  /// the same file's constructors have glibc's allocator keep freed blocks for reuse (see
+  /// `startup.c`).
   static func main() async {
     // Keeps the constructor's object file in the executable.
     _ = winnow_startup_linked()
