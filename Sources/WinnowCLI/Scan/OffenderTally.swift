@@ -124,11 +124,19 @@ struct OffenderTally: Sendable {
     guard count > 0 else { return [] }
     var top: [(key: Key, sender: Sender)] = []
     top.reserveCapacity(count + 1)
+    // The last kept sender's counts, once `count` are kept: a sender with fewer is passed over
+    // by comparing numbers (copying the last kept sender to compare with, its strings and
+    // incidents retained and released, was most of this loop).
+    var bar: (blocked: Int, others: Int)? = nil
     for (key, sender) in senders where sender.isOffender {
+      if let bar, (sender.blocked, sender.flagged &+ sender.replaced) < bar { continue }
       let offender = (key: key, sender: sender)
       if top.count == count, let last = top.last, !Self.precedes(offender, last) { continue }
       top.insert(offender, at: top.firstIndex { Self.precedes(offender, $0) } ?? top.count)
       if top.count > count { top.removeLast() }
+      if top.count == count, let last = top.last {
+        bar = (last.sender.blocked, last.sender.flagged &+ last.sender.replaced)
+      }
     }
     return top.map {
       ScanSummary.SenderCount(
