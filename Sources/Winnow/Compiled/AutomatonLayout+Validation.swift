@@ -112,8 +112,8 @@ extension AutomatonLayout {
     }
     // The rest through buffers too: the arrays' subscripts, checked for sharing at every
     // write, were most of this check.
-    var ownerDepth = [Int](repeating: -1, count: slots.count / 3)
-    var ownerBytes = [Int](repeating: 0, count: slots.count / 3)
+    var ownerDepth = [Int32](repeating: -1, count: slots.count / 3)
+    var ownerBytes = [Int32](repeating: 0, count: slots.count / 3)
     return depth.withUnsafeBufferPointer { depth in
       byteDepth.withUnsafeBufferPointer { byteDepth in
         ownerDepth.withUnsafeMutableBufferPointer { ownerDepth in
@@ -137,28 +137,50 @@ extension AutomatonLayout {
 
   /// The second half of ``isConsistent(alphabet:patternLengths:patternByteLengths:)``, once
   /// every state's depth is known: failure links lead to shallower states, each slot has one
-  /// owner and chains to a shallower or equal one, and what each state reports has its depth.
+  /// owner and chains to a shallower or equal one, and what each state reports (its own
+  /// patterns, or a slot owned by a state no later than it) has its depth.
   /// `ownerDepth` starts at -1 and `ownerBytes` at 0, one of each per slot; `depthStarts[d]` is
   /// the offset of the first state of depth `d`.
   private static func areReportsConsistent(
     program: UnsafeBufferPointer<UInt32>, slots: UnsafeBufferPointer<UInt32>,
     slotPatterns: UnsafeBufferPointer<UInt32>, states: UnsafeBufferPointer<Int>, numbers: StateNumbers,
     depthStarts: [Int], depth: UnsafeBufferPointer<Int32>, byteDepth: UnsafeBufferPointer<Int32>,
-    ownerDepth: UnsafeMutableBufferPointer<Int>, ownerBytes: UnsafeMutableBufferPointer<Int>,
+    ownerDepth: UnsafeMutableBufferPointer<Int32>, ownerBytes: UnsafeMutableBufferPointer<Int32>,
     patternLengths: UnsafeBufferPointer<UInt32>, patternByteLengths: UnsafeBufferPointer<UInt32>
   ) -> Bool {
-    // Failure links, and who owns each slot.
-    for (number, state) in states.enumerated() where number > 0 {
-      let fail = Int(program[state + Self.failOffset])
-      guard numbers.isState(at: fail), fail < depthStarts[Int(depth[number])] else { return false }
+    // Per state, in one pass over the records: its failure link, the slot it owns, and what it
+    // reports, its own single pattern or a slot owned by it or by a state before it (the build
+    // gives a state its own slot or its failure target's, a shallower state's). In two passes,
+    // every record was read twice.
+    for (number, state) in states.enumerated() {
       let word = program[state + Self.slotOffset]
-      if word & Self.ownFlag != 0 {
-        let slot = Int(word & ~Self.ownFlag)
-        guard slot > 0, slot < ownerDepth.count, ownerDepth[slot] < 0 else { return false }
-        ownerDepth[slot] = Int(depth[number])
-        ownerBytes[slot] = Int(byteDepth[number])
+      if number > 0 {
+        let fail = Int(program[state + Self.failOffset])
+        guard numbers.isState(at: fail), fail < depthStarts[Int(depth[number])] else { return false }
+        if word & Self.ownFlag != 0 {
+          let slot = Int(word & ~Self.ownFlag)
+          guard slot > 0, slot < ownerDepth.count, ownerDepth[slot] < 0 else { return false }
+          ownerDepth[slot] = depth[number]
+          ownerBytes[slot] = byteDepth[number]
+        }
+      }
+      let slot = Int(word & ~Self.ownFlag)
+      guard slot < ownerDepth.count, slot == 0 || (ownerDepth[slot] > 0 && ownerDepth[slot] <= depth[number])
+      else {
+        return false
+      }
+      let single = program[state + Self.headerOffset] &>> Self.singlePatternShift & Self.singlePatternLimit
+      if number == 0 { guard single == 0, word == 0 else { return false } }
+      if single == Self.singlePatternLimit {
+        guard word & Self.ownFlag != 0 else { return false }
+      } else if single != 0 {
+        let pattern = Int(single) - 1
+        guard pattern < patternLengths.count, Int(patternLengths[pattern]) == Int(depth[number]),
+          Int(patternByteLengths[pattern]) == Int(byteDepth[number])
+        else { return false }
       }
     }
+    // Each slot, once every owner is known: its patterns and the next slot down the chain.
     for slot in 0..<ownerDepth.count {
       let (start, end, next) = (Int(slots[slot * 3]), Int(slots[slot * 3 + 1]), Int(slots[slot * 3 + 2]))
       guard start <= end, end <= slotPatterns.count else { return false }
@@ -171,27 +193,8 @@ extension AutomatonLayout {
         return false
       }
       for pattern in slotPatterns[start..<end] {
-        guard Int(pattern) < patternLengths.count, Int(patternLengths[Int(pattern)]) == ownerDepth[slot],
-          Int(patternByteLengths[Int(pattern)]) == ownerBytes[slot]
-        else { return false }
-      }
-    }
-    // What each state reports: its own single pattern, or its slot and the chain below.
-    for (number, state) in states.enumerated() {
-      let word = program[state + Self.slotOffset]
-      let slot = Int(word & ~Self.ownFlag)
-      guard slot < ownerDepth.count, slot == 0 || (ownerDepth[slot] > 0 && ownerDepth[slot] <= Int(depth[number]))
-      else {
-        return false
-      }
-      let single = program[state + Self.headerOffset] &>> Self.singlePatternShift & Self.singlePatternLimit
-      if number == 0 { guard single == 0, word == 0 else { return false } }
-      if single == Self.singlePatternLimit {
-        guard word & Self.ownFlag != 0 else { return false }
-      } else if single != 0 {
-        let pattern = Int(single) - 1
-        guard pattern < patternLengths.count, Int(patternLengths[pattern]) == Int(depth[number]),
-          Int(patternByteLengths[pattern]) == Int(byteDepth[number])
+        guard Int(pattern) < patternLengths.count, Int(patternLengths[Int(pattern)]) == Int(ownerDepth[slot]),
+          Int(patternByteLengths[Int(pattern)]) == Int(ownerBytes[slot])
         else { return false }
       }
     }
