@@ -30,8 +30,10 @@ let package = Package(
     ),
     .target(
       name: "Winnow",
-      dependencies: ["CPCRE2", .product(name: "Logging", package: "swift-log")]
+      dependencies: ["CPCRE2", "CWinnowFilter", .product(name: "Logging", package: "swift-log")]
     ),
+    // The raw start filter's first stage with AVX2, chosen at run time (see `StartFilter`).
+    .target(name: "CWinnowFilter"),
     .target(
       name: "WinnowWebhook",
       dependencies: [

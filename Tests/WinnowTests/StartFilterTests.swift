@@ -1,0 +1,81 @@
+import PropertyBased
+import Testing
+import WinnowTestSupport
+
+@testable import Winnow
+
+/// The raw start filter's first stage with AVX2 against the one that tests a lead byte at a
+/// time: the same bits for every block, with and without short patterns, at every size of
+/// the prefix table.
+@Suite("Start filter")
+struct StartFilterTests {
+  /// Pieces of text and patterns: ASCII, two-, three- and four-byte characters, so that blocks
+  /// hold continuation bytes at every offset, and shared prefixes are likely.
+  static let pieces: [[UInt8]] = ["a", "b", "s", "m", "é", "傻", "逼", "山", "🍆", " ", "\u{0}"].map { Array($0.utf8) }
+  static let pieceGen = Gen.int(in: 0...(pieces.count - 1)).map { pieces[$0] }
+  static let patternGen = pieceGen.array(of: 1...6).map { $0.flatMap { $0 } }
+  /// 72 bytes of pieces and of single bytes from all over the range (stray continuation
+  /// bytes, bytes no piece has).
+  static let blockGen = Gen.int(in: 0...(4 * pieces.count + 63)).map { index in
+    index < 4 * pieces.count
+      ? pieces[index % pieces.count] : [UInt8(truncatingIfNeeded: (index - 4 * pieces.count) * 4 + 1)]
+  }.array(of: 72...72).map { Array($0.flatMap { $0 }.prefix(72)) }
+
+  /// Both stages' bits of one block of 72 bytes.
+  static func stages(_ filter: StartFilter, _ block: [UInt8]) -> (scalar: UInt64, vector: UInt64) {
+    filter.words.withUnsafeBufferPointer { words in
+      block.withUnsafeBytes { bytes in
+        guard let base = bytes.baseAddress else { return (0, 0) }
+        return (filter.prefixPasses(inBlock: base, words), filter.vectorPrefixPasses(inBlock: base, words))
+      }
+    }
+  }
+
+  @Test(.enabled(if: StartFilter.vectorAvailable))
+  func vectorStageAgreesWithTheScalarOne() async {
+    var passing = 0
+    await propertyCheck(count: 400, input: Self.patternGen.array(of: 1...40), Self.blockGen.array(of: 1...8)) {
+      patterns, blocks in
+      let filter = StartFilter(patterns: patterns)
+      for block in blocks {
+        let (scalar, vector) = Self.stages(filter, block)
+        #expect(scalar == vector, "\(patterns) at \(block)")
+        passing += scalar.nonzeroBitCount
+      }
+    }
+    #expect(passing > 10_000, "\(passing) positions passed")
+  }
+
+  /// Large lists: a prefix table of every size up to the largest (shift 48), where an index
+  /// off by a bit reads another word.
+  @Test(.enabled(if: StartFilter.vectorAvailable), arguments: [100, 3_000, 45_000])
+  func vectorStageAgreesOnLargeLists(_ count: Int) async {
+    let (agreeing, passing) = await offThePool { Self.compareOnALargeList(count) }
+    #expect(agreeing == 500)
+    #expect(passing > 300, "\(passing) positions passed")
+  }
+
+  /// Of 500 blocks, how many get the same bits both ways, and how many positions pass.
+  static func compareOnALargeList(_ count: Int) -> (agreeing: Int, passing: Int) {
+    var random = SeededGenerator(state: UInt64(count))
+    let patterns = (0..<count).map { _ in
+      (0..<Int.random(in: 4...9, using: &random)).map { _ in UInt8.random(in: 0x61...0x7A, using: &random) }
+    }
+    let filter = StartFilter(patterns: patterns + [Array("cu".utf8)])
+    var (agreeing, passing) = (0, 0)
+    for _ in 0..<500 {
+      // Listed words and random bytes, so that both passing and failing positions are common.
+      var block: [UInt8] = []
+      while block.count < 72 {
+        block +=
+          Bool.random(using: &random)
+          ? patterns[Int.random(in: 0..<count, using: &random)] : [UInt8.random(in: 0...255, using: &random)]
+      }
+      block.removeLast(block.count - 72)
+      let (scalar, vector) = stages(filter, block)
+      agreeing += scalar == vector ? 1 : 0
+      passing += scalar.nonzeroBitCount
+    }
+    return (agreeing, passing)
+  }
+}
