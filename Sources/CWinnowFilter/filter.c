@@ -28,7 +28,7 @@ __attribute__((target("avx2"))) static inline __m256i product(__m256i key, __m25
 }
 
 __attribute__((target("avx2"))) uint64_t winnow_filter_prefix_pass(
-  const void *block, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
+  const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
   uint64_t multiplier) {
   const __m256i low = _mm256_set1_epi64x((long long)(multiplier & 0xFFFFFFFFu));
   const __m256i high = _mm256_set1_epi64x((long long)(multiplier >> 32));
@@ -45,7 +45,7 @@ __attribute__((target("avx2"))) uint64_t winnow_filter_prefix_pass(
   const long long *prefix_words = (const long long *)prefix;
   const long long *gate_words = (const long long *)gate;
   uint64_t passed = 0;
-  for (int offset = 0; offset < 64; offset += 8) {
+  for (int offset = 0; offset < positions; offset += 8) {
     const __m256i bytes = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)((const uint8_t *)block + offset)));
     for (int half = 0; half < 2; half++) {
       const __m256i value = _mm256_shuffle_epi8(bytes, half == 0 ? first : second);
@@ -80,9 +80,10 @@ __attribute__((target("avx2"))) uint64_t winnow_filter_prefix_pass(
 int winnow_filter_vector_available(void) { return 0; }
 
 uint64_t winnow_filter_prefix_pass(
-  const void *block, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
+  const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
   uint64_t multiplier) {
   (void)block;
+  (void)positions;
   (void)prefix;
   (void)prefix_shift;
   (void)gate;

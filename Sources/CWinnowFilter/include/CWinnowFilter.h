@@ -8,20 +8,21 @@
 /// callers keep the answer.
 int winnow_filter_vector_available(void);
 
-/// The first stage of Winnow's raw start filter (`StartFilter`) at 64 positions at once, with
-/// AVX2; call it only when `winnow_filter_vector_available()` says so.
+/// The first stage of Winnow's raw start filter (`StartFilter`) at up to 64 positions at
+/// once, with AVX2; call it only when `winnow_filter_vector_available()` says so.
 ///
-/// Bit `k` of the result is set when byte `k` of `block` is not a UTF-8 continuation byte and
-/// either the prefix table or the gate passes the eight bytes at `block + k`, read
-/// little-endian as `v`, exactly as the Swift code tests them with `m = multiplier`:
+/// Bit `k` of the result, for `k` below `positions` (1 to 64) rounded up to a multiple of 8,
+/// is set when byte `k` of `block` is not a UTF-8 continuation byte and either the prefix
+/// table or the gate passes the eight bytes at `block + k`, read little-endian as `v`, exactly
+/// as the Swift code tests them with `m = multiplier`:
 /// - the prefix table: bit `(v >> 32) & 63` of `prefix[((v & 0xFFFFFFFF) * m) >> prefix_shift]`;
 /// - the gate, when `gate` is not null: bit `(v >> 16) & 63` of
 ///   `gate[((v & 0xFFFF) * m) >> 54]`.
 ///
-/// `block` must be readable for 72 bytes; `prefix_shift` is between 48 and 58, so that an
-/// index stays inside the caller's table.
+/// The bits past those positions are zero. `block` must be readable for 72 bytes;
+/// `prefix_shift` is between 48 and 58, so that an index stays inside the caller's table.
 uint64_t winnow_filter_prefix_pass(
-  const void *block, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
+  const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
   uint64_t multiplier);
 
 #endif

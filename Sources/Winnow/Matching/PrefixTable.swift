@@ -2,8 +2,11 @@
 /// of the patterns (the first four bytes, or the first two scalars), in which bit `n & 63` is
 /// set for each unit `n` that follows the prefix in a pattern, and every bit for a pattern that
 /// is the prefix itself. A test is one read and a shift. Prefixes that hash to the same word
-/// share it. The table has about 1.5 words a prefix, a power of two between 2^6 and 2^16 words
-/// (more cost more in cache misses than they saved in passes).
+/// share it. The table is a power of two between 2^6 and 2^16 words (more cost more in cache
+/// misses than they saved in passes), of at least as many words as its filter asks for: about
+/// 1.5 a prefix for the scalar filter, whose tables every app's lists have, and 4 for the raw
+/// filter, whose first stage tests every position with gathers and sends every word shared by
+/// another prefix's bits on to the slower second stage.
 enum PrefixTable {
   private static let minimumBits: UInt64 = 6
   private static let maximumBits: UInt64 = 16
@@ -14,18 +17,20 @@ enum PrefixTable {
     prefixes[hashed, default: 0] |= next.map { 1 << ($0 & 63) } ?? .max
   }
 
-  /// Appends the table of `prefixes` to `words`; returns where it starts and the shift that
-  /// takes a hashed prefix to its word.
-  static func append(_ prefixes: [UInt64: UInt64], to words: inout [UInt64]) -> (offset: Int, shift: UInt64) {
+  /// Appends the table of `prefixes` to `words`, of at least `minimumWords` words within the
+  /// bounds; returns where it starts and the shift that takes a hashed prefix to its word.
+  static func append(
+    _ prefixes: [UInt64: UInt64], to words: inout [UInt64], minimumWords: Int
+  ) -> (offset: Int, shift: UInt64) {
     var bits = minimumBits
-    while bits < maximumBits && 1 << bits < prefixes.count + prefixes.count / 2 { bits += 1 }
+    while bits < maximumBits && 1 << bits < minimumWords { bits += 1 }
     let (offset, shift) = (words.count, 64 - bits)
     words += [UInt64](repeating: 0, count: 1 << Int(bits))
     for (hashed, following) in prefixes { words[offset + Int(hashed >> shift)] |= following }
     return (offset, shift)
   }
 
-  /// Whether a table read back lies inside `count` words and has a size ``append(_:to:)`` can
+  /// Whether a table read back lies inside `count` words and has a size ``append(_:to:minimumWords:)`` can
   /// give.
   static func fits(offset: Int, shift: UInt64, inWords count: Int) -> Bool {
     shift >= 64 - maximumBits && shift <= 64 - minimumBits && offset >= 0

@@ -77,8 +77,11 @@ struct ScalarStartFilter: Sendable {
       offsets.append(offset)
       shifts.append(shift)
     }
-    (prefixOffset, prefixShift) = PrefixTable.append(prefixes, to: &words)
-    (longPrefixOffset, longPrefixShift) = PrefixTable.append(longPrefixes, to: &words)
+    // About 1.5 words a prefix: every app's lists have these tables (see ``PrefixTable``).
+    (prefixOffset, prefixShift) = PrefixTable.append(
+      prefixes, to: &words, minimumWords: prefixes.count + prefixes.count / 2)
+    (longPrefixOffset, longPrefixShift) = PrefixTable.append(
+      longPrefixes, to: &words, minimumWords: longPrefixes.count + longPrefixes.count / 2)
     self.words = words
     self.offsets = (offsets[0], offsets[1])
     self.shifts = (shifts[0], shifts[1])
