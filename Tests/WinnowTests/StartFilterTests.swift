@@ -32,7 +32,9 @@ struct StartFilterTests {
       block.withUnsafeBytes { bytes in
         guard let base = bytes.baseAddress else { return (0, 0, false) }
         let vector = filter.vectorPrefixPasses(inBlock: base, positions: positions, words)
-        return (filter.prefixPasses(inBlock: base, words) & mask, vector & mask, vector & ~rounded == 0)
+        return (
+          filter.prefixPasses(inBlock: base, positions: positions, words) & mask, vector & mask, vector & ~rounded == 0
+        )
       }
     }
   }

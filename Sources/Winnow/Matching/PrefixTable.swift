@@ -30,8 +30,8 @@ enum PrefixTable {
     return (offset, shift)
   }
 
-  /// Whether a table read back lies inside `count` words and has a size ``append(_:to:minimumWords:)`` can
-  /// give.
+  /// Whether a table read back lies inside `count` words and has a size
+  /// ``append(_:to:minimumWords:)`` can give.
   static func fits(offset: Int, shift: UInt64, inWords count: Int) -> Bool {
     shift >= 64 - maximumBits && shift <= 64 - minimumBits && offset >= 0
       && offset + 1 << (64 - Int(shift)) <= count

@@ -12,13 +12,13 @@ import Foundation
 /// first two bytes pick the word, the third byte's bit must be set (all bits for a pattern of
 /// one or two bytes). The prefix table has four words a prefix (see ``PrefixTable``). On the
 /// comparison corpora (`Benchmarks/compare`, 79,016 patterns) about one lead byte in nine
-/// passes the first stage on the synthetic one, one in twenty on real text; with AVX2 the stage
-/// runs in C, four positions per instruction (``vectorFirstStage``). An exact table of two-byte starts passed one
-/// in seven: a CJK character's first two bytes are shared by 64 characters, so the gate of
-/// `屌` (E5 B1 8C) let every `山`, `层` and `展` through, and that of `ass` every `as`, and a raw
-/// scan was slower. Then each pattern is keyed by a window of its first bytes: the
-/// longest of 1, 2, 3, 4, 6 or 8 bytes that it fills (`fuck` by its 4 bytes, `傻逼` by 6,
-/// `sensitive` by its first 8). Each window length has a ``BlockedBloom`` filter, about 32 bits
+/// passes the first stage on the synthetic one, one in twenty on real text; with AVX2 the
+/// stage runs in C, four positions per instruction (``vectorFirstStage``). An exact table of
+/// two-byte starts passed one in seven: a CJK character's first two bytes are shared by 64
+/// characters, so the gate of `屌` (E5 B1 8C) let every `山`, `层` and `展` through, and that of
+/// `ass` every `as`, and a raw scan was slower. Then each pattern is keyed by a window of its
+/// first bytes: the longest of 1, 2, 3, 4, 6 or 8 bytes that it fills (`fuck` by its 4 bytes,
+/// `傻逼` by 6, `sensitive` by its first 8). Each window length has a ``BlockedBloom`` filter, about 32 bits
 /// per key. A position that passed the first stage is tested against the 4-, 6- and 8-byte
 /// keys, and against the 1- to 3-byte keys only when it passes the gate (read again there:
 /// carrying the first stage's answers over in a mask was slower). About 1 lead byte in 55
@@ -287,7 +287,8 @@ struct StartFilter: Sendable {
   ) -> UInt64 {
     var prefixed =
       vector
-      ? vectorPrefixPasses(inBlock: block, positions: positions, words) : prefixPasses(inBlock: block, words)
+      ? vectorPrefixPasses(inBlock: block, positions: positions, words)
+      : prefixPasses(inBlock: block, positions: positions, words)
     if positions < 64 { prefixed &= (1 &<< UInt64(positions)) &- 1 }
     var passed: UInt64 = 0
     while prefixed != 0 {
@@ -310,20 +311,24 @@ struct StartFilter: Sendable {
   /// Whether this processor and system can run the vector first stage.
   static let vectorAvailable: Bool = winnow_filter_vector_available() != 0
 
-  /// The first stage at the 64 positions at `block` (readable for 72 bytes), one lead byte at
-  /// a time: bit `k` when byte `k` leads a character and the prefix table or the gate passes
-  /// the eight bytes there.
+  /// The first stage at the first `positions` (1 to 64) positions at `block` (readable for 72
+  /// bytes), one lead byte at a time: bit `k` when byte `k` leads a character and the prefix
+  /// table or the gate passes the eight bytes there.
   @inline(__always)
-  func prefixPasses(inBlock block: UnsafeRawPointer, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
+  func prefixPasses(
+    inBlock block: UnsafeRawPointer, positions: Int, _ words: UnsafeBufferPointer<UInt64>
+  ) -> UInt64 {
     @inline(__always) func load(_ offset: Int) -> UInt64 {
       UInt64(littleEndian: block.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
     var leads: UInt64 = 0
     var lane = 0
-    while lane < 64 {
+    while lane < positions {
       leads |= Self.leadBits(load(lane)) &<< UInt64(lane)
       lane &+= 8
     }
+    // The zeros past a text's end are lead bytes too: not tested.
+    if positions < 64 { leads &= (1 &<< UInt64(positions)) &- 1 }
     var prefixed: UInt64 = 0
     while leads != 0 {
       let offset = leads.trailingZeroBitCount
@@ -333,7 +338,7 @@ struct StartFilter: Sendable {
     return prefixed
   }
 
-  /// ``prefixPasses(inBlock:_:)`` with AVX2, only where ``vectorFirstStage`` allows it, at the
+  /// ``prefixPasses(inBlock:positions:_:)`` with AVX2, only where ``vectorFirstStage`` allows it, at the
   /// first `positions` (1 to 64) positions rounded up to eight: a short text's one block does
   /// not pay for 64 (the bits past are zero).
   @inline(__always)
