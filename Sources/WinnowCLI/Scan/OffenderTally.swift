@@ -7,9 +7,30 @@
 ///
 /// Items without a `fromUserId` are not tallied.
 struct OffenderTally: Sendable {
+  /// A sender: app and user. Its hash is computed once, when the key is made, with the
+  /// process's seeded hasher (as a `String` pair hashes), and fed whole to a table's hasher:
+  /// a scan's tallies are merged batch by batch into one table of every offending sender, and
+  /// rehashing two strings per sender at each of that table's resizes and merges was a few
+  /// percent of a scan (`Benchmarks/HISTORY.md`).
   struct Key: Hashable, Sendable, Comparable {
-    var appKey: String
-    var fromUserId: String
+    let appKey: String
+    let fromUserId: String
+    private let digest: Int
+
+    init(appKey: String, fromUserId: String) {
+      self.appKey = appKey
+      self.fromUserId = fromUserId
+      var hasher = Hasher()
+      hasher.combine(appKey)
+      hasher.combine(fromUserId)
+      digest = hasher.finalize()
+    }
+
+    static func == (left: Key, right: Key) -> Bool {
+      left.digest == right.digest && left.appKey == right.appKey && left.fromUserId == right.fromUserId
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 
     static func < (left: Key, right: Key) -> Bool {
       (left.appKey, left.fromUserId) < (right.appKey, right.fromUserId)
