@@ -66,6 +66,14 @@ struct CompiledMatcherTests {
     #expect(decoded.entryCount == matcher.entryCount)
     // Every Latin entry of the global list is whole-word: its walks skip positions inside words.
     #expect(decoded.layers.map { $0.skipsInsideWords } == [true])
+    // The lexicon words, read back as spans of the file's bytes (``LexiconWords``), are the
+    // same words, and write the same file again.
+    // (Compared first: a failed expectation on the arrays themselves would print them whole.)
+    let words = (decoded.layers.map { $0.lexiconWords.strings }, matcher.layers.map { $0.lexiconWords.strings })
+    let sameWords = words.0 == words.1
+    #expect(sameWords, "\(words.0.map(\.count)) words read back, \(words.1.map(\.count)) written")
+    let rewritten = decoded.compiledBytes(identity: Self.identity) == matcher.compiledBytes(identity: Self.identity)
+    #expect(rewritten)
     // An app's list compiled over the read-back global list (borrowing its lexicon).
     let app = try Matcher(lists: [Self.custom()], over: matcher)
     let decodedApp = try Matcher(lists: [Self.custom()], over: decoded)

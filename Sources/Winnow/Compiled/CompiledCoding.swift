@@ -66,7 +66,12 @@ struct CompiledReader {
   private let count: Int
   /// Bytes read so far.
   private(set) var offset = 0
-  private var strings: [String] = []
+  /// The string table: its bytes, and each string's span of them (start `<< 32 | end`).
+  private var characters: [UInt8] = []
+  private var spans: [UInt64] = []
+  /// The strings that repeat (``CompiledWriter/index(of:)``: an entry's list, file and
+  /// category, tens of thousands of times each), made once, by index.
+  private var strings: [UInt32: String] = [:]
 
   /// Reads `bytes`, which must outlive the reader, as a header: fixed fields, no string table.
   init(headerOf bytes: UnsafeRawBufferPointer) {
@@ -80,18 +85,20 @@ struct CompiledReader {
     count = bytes.count
     let lengths: [UInt32] = try readArray()
     let characters: [UInt8] = try readArray()
-    var strings: [String] = []
-    strings.reserveCapacity(lengths.count)
-    try characters.withUnsafeBufferPointer { characters throws(CompiledMatcherError) in
-      var start = 0
-      for length in lengths {
-        let end = start + Int(length)
-        guard end <= characters.count else { throw CompiledMatcherError(.malformed("string table")) }
-        strings.append(String(decoding: UnsafeBufferPointer(rebasing: characters[start..<end]), as: UTF8.self))
-        start = end
-      }
+    // Spans, not strings: most of a list's strings are lexicon words that a scan never reads
+    // as strings (``LexiconWords``).
+    guard characters.count < Int(UInt32.max) else { throw CompiledMatcherError(.malformed("string table")) }
+    var spans: [UInt64] = []
+    spans.reserveCapacity(lengths.count)
+    var start = 0
+    for length in lengths {
+      let end = start + Int(length)
+      guard end <= characters.count else { throw CompiledMatcherError(.malformed("string table")) }
+      spans.append(UInt64(start) << 32 | UInt64(end))
+      start = end
     }
-    self.strings = strings
+    self.characters = characters
+    self.spans = spans
   }
 
   /// Whether every byte has been read.
@@ -136,10 +143,39 @@ struct CompiledReader {
     }
   }
 
-  /// A string of the table by the index ``CompiledWriter/index(of:)`` gave it.
-  func string(at index: UInt32) throws(CompiledMatcherError) -> String {
-    guard Int(index) < strings.count else { throw CompiledMatcherError(.malformed("string index \(index)")) }
-    return strings[Int(index)]
+  /// A string of the table by the index ``CompiledWriter/index(of:)`` gave it, made once.
+  mutating func string(at index: UInt32) throws(CompiledMatcherError) -> String {
+    guard Int(index) < spans.count else { throw CompiledMatcherError(.malformed("string index \(index)")) }
+    if let string = strings[index] { return string }
+    let string = makeString(spans[Int(index)])
+    strings[index] = string
+    return string
+  }
+
+  /// A string of the table that is read once (``CompiledWriter/add(_:)``: an entry's text),
+  /// made without keeping it.
+  func uniqueString(at index: UInt32) throws(CompiledMatcherError) -> String {
+    guard Int(index) < spans.count else { throw CompiledMatcherError(.malformed("string index \(index)")) }
+    return makeString(spans[Int(index)])
+  }
+
+  private func makeString(_ span: UInt64) -> String {
+    characters.withUnsafeBufferPointer { characters in
+      String(
+        decoding: UnsafeBufferPointer(rebasing: characters[Int(span >> 32)..<Int(span & 0xFFFF_FFFF)]), as: UTF8.self)
+    }
+  }
+
+  /// The strings of the table at `indices`, in order, as ``LexiconWords`` that make them into
+  /// strings only when asked.
+  func lexiconWords(at indices: [UInt32]) throws(CompiledMatcherError) -> LexiconWords {
+    var words: [UInt64] = []
+    words.reserveCapacity(indices.count)
+    for index in indices {
+      guard Int(index) < spans.count else { throw CompiledMatcherError(.malformed("string index \(index)")) }
+      words.append(spans[Int(index)])
+    }
+    return LexiconWords(characters: characters, spans: words)
   }
 }
 

@@ -85,7 +85,7 @@ extension MatcherLayer {
     writer.write(patternRuns.map { UInt32($0.count) })
     writer.write(patternRuns.flatMap { $0 })
     var lexiconIndices: [UInt32] = []
-    for word in lexiconWords { lexiconIndices.append(writer.add(word)) }
+    for word in lexiconWords.strings { lexiconIndices.append(writer.add(word)) }
     writer.write(lexiconIndices)
     let lexiconPairs = lexicon.pairs
     writer.write(lexiconPairs.map(\.key))
@@ -118,8 +118,7 @@ extension MatcherLayer {
       patternRuns.append(count == 0 ? [] : Array(allRuns[start..<start + Int(count)]))
       start += Int(count)
     }
-    var lexiconWords: [String] = []
-    for index in try reader.readArray(of: UInt32.self) { lexiconWords.append(try reader.string(at: index)) }
+    let lexiconWords = try reader.lexiconWords(at: try reader.readArray(of: UInt32.self))
     let lexiconKeys = try reader.readArray(of: UInt64.self)
     let lexiconWeights = try reader.readArray(of: UInt8.self)
     guard lexiconKeys.count == lexiconWeights.count else { throw CompiledMatcherError(.malformed("lexicon")) }
@@ -229,6 +228,20 @@ extension MatcherLayer {
     var entries: [CompiledEntry] = []
     var listRuns: [ListRun] = []
     entries.reserveCapacity(count)
+    // Neighbouring entries share their file, and mostly their category and language: each
+    // field's last string is kept, and the reader asked only when it changes.
+    struct Last {
+      var index = UInt32.max
+      var string = ""
+      mutating func string(at index: UInt32, _ reader: inout CompiledReader) throws(CompiledMatcherError) -> String {
+        if index != self.index {
+          string = try reader.string(at: index)
+          self.index = index
+        }
+        return string
+      }
+    }
+    var (lastCategory, lastFile, lastLanguage) = (Last(), Last(), Last())
     for index in 0..<count {
       let packed = kinds[index]
       let action: Entry.Action
@@ -248,10 +261,11 @@ extension MatcherLayer {
       default: throw CompiledMatcherError(.malformed("entry boundary"))
       }
       let file = files[index]
-      let text = try reader.string(at: texts[index])
-      let category = categories[index] == none ? nil : try reader.string(at: categories[index])
-      let source = file == none ? nil : SourceLocation(file: try reader.string(at: file), line: Int(lines[index]))
-      let language = languages[index] == none ? nil : try reader.string(at: languages[index])
+      let text = try reader.uniqueString(at: texts[index])
+      let category = categories[index] == none ? nil : try lastCategory.string(at: categories[index], &reader)
+      let source =
+        file == none ? nil : SourceLocation(file: try lastFile.string(at: file, &reader), line: Int(lines[index]))
+      let language = languages[index] == none ? nil : try lastLanguage.string(at: languages[index], &reader)
       let alsoWordOfCodes =
         alsoWordOf[index] == none ? [] : try reader.string(at: alsoWordOf[index]).split(separator: "+").map(String.init)
       // Built whole, after every read that may throw: a local changed and then appended was

@@ -95,11 +95,11 @@ public final class Matcher: Sendable {
     var layers = base
     var errors: [WordListError] = []
     // Lexicon words of any list serve `word:` entries of every list, base lists included.
-    var lexiconWords = base.last?.lexiconWords ?? []
+    var lexiconWords = base.last?.lexiconWords ?? LexiconWords()
     // Appended only when a list has some: appending nothing still copies the array (an app's
     // list would hold its own copy of the global list's 49,000 lexicon words).
     for list in lists where list.entries.contains(where: { $0.action == .lexicon }) {
-      lexiconWords += list.entries.lazy.filter { $0.action == .lexicon }.map(\.lexiconWord)
+      lexiconWords.append(contentsOf: list.entries.lazy.filter { $0.action == .lexicon }.map(\.lexiconWord))
     }
     // The base layer that lends its normalized lexicon: one that has it (not every layer
     // reads the lexicon; each app's list otherwise normalized the global lexicon again).

@@ -7,7 +7,7 @@ extension MatcherLayer {
   /// list of a few hundred words instead of ~280 KiB, for servers holding thousands of apps'
   /// lists; such a layer scans at about half the speed.
   convenience init(
-    lists: [WordList], rules: Normalization, lexiconWords: [String] = [], donor: MatcherLayer? = nil,
+    lists: [WordList], rules: Normalization, lexiconWords: LexiconWords = LexiconWords(), donor: MatcherLayer? = nil,
     compact: Bool = false
   ) throws(WordListErrors) {
     let normalizer = Normalizer(rules: rules)
@@ -288,7 +288,7 @@ extension MatcherLayer {
   static func checksAndLexicon(
     entries: [CompiledEntry], normalizedEntries: [NormalizedEntry?], patternEntries: [Int32],
     variantRuns: [Int: [UInt16]], normalizer: Normalizer,
-    lexiconWords: [String], donor: MatcherLayer?
+    lexiconWords: LexiconWords, donor: MatcherLayer?
   ) -> (checks: [UInt8], runs: [[UInt16]], lexicon: LexiconTable) {
     var patternChecks = [UInt8](repeating: 0, count: patternEntries.count)
     var patternRuns = [[UInt16]](repeating: [], count: patternEntries.count)
@@ -313,6 +313,6 @@ extension MatcherLayer {
       // the same count means the same words.
       return (patternChecks, patternRuns, donor.lexicon)
     }
-    return (patternChecks, patternRuns, HanWordEdges.lexicon(of: lexiconWords, normalizer: normalizer))
+    return (patternChecks, patternRuns, HanWordEdges.lexicon(of: lexiconWords.strings, normalizer: normalizer))
   }
 }

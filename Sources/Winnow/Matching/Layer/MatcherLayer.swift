@@ -70,7 +70,7 @@ final class MatcherLayer: Sendable {
   /// The lexicon words of the layer's lists and of the lists compiled with or under it, as
   /// written (`入住 3.9`: the word, and its Zipf frequency when the line gives one; see
   /// ``Entry/Action/lexicon``).
-  let lexiconWords: [String]
+  let lexiconWords: LexiconWords
   /// The lexicon words of one to three scalars, normalized, as ``HanWordEdges/lexiconKey(_:)``,
   /// ``HanWordEdges/lexiconKey(_:_:)`` and ``HanWordEdges/lexiconKey(_:_:_:)`` pack them, each with its Zipf frequency in
   /// tenths (30 when its line gives none); empty when no entry of the layer reads it.
@@ -97,7 +97,7 @@ final class MatcherLayer: Sendable {
   init(
     normalizer: Normalizer, entries: [CompiledEntry], listRuns: [ListRun], automaton: AhoCorasick?,
     patternEntries: [Int32],
-    patternChecks: [UInt8], patternRuns: [[UInt16]], lexiconWords: [String], lexicon: LexiconTable,
+    patternChecks: [UInt8], patternRuns: [[UInt16]], lexiconWords: LexiconWords, lexicon: LexiconTable,
     regexes: [(entry: Int, program: RegexProgram, prefiltered: Bool)], skipsInsideWords: Bool
   ) {
     self.normalizer = normalizer
