@@ -160,10 +160,7 @@ struct CompiledReader {
   }
 
   private func makeString(_ span: UInt64) -> String {
-    characters.withUnsafeBufferPointer { characters in
-      String(
-        decoding: UnsafeBufferPointer(rebasing: characters[Int(span >> 32)..<Int(span & 0xFFFF_FFFF)]), as: UTF8.self)
-    }
+    characters.withUnsafeBufferPointer { LexiconWords.string(at: span, of: $0) }
   }
 
   /// The strings of the table at `indices`, in order, as ``LexiconWords`` that make them into

@@ -2,8 +2,8 @@
 /// or as a compiled list read them back: spans of its string table's bytes, made into strings
 /// only when asked for (``strings``). A scan with the default lists never asks: the words are
 /// read to layer custom lists over the global ones or to write the compiled form again, and
-/// making the global list's 80,000 words into strings on every start was a tenth of a
-/// command's start-up (`Benchmarks/HISTORY.md`).
+/// making the global list's 80,000 words into strings on every start was about a twentieth of
+/// a command's start-up (`Benchmarks/HISTORY.md`).
 struct LexiconWords: Sendable {
   private enum Storage: Sendable {
     case strings([String])
@@ -32,14 +32,14 @@ struct LexiconWords: Sendable {
     switch storage {
     case .strings(let strings): return strings
     case .packed(let characters, let spans):
-      return characters.withUnsafeBufferPointer { characters in
-        spans.map { span in
-          String(
-            decoding: UnsafeBufferPointer(rebasing: characters[Int(span >> 32)..<Int(span & 0xFFFF_FFFF)]),
-            as: UTF8.self)
-        }
-      }
+      return characters.withUnsafeBufferPointer { characters in spans.map { Self.string(at: $0, of: characters) } }
     }
+  }
+
+  /// The string at `span` (start `<< 32 | end`, inside `characters`).
+  static func string(at span: UInt64, of characters: UnsafeBufferPointer<UInt8>) -> String {
+    String(
+      decoding: UnsafeBufferPointer(rebasing: characters[Int(span >> 32)..<Int(span & 0xFFFF_FFFF)]), as: UTF8.self)
   }
 
   /// Appends `words` (the words become strings).
