@@ -10,8 +10,8 @@ struct OffenderTally: Sendable {
   /// A sender: app and user. Its hash is computed once, when the key is made, with the
   /// process's seeded hasher (as a `String` pair hashes), and fed whole to a table's hasher:
   /// a scan's tallies are merged batch by batch into one table of every offending sender, and
-  /// rehashing two strings per sender at each of that table's resizes and merges was a few
-  /// percent of a scan (`Benchmarks/HISTORY.md`).
+  /// rehashing two strings per sender at each of that table's resizes and merges cost 0.3% of
+  /// a corpus dump's scan (`Benchmarks/HISTORY.md`).
   struct Key: Hashable, Sendable, Comparable {
     let appKey: String
     let fromUserId: String
