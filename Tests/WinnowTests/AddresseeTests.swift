@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import WinnowTestSupport
 
 @_spi(Tools) @testable import Winnow
 
@@ -135,6 +137,55 @@ struct AddresseeTests {
     }
     #expect(expected.count > 8_000)
     #expect(LanguageEvidence.languagesOfWord == expected)
+  }
+
+  /// The table of ASCII words answers as the table of strings: for each of its words, for each
+  /// word with a letter changed, added or taken away, and for words that are in neither. No
+  /// other word is equal to an ASCII one as a `String` (canonically equivalent), which the
+  /// ASCII table, comparing bytes, would miss.
+  @Test func asciiWordsAnswerAsTheTableOfStrings() {
+    let table = LanguageEvidence.languagesOfWord
+    let ascii = LanguageEvidence.asciiWords
+    func bits(_ bytes: [UInt8]) -> UInt64? { bytes.withUnsafeBufferPointer { ascii.bits(of: $0) } }
+    var generator = SeededGenerator(state: 58)
+    var checked = 0
+    for word in table.keys {
+      guard word.utf8.allSatisfy({ $0 < 0x80 }) else {
+        #expect(bits(Array(word.utf8)) == nil)
+        // Its scalars mapped to their canonical decompositions: a word of other scalars could
+        // only equal an ASCII word by decomposing into ASCII.
+        let decomposed = word.unicodeScalars.flatMap { Self.canonicalASCII($0) }
+        #expect(decomposed.contains { !$0.isASCII }, "\(word)")
+        continue
+      }
+      #expect(bits(Array(word.utf8)) == table[word], "\(word)")
+      var bytes = Array(word.utf8)
+      for _ in 0..<3 {
+        switch Int.random(in: 0..<3, using: &generator) {
+        case 0 where !bytes.isEmpty:
+          bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 97...122, using: &generator)
+        case 1:
+          bytes.insert(
+            UInt8.random(in: 97...122, using: &generator), at: Int.random(in: 0...bytes.count, using: &generator))
+        default:
+          if !bytes.isEmpty { bytes.remove(at: Int.random(in: 0..<bytes.count, using: &generator)) }
+        }
+        #expect(bits(bytes) == table[String(decoding: bytes, as: UTF8.self)] ?? 0, "\(bytes)")
+        checked += 1
+      }
+    }
+    #expect(checked > 10_000)
+    #expect(LanguageEvidence.nonASCIIWords == table.filter { $0.key.utf8.contains { $0 >= 0x80 } })
+    #expect(LanguageEvidence.nonASCIIWords.count > 1_000)
+    #expect(bits(Array("é".utf8)) == nil)
+    #expect(bits([]) == 0)
+  }
+
+  /// The scalar, or what it decomposes to canonically when that is one ASCII scalar (the
+  /// singletons `K` KELVIN SIGN → `K`, `;` GREEK QUESTION MARK → `;`, `` ` `` …).
+  static func canonicalASCII(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+    let decomposed = String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars
+    return decomposed.allSatisfy(\.isASCII) ? Array(decomposed) : [scalar]
   }
 
   @Test func unreadSpansAreTheLinkLikeRuns() {

@@ -34,8 +34,18 @@ struct LanguageEvidence {
   private static let japanese = codes.count - 2
   private static let chinese = codes.count - 1
 
-  /// Each frequent word, lower case, with a bit for each language whose frequent words hold it.
-  static let languagesOfWord: [String: UInt64] = {
+  /// Each frequent word, lower case, with a bit for each language whose frequent words hold it:
+  /// the whole table as strings, the reading ``asciiWords`` and ``nonASCIIWords`` are held to
+  /// (by tests). A text's words are looked up in those two (``languages(ofWord:)``).
+  static var languagesOfWord: [String: UInt64] { stringTable(asciiWords: true) }
+
+  /// ``languagesOfWord``'s words that have a byte of 0x80 or more: only such a word of a text
+  /// is looked up as a `String` (no lower-case word of other scalars equals an ASCII one as a
+  /// `String`; a test holds the table to it).
+  static let nonASCIIWords = stringTable(asciiWords: false)
+
+  /// The frequent words as strings, with or without those of ASCII bytes alone.
+  private static func stringTable(asciiWords: Bool) -> [String: UInt64] {
     precondition(codes.count <= 64, "a language is a bit of a UInt64")
     // Sized for every word at once: grown as it filled, the table hashed each word again at
     // every doubling, and hashing a word of a non-Latin script normalizes it. The words are
@@ -49,12 +59,41 @@ struct LanguageEvidence {
     var table = [String: UInt64](minimumCapacity: wordCount)
     for pair in frequentWords {
       guard let index = codes.firstIndex(of: pair.key) else { continue }
-      for word in pair.value.utf8.split(separator: UInt8(ascii: " ")) {
+      for word in pair.value.utf8.split(separator: UInt8(ascii: " "))
+      where asciiWords || word.contains(where: { $0 >= 0x80 }) {
         table[String(Substring(word)), default: 0] |= 1 << UInt64(index)
       }
     }
-    if let english = codes.firstIndex(of: "en") {
+    if asciiWords, let english = codes.firstIndex(of: "en") {
       for word in englishChatWords { table[word, default: 0] |= 1 << UInt64(english) }
+    }
+    return table
+  }
+
+  /// The bits of the languages whose frequent words hold `word` (lower case, UTF-8), as
+  /// ``languagesOfWord`` gives them.
+  @inline(__always)
+  static func languages(ofWord word: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    if let bits = asciiWords.bits(of: word) { return bits }
+    return nonASCIIWords[String(decoding: word, as: UTF8.self)] ?? 0
+  }
+
+  /// ``languagesOfWord``'s ASCII words, read from the same words at the space byte without
+  /// making strings (the whole table as strings cost about 19 million instructions to build).
+  /// A text's word of ASCII letters and apostrophes equals (as a `String`) no word but one of
+  /// the same bytes: no other word of the table is canonically equivalent to an ASCII one (a
+  /// test holds the table to it), so this answers as ``languagesOfWord`` does.
+  static let asciiWords: ASCIIWordTable = {
+    var table = ASCIIWordTable(capacity: frequentWords.reduce(englishChatWords.count) { $0 + $1.value.utf8.count / 2 })
+    for pair in frequentWords {
+      guard let index = codes.firstIndex(of: pair.key) else { continue }
+      var words = pair.value
+      words.withUTF8 { table.add(wordsSplitAtSpaces: $0, bits: 1 << UInt64(index)) }
+    }
+    if let english = codes.firstIndex(of: "en") {
+      for var word in englishChatWords {
+        word.withUTF8 { table.add(wordsSplitAtSpaces: $0, bits: 1 << UInt64(english)) }
+      }
     }
     return table
   }()
@@ -91,7 +130,9 @@ struct LanguageEvidence {
       // A single letter is a word of many languages and, in all, a symbol, a unit or chat's
       // shorthand (`u`, `r`, `M&M`): it tells no language.
       if word.count <= 4, word.dropFirst().allSatisfy({ $0 & 0xC0 == 0x80 }) { return }
-      guard var bits = Self.languagesOfWord[String(decoding: word, as: UTF8.self)] else { return }
+      // A word of ASCII bytes (most words of Latin-script text) is looked up by its bytes: made
+      // into a `String` and hashed, it cost several times as much.
+      var bits = word.withUnsafeBufferPointer { Self.languages(ofWord: $0) }
       while bits != 0 {
         counts[bits.trailingZeroBitCount] += 1
         bits &= bits - 1
@@ -199,7 +240,8 @@ struct LanguageEvidence {
   /// Whether a lower-case word is among the most frequent words of a language of the table, a
   /// pinyin not counted (pinyin syllables are also the parts of Chinese names: `Li`, `Wang`).
   static func isFrequentWord(_ word: String) -> Bool {
-    (languagesOfWord[word] ?? 0) & ~(1 << UInt64(chinese)) != 0
+    var word = word
+    return word.withUTF8 { languages(ofWord: $0) } & ~(1 << UInt64(chinese)) != 0
   }
 
   /// Whether the bytes are one word as ``init(utf8:excluding:)`` reads words: letters, and
@@ -262,5 +304,100 @@ struct LanguageEvidence {
       default: self = scalar.properties.isAlphabetic ? .letter : .none
       }
     }
+  }
+}
+
+/// ASCII words, each with a word of bits, in an open-addressing table of their bytes: a lookup
+/// hashes the bytes and compares them, where a `[String: UInt64]` made a string and hashed it
+/// as Unicode text.
+struct ASCIIWordTable: Sendable {
+  /// Per slot, the word's hash in the high 32 bits and its index in ``starts`` plus one in the
+  /// low 32 (0: an empty slot).
+  private var slots: [UInt64]
+  /// Where each word's bytes begin in ``bytes``; one more at the end.
+  private var starts: [UInt32] = [0]
+  /// Each word's bits.
+  private var values: [UInt64] = []
+  /// The words' bytes, one after another.
+  private var bytes: [UInt8] = []
+
+  /// An empty table with room for `capacity` words (it grows past them).
+  init(capacity: Int) {
+    var bits = 4
+    while 1 << bits < max(capacity, 1) * 2 { bits += 1 }
+    slots = [UInt64](repeating: 0, count: 1 << bits)
+  }
+
+  /// The words of `text` between space bytes, each with `bits` (joined with the bits of a word
+  /// added before); words with a byte of 0x80 or more are left out.
+  mutating func add(wordsSplitAtSpaces text: UnsafeBufferPointer<UInt8>, bits: UInt64) {
+    var start = 0
+    for index in 0...text.count where index == text.count || text[index] == UInt8(ascii: " ") {
+      let word = UnsafeBufferPointer(rebasing: text[start..<index])
+      start = index + 1
+      guard !word.isEmpty, let hash = Self.hash(word) else { continue }
+      if (values.count + 1) * 2 > slots.count { grow() }
+      let slot = find(word, hash: hash)
+      if slots[slot] != 0 {
+        values[Int(slots[slot] & 0xFFFF_FFFF) - 1] |= bits
+        continue
+      }
+      bytes.append(contentsOf: word)
+      starts.append(UInt32(bytes.count))
+      values.append(bits)
+      slots[slot] = UInt64(hash) << 32 | UInt64(values.count)
+    }
+  }
+
+  /// The bits of `word`: 0 when the table does not hold it, nil when it is not ASCII.
+  @inline(__always)
+  func bits(of word: UnsafeBufferPointer<UInt8>) -> UInt64? {
+    guard let hash = Self.hash(word) else { return nil }
+    let slot = slots[find(word, hash: hash)]
+    return slot == 0 ? 0 : values[Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) &- 1]
+  }
+
+  /// The slot of `word`, or the empty slot where it would go.
+  private func find(_ word: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Int {
+    let mask = slots.count &- 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let found = slots[slot]
+      if found == 0 { return slot }
+      if UInt32(truncatingIfNeeded: found &>> 32) == hash {
+        let entry = Int(truncatingIfNeeded: found & 0xFFFF_FFFF) &- 1
+        let start = Int(starts[entry])
+        let end = Int(starts[entry &+ 1])
+        if end &- start == word.count, bytes[start..<end].elementsEqual(word) { return slot }
+      }
+      slot = (slot &+ 1) & mask
+    }
+  }
+
+  /// Twice the slots, every word placed again.
+  private mutating func grow() {
+    var table = ASCIIWordTable(capacity: slots.count)
+    (table.starts, table.values, table.bytes) = (starts, values, bytes)
+    for entry in values.indices {
+      let word = Array(bytes[Int(starts[entry])..<Int(starts[entry + 1])])
+      word.withUnsafeBufferPointer { word in
+        guard let hash = Self.hash(word) else { return }
+        table.slots[table.find(word, hash: hash)] = UInt64(hash) << 32 | UInt64(entry + 1)
+      }
+    }
+    self = table
+  }
+
+  /// FNV-1a of the bytes, folded to 32 bits, or nil when a byte is 0x80 or more.
+  @inline(__always)
+  static func hash(_ word: UnsafeBufferPointer<UInt8>) -> UInt32? {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    var high: UInt8 = 0
+    for byte in word {
+      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+      high |= byte
+    }
+    guard high < 0x80 else { return nil }
+    return UInt32(truncatingIfNeeded: hash ^ hash &>> 32)
   }
 }
