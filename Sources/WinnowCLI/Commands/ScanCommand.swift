@@ -445,6 +445,7 @@ struct ScanWorker: Sendable {
     var output = BatchOutput()
     output.tally.bytes = batch.byteCount
     output.tally.everyMessage = everyMessage
+    output.tally.defersCounting = true
     var writer = JSONWriter()
     for offset in batch.lines.indices {
       var file = batch.file

@@ -66,6 +66,20 @@ struct OffenderTally: Sendable {
   }
 
   var senders: [Key: Sender] = [:]
+  /// A batch's tally (``ScanTally/defersCounting``): each message is kept in ``pending``, in
+  /// order, and counted by the tally it is merged into, not in ``senders``.
+  var defersCounting = false
+  /// A deferring tally's messages, in order.
+  private var pending: [Pending] = []
+
+  /// A message of a sender, kept to be counted where the tally is merged.
+  private struct Pending: Sendable {
+    var appKey: String
+    var fromUserId: String
+    var sentTime: Int64
+    var kinds: OffenderPolicy.Counting
+    var incident: OffenderIncident?
+  }
 
   /// Counts a moderated item. `everyMessage`: the scan counts every message (`--offenders`), so
   /// clean messages are counted too and incidents are kept; otherwise only the counts of items
@@ -87,6 +101,13 @@ struct OffenderTally: Sendable {
   /// Counts a message of `item`'s sender, if it has one.
   private mutating func count(_ item: MessageItem, _ kinds: OffenderPolicy.Counting, _ incident: OffenderIncident?) {
     guard !item.fromUserId.isEmpty else { return }
+    if defersCounting {
+      pending.append(
+        Pending(
+          appKey: item.appKey ?? "", fromUserId: item.fromUserId, sentTime: item.sentTime, kinds: kinds,
+          incident: incident))
+      return
+    }
     let key = Key(appKey: item.appKey ?? "", fromUserId: item.fromUserId)
     // Counted in place, one lookup: taken out and put back (so that its incidents were not
     // copied), a sender cost two lookups and a rehash.
@@ -110,11 +131,18 @@ struct OffenderTally: Sendable {
     // lookup (a sender merged into a new one is itself: counts from zero, the first and last
     // times from the extremes). Looked up to test, then to set or merge, a sender was hashed
     // two or three times.
-    guard !senders.isEmpty else {
+    if senders.isEmpty {
       senders = other.senders
-      return
+    } else {
+      for (key, sender) in other.senders { senders[key, default: Sender()].merge(sender) }
     }
-    for (key, sender) in other.senders { senders[key, default: Sender()].merge(sender) }
+    // A deferring tally's messages, counted as ``count(_:_:_:)`` would have (a deferring
+    // tally's own senders are empty).
+    for message in other.pending {
+      Self.count(
+        message.sentTime, message.kinds, message.incident,
+        into: &senders[Key(appKey: message.appKey, fromUserId: message.fromUserId), default: Sender()])
+    }
   }
 
   /// The senders with a blocked, replaced or flagged message, worst first (ties by app and user).

@@ -125,6 +125,16 @@ struct ScanTally: Sendable {
   /// Counts by sender; with ``everyMessage``, every message and its incidents (`--offenders`).
   var offenders = OffenderTally()
   var everyMessage = false
+  /// A batch's tally, which is only ever merged into another (``ScanWorker``): its matches and
+  /// its senders' messages are kept as lists, in the order of its lines, and counted by the
+  /// tally it is merged into. Counted in the batch and then merged, each was looked up twice,
+  /// in two tables (the batch's grown from empty each time): a large part of a matched line's
+  /// cost (`Benchmarks/HISTORY.md`). The merged counts are the same, in the same order.
+  var defersCounting = false {
+    didSet { offenders.defersCounting = defersCounting }
+  }
+  /// A deferring tally's matches, in order (``defersCounting``).
+  private var pendingMatches: [(entry: Entry, list: String)] = []
 
   struct EntryKey: Hashable, Sendable {
     var text: String
@@ -186,7 +196,11 @@ struct ScanTally: Sendable {
     if result.flagged { flagged += 1 }
     byFormat[Self.formatIndex(line.format)] += 1
     for index in result.matches.indices {
-      addMatch(result.matches[index].match.entry, list: result.matches[index].match.list)
+      if defersCounting {
+        pendingMatches.append((result.matches[index].match.entry, result.matches[index].match.list))
+      } else {
+        addMatch(result.matches[index].match.entry, list: result.matches[index].match.list)
+      }
     }
     offenders.add(result, everyMessage: everyMessage)
   }
@@ -228,6 +242,7 @@ struct ScanTally: Sendable {
     for site in other.sites.counts.indices {
       sites.add(other.sites.entries[site], list: other.sites.lists[site], count: other.sites.counts[site])
     }
+    for match in other.pendingMatches { sites.add(match.entry, list: match.list, count: 1) }
   }
 
   static func formatIndex(_ format: DumpFormat) -> Int {
