@@ -173,6 +173,14 @@ struct JSONWriterTests {
         writer.endLine()
       }
       #expect(String(decoding: writer.bytes, as: UTF8.self) == documents.map { $0.jsonString + "\n" }.joined())
+      // Taken out, the text is the same, and the writer is left as a new one.
+      let copied = writer.bytes
+      #expect(writer.takeBytes() == copied)
+      #expect(writer.byteCount == 0 && writer.bytes.isEmpty)
+      writer.beginArray()
+      writer.number(1)
+      writer.endArray()
+      #expect(writer.bytes == Array("[1]".utf8))
     }
   }
 

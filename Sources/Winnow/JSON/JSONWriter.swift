@@ -158,6 +158,17 @@ extension Array: JSONByteSink where Element == UInt8 {}
     }
   }
 
+  /// The text written, taken out of the writer, which is left empty: ``bytes`` without a copy
+  /// (the room after the text is dropped, not copied over; a batch of `winnow scan` copied its
+  /// whole output once more).
+  @_spi(Tools) public mutating func takeBytes() -> [UInt8] {
+    var text: [UInt8] = []
+    swap(&text, &storage)
+    text.removeLast(text.count - byteCount)
+    byteCount = 0
+    return text
+  }
+
   /// Drops the text from byte `offset` on (an offset of ``byteCount`` or more drops nothing).
   public mutating func removeBytes(from offset: Int) {
     guard offset >= 0, offset < byteCount else { return }

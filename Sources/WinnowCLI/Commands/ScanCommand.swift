@@ -488,7 +488,7 @@ struct ScanWorker: Sendable {
         failure, file: batch.file, number: batch.firstLine == 0 ? 0 : batch.firstLine + batch.lines.count,
         to: &writer)
     }
-    output.bytes = writer.bytes
+    output.bytes = writer.takeBytes()
     return output
   }
 

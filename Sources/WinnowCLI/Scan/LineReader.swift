@@ -74,6 +74,9 @@ final class LineReader {
   private var gzipErrors: Pipe?
   private var carry: [UInt8] = []
   private var nextLine = 1
+  /// How many lines the last batch had: room for about as many is made in the next one's
+  /// table of lines, which grew from empty in every batch.
+  private var lastLineCount = 0
   private var finished = false
   private var openFailure: String?
 
@@ -178,6 +181,7 @@ final class LineReader {
       buffer.removeSubrange((lastNewline + 1)...)
     }
     var lines: [Range<Int>] = []
+    lines.reserveCapacity(lastLineCount + lastLineCount / 8)
     // A byte-order mark (as some Windows tools save UTF-8) is not part of the first line's JSON.
     var start = nextLine == 1 && buffer.starts(with: Self.byteOrderMark) ? Self.byteOrderMark.count : 0
     buffer.withUnsafeBufferPointer { bytes in
@@ -191,6 +195,7 @@ final class LineReader {
     if start < buffer.count { lines.append(start..<buffer.count) }
     var batch = LineBatch(file: file, firstLine: nextLine, bytes: buffer, lines: lines, failure: failure)
     nextLine += lines.count
+    lastLineCount = lines.count
     if lines.isEmpty && failure == nil { return nil }
     if tagged { tags.untag(&batch) }
     return batch
