@@ -79,10 +79,11 @@ struct LanguageEvidence {
   }
 
   /// ``languagesOfWord``'s ASCII words, read from the same words at the space byte without
-  /// making strings (the whole table as strings cost about 19 million instructions to build).
-  /// A text's word of ASCII letters and apostrophes equals (as a `String`) no word but one of
-  /// the same bytes: no other word of the table is canonically equivalent to an ASCII one (a
-  /// test holds the table to it), so this answers as ``languagesOfWord`` does.
+  /// making strings (building the whole table as strings was most of what the evidence cost:
+  /// `Benchmarks/HISTORY.md`). A text's word of ASCII letters and apostrophes equals (as a
+  /// `String`) no word but one of the same bytes: no other word of the table is canonically
+  /// equivalent to an ASCII one (a test holds the table to it), so this answers as
+  /// ``languagesOfWord`` does.
   static let asciiWords: ASCIIWordTable = {
     var table = ASCIIWordTable(capacity: frequentWords.reduce(englishChatWords.count) { $0 + $1.value.utf8.count / 2 })
     for pair in frequentWords {
