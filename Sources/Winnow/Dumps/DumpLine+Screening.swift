@@ -206,10 +206,13 @@ extension ModerationEngine {
     let lookup = ByteLineMembers(members: members, body: body)
     let format = DumpLineRules.format(prefixed: prefixed, lookup)
     // Every member the format reads, as reading would take it (``DumpSchema``).
-    let holds = DumpSchema.members(of: format).withUnsafeBufferPointer { schema in
-      for member in schema where !screening.holds(member, members) { return false }
-      return true
-    }
+    let (textKeys, others) = DumpSchema.split(of: format)
+    let holds =
+      members.holdText(textKeys, in: body)
+      && others.withUnsafeBufferPointer { schema in
+        for member in schema where !screening.holds(member, members) { return false }
+        return true
+      }
     guard holds else { return nil }
     var sourceType = SourceType.original
     switch format {
@@ -379,6 +382,21 @@ private struct LineMembers {
   subscript(key: LineKey) -> Range<Int>? {
     let packed = ranges[key.rawValue]
     return packed == 0 ? nil : Int(packed & 0xFFFF_FFFF)..<Int(packed >> 32)
+  }
+
+  /// Whether each member of `keys` (bits of ``LineKey`` raw values) that the line has is text
+  /// as ``ContentScreening/isText(_:)`` takes it: not an object or array.
+  @inline(__always)
+  func holdText(_ keys: UInt64, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var keys = keys
+    while keys != 0 {
+      let packed = ranges[keys.trailingZeroBitCount]
+      keys &= keys &- 1
+      guard packed != 0 else { continue }
+      let first = bytes[Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)]
+      if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return false }
+    }
+    return true
   }
 
   /// Notes the member `key`, whose value's bytes are `value`, within a line shorter than 4 GiB.

@@ -249,6 +249,32 @@ enum DumpSchema {
     }
   }
 
+  /// The members a line of `format` reads as text (``MemberKind/text``), as bits of their
+  /// ``LineKey`` raw values, and its other members: how the in-place check takes the schema
+  /// (a text member is checked with a load and a comparison, not through the kinds' switch).
+  @inline(__always)
+  static func split(of format: DumpFormat) -> (textKeys: UInt64, others: [Member]) {
+    switch format {
+    case .historyLog: historyLogSplit
+    case .callback: callbackSplit
+    case .item: itemSplit
+    }
+  }
+
+  private static let historyLogSplit = split(historyLog)
+  private static let callbackSplit = split(callback)
+  private static let itemSplit = split(item)
+
+  private static func split(_ members: [Member]) -> (textKeys: UInt64, others: [Member]) {
+    precondition(LineKey.count <= 64, "a key is a bit of a UInt64")
+    var textKeys: UInt64 = 0
+    var others: [Member] = []
+    for member in members {
+      if case .text = member.kind { textKeys |= 1 << UInt64(member.key.rawValue) } else { others.append(member) }
+    }
+    return (textKeys, others)
+  }
+
   /// The members a line of `format` reads.
   @inline(__always)
   static func members(of format: DumpFormat) -> [Member] {
