@@ -37,37 +37,43 @@ struct LanguageEvidence {
   /// Each frequent word, lower case, with a bit for each language whose frequent words hold it:
   /// the whole table as strings, the reading ``asciiWords`` and ``nonASCIIWords`` are held to
   /// (by tests). A text's words are looked up in those two (``languages(ofWord:)``).
-  static var languagesOfWord: [String: UInt64] { stringTable(asciiWords: true) }
+  static var languagesOfWord: [String: UInt64] { stringTable(includingASCII: true) }
 
   /// ``languagesOfWord``'s words that have a byte of 0x80 or more: only such a word of a text
   /// is looked up as a `String` (no lower-case word of other scalars equals an ASCII one as a
   /// `String`; a test holds the table to it).
-  static let nonASCIIWords = stringTable(asciiWords: false)
+  static let nonASCIIWords = stringTable(includingASCII: false)
 
   /// The frequent words as strings, with or without those of ASCII bytes alone.
-  private static func stringTable(asciiWords: Bool) -> [String: UInt64] {
+  private static func stringTable(includingASCII: Bool) -> [String: UInt64] {
     precondition(codes.count <= 64, "a language is a bit of a UInt64")
     // Sized for every word at once: grown as it filled, the table hashed each word again at
     // every doubling, and hashing a word of a non-Latin script normalizes it. The words are
     // split at the space byte (the table is generated so): split by `Character`, breaking the
     // text into graphemes cost most of the build.
-    var wordCount = englishChatWords.count
-    for pair in frequentWords {
-      var words = pair.value
-      wordCount += words.withUTF8 { bytes in bytes.reduce(1) { $1 == UInt8(ascii: " ") ? $0 + 1 : $0 } }
-    }
-    var table = [String: UInt64](minimumCapacity: wordCount)
+    var table = [String: UInt64](minimumCapacity: wordCount())
     for pair in frequentWords {
       guard let index = codes.firstIndex(of: pair.key) else { continue }
       for word in pair.value.utf8.split(separator: UInt8(ascii: " "))
-      where asciiWords || word.contains(where: { $0 >= 0x80 }) {
+      where includingASCII || word.contains(where: { $0 >= 0x80 }) {
         table[String(Substring(word)), default: 0] |= 1 << UInt64(index)
       }
     }
-    if asciiWords, let english = codes.firstIndex(of: "en") {
+    if includingASCII, let english = codes.firstIndex(of: "en") {
       for word in englishChatWords { table[word, default: 0] |= 1 << UInt64(english) }
     }
     return table
+  }
+
+  /// How many words the lists hold, repeats counted: each list's spaces and one more, and
+  /// English chat's shorthand.
+  private static func wordCount() -> Int {
+    var count = englishChatWords.count
+    for pair in frequentWords {
+      var words = pair.value
+      count += words.withUTF8 { bytes in bytes.reduce(1) { $1 == UInt8(ascii: " ") ? $0 + 1 : $0 } }
+    }
+    return count
   }
 
   /// The bits of the languages whose frequent words hold `word` (lower case, UTF-8), as
@@ -85,7 +91,7 @@ struct LanguageEvidence {
   /// equivalent to an ASCII one (a test holds the table to it), so this answers as
   /// ``languagesOfWord`` does.
   static let asciiWords: ASCIIWordTable = {
-    var table = ASCIIWordTable(capacity: frequentWords.reduce(englishChatWords.count) { $0 + $1.value.utf8.count / 2 })
+    var table = ASCIIWordTable(capacity: wordCount())
     for pair in frequentWords {
       guard let index = codes.firstIndex(of: pair.key) else { continue }
       var words = pair.value
@@ -322,7 +328,7 @@ struct ASCIIWordTable: Sendable {
   /// The words' bytes, one after another.
   private var bytes: [UInt8] = []
 
-  /// An empty table with room for `capacity` words (it grows past them).
+  /// An empty table with room for `capacity` words (at most half its slots full).
   init(capacity: Int) {
     var bits = 4
     while 1 << bits < max(capacity, 1) * 2 { bits += 1 }
@@ -330,14 +336,15 @@ struct ASCIIWordTable: Sendable {
   }
 
   /// The words of `text` between space bytes, each with `bits` (joined with the bits of a word
-  /// added before); words with a byte of 0x80 or more are left out.
+  /// added before); words with a byte of 0x80 or more are left out. The table must have room
+  /// (``init(capacity:)``) for every word added.
   mutating func add(wordsSplitAtSpaces text: UnsafeBufferPointer<UInt8>, bits: UInt64) {
     var start = 0
     for index in 0...text.count where index == text.count || text[index] == UInt8(ascii: " ") {
       let word = UnsafeBufferPointer(rebasing: text[start..<index])
       start = index + 1
       guard !word.isEmpty, let hash = Self.hash(word) else { continue }
-      if (values.count + 1) * 2 > slots.count { grow() }
+      precondition((values.count + 1) * 2 <= slots.count, "made with room for fewer words")
       let slot = find(word, hash: hash)
       if slots[slot] != 0 {
         values[Int(slots[slot] & 0xFFFF_FFFF) - 1] |= bits
@@ -373,20 +380,6 @@ struct ASCIIWordTable: Sendable {
       }
       slot = (slot &+ 1) & mask
     }
-  }
-
-  /// Twice the slots, every word placed again.
-  private mutating func grow() {
-    var table = ASCIIWordTable(capacity: slots.count)
-    (table.starts, table.values, table.bytes) = (starts, values, bytes)
-    for entry in values.indices {
-      let word = Array(bytes[Int(starts[entry])..<Int(starts[entry + 1])])
-      word.withUnsafeBufferPointer { word in
-        guard let hash = Self.hash(word) else { return }
-        table.slots[table.find(word, hash: hash)] = UInt64(hash) << 32 | UInt64(entry + 1)
-      }
-    }
-    self = table
   }
 
   /// FNV-1a of the bytes, folded to 32 bits, or nil when a byte is 0x80 or more.
