@@ -206,10 +206,10 @@ extension ModerationEngine {
     let lookup = ByteLineMembers(members: members, body: body)
     let format = DumpLineRules.format(prefixed: prefixed, lookup)
     // Every member the format reads, as reading would take it (``DumpSchema``).
-    let (textKeys, others) = DumpSchema.split(of: format)
+    let split = DumpSchema.split(of: format)
     let holds =
-      members.holdText(textKeys, in: body)
-      && others.withUnsafeBufferPointer { schema in
+      members.holdText(split.textKeys, in: body) && members.holdNoPushText(split.pushKeys, in: body)
+      && split.others.withUnsafeBufferPointer { schema in
         for member in schema where !screening.holds(member, members) { return false }
         return true
       }
@@ -395,6 +395,26 @@ private struct LineMembers {
       guard packed != 0 else { continue }
       let first = bytes[Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)]
       if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return false }
+    }
+    return true
+  }
+
+  /// Whether each member of `keys` (bits of ``LineKey`` raw values) that the line has holds no
+  /// push text as ``ContentScreening/holds(_:_:)`` takes a ``MemberKind/push``
+  /// member: `""` or `null` (a line with push text is read and screened in full).
+  @inline(__always)
+  func holdNoPushText(_ keys: UInt64, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var keys = keys
+    while keys != 0 {
+      let packed = ranges[keys.trailingZeroBitCount]
+      keys &= keys &- 1
+      guard packed != 0 else { continue }
+      let start = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
+      let count = Int(truncatingIfNeeded: packed &>> 32) &- start
+      let first = bytes[start]
+      guard (count == 2 && first == UInt8(ascii: "\"")) || (count == 4 && first == UInt8(ascii: "n")) else {
+        return false
+      }
     }
     return true
   }

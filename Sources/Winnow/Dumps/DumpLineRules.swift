@@ -249,11 +249,12 @@ enum DumpSchema {
     }
   }
 
-  /// The members a line of `format` reads as text (``MemberKind/text``), as bits of their
-  /// ``LineKey`` raw values, and its other members: how the in-place check takes the schema
-  /// (a text member is checked with a load and a comparison, not through the kinds' switch).
+  /// The members a line of `format` reads as text (``MemberKind/text``) and as push text
+  /// (``MemberKind/push``), each as bits of their ``LineKey`` raw values, and its other
+  /// members: how the in-place check takes the schema (such a member is checked with a load
+  /// and a comparison or two, not through the kinds' switch).
   @inline(__always)
-  static func split(of format: DumpFormat) -> (textKeys: UInt64, others: [Member]) {
+  static func split(of format: DumpFormat) -> Split {
     switch format {
     case .historyLog: historyLogSplit
     case .callback: callbackSplit
@@ -265,14 +266,24 @@ enum DumpSchema {
   private static let callbackSplit = split(callback)
   private static let itemSplit = split(item)
 
-  private static func split(_ members: [Member]) -> (textKeys: UInt64, others: [Member]) {
-    precondition(LineKey.count <= 64, "a key is a bit of a UInt64")
+  /// A format's members by how the in-place check takes them (``split(of:)``).
+  struct Split {
     var textKeys: UInt64 = 0
+    var pushKeys: UInt64 = 0
     var others: [Member] = []
+  }
+
+  private static func split(_ members: [Member]) -> Split {
+    precondition(LineKey.count <= 64, "a key is a bit of a UInt64")
+    var split = Split()
     for member in members {
-      if case .text = member.kind { textKeys |= 1 << UInt64(member.key.rawValue) } else { others.append(member) }
+      switch member.kind {
+      case .text: split.textKeys |= 1 << UInt64(member.key.rawValue)
+      case .push: split.pushKeys |= 1 << UInt64(member.key.rawValue)
+      default: split.others.append(member)
+      }
     }
-    return (textKeys, others)
+    return split
   }
 
   /// The members a line of `format` reads.
