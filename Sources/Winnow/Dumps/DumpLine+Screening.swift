@@ -384,39 +384,36 @@ private struct LineMembers {
     return packed == 0 ? nil : Int(packed & 0xFFFF_FFFF)..<Int(packed >> 32)
   }
 
-  /// Whether each member of `keys` (bits of ``LineKey`` raw values) that the line has is text
-  /// as ``ContentScreening/isText(_:)`` takes it: not an object or array.
+  /// Whether `holds` is true of each member of `keys` (bits of ``LineKey`` raw values) that
+  /// the line has, given where its value's bytes begin and how many there are.
   @inline(__always)
-  func holdText(_ keys: UInt64, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    var keys = keys
-    while keys != 0 {
-      let packed = ranges[keys.trailingZeroBitCount]
-      keys &= keys &- 1
-      guard packed != 0 else { continue }
-      let first = bytes[Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)]
-      if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return false }
-    }
-    return true
-  }
-
-  /// Whether each member of `keys` (bits of ``LineKey`` raw values) that the line has holds no
-  /// push text as ``ContentScreening/holds(_:_:)`` takes a ``MemberKind/push``
-  /// member: `""` or `null` (a line with push text is read and screened in full).
-  @inline(__always)
-  func holdNoPushText(_ keys: UInt64, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  private func allPresent(_ keys: UInt64, _ holds: (_ start: Int, _ count: Int) -> Bool) -> Bool {
     var keys = keys
     while keys != 0 {
       let packed = ranges[keys.trailingZeroBitCount]
       keys &= keys &- 1
       guard packed != 0 else { continue }
       let start = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
-      let count = Int(truncatingIfNeeded: packed &>> 32) &- start
-      let first = bytes[start]
-      guard (count == 2 && first == UInt8(ascii: "\"")) || (count == 4 && first == UInt8(ascii: "n")) else {
-        return false
-      }
+      if !holds(start, Int(truncatingIfNeeded: packed &>> 32) &- start) { return false }
     }
     return true
+  }
+
+  /// Whether each member of `keys` (bits of ``LineKey`` raw values) that the line has is text
+  /// as ``ContentScreening/isText(_:)`` takes it: not an object or array.
+  @inline(__always)
+  func holdText(_ keys: UInt64, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    allPresent(keys) { start, _ in bytes[start] != UInt8(ascii: "{") && bytes[start] != UInt8(ascii: "[") }
+  }
+
+  /// Whether each member of `keys` (bits of ``LineKey`` raw values) that the line has holds no
+  /// push text as ``ContentScreening/holds(_:_:)`` takes a ``MemberKind/push`` member: `""` or
+  /// `null` (a line with push text is read and screened in full).
+  @inline(__always)
+  func holdNoPushText(_ keys: UInt64, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    allPresent(keys) { start, count in
+      (count == 2 && bytes[start] == UInt8(ascii: "\"")) || (count == 4 && bytes[start] == UInt8(ascii: "n"))
+    }
   }
 
   /// Notes the member `key`, whose value's bytes are `value`, within a line shorter than 4 GiB.
