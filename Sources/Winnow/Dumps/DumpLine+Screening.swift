@@ -400,7 +400,8 @@ private struct LineMembers {
   }
 
   /// Whether each member of `keys` (bits of ``LineKey`` raw values) that the line has is text
-  /// as ``ContentScreening/isText(_:)`` takes it: not an object or array.
+  /// as reading takes it (``MessageItem/text(_:_:)``): a string, a number, a boolean or null,
+  /// not an object or array.
   @inline(__always)
   func holdText(_ keys: UInt64, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     allPresent(keys) { start, _ in bytes[start] != UInt8(ascii: "{") && bytes[start] != UInt8(ascii: "[") }
@@ -502,27 +503,17 @@ private struct ContentScreening {
   func holds(_ member: DumpSchema.Member, _ members: LineMembers) -> Bool {
     let range = members[member.key]
     switch member.kind {
-    case .text: return isText(range)
+    // Text and push text: the rules of the masks the check takes such members by
+    // (``DumpSchema/split(of:)``).
+    case .text: return members.holdText(1 << UInt64(member.key.rawValue), in: bytes)
     case .userIds: return userIdsAreText(range)
     case .conversationType: return isConversationType(range)
     case .time: return isTime(range)
     case .timeOr(let fallback): return isTime(range ?? members[fallback])
     case .logTimeOr(let fallback): return hasLogTime(range, members[fallback])
     case .push:
-      // A line with push text is read and screened in full: an empty one (`""`, `null`) is none.
-      guard let range else { return true }
-      return (range.count == 2 && bytes[range.lowerBound] == UInt8(ascii: "\""))
-        || (range.count == 4 && bytes[range.lowerBound] == UInt8(ascii: "n"))
+      return members.holdNoPushText(1 << UInt64(member.key.rawValue), in: bytes)
     }
-  }
-
-  /// A field read as text (``MessageItem/text(_:_:)``), absent or holding a string, a number,
-  /// a boolean or null, not an object or array. (One range, not a variadic list: a list was an
-  /// array allocated for every call.)
-  @inline(__always)
-  func isText(_ range: Range<Int>?) -> Bool {
-    guard let range else { return true }
-    return bytes[range.lowerBound] != UInt8(ascii: "{") && bytes[range.lowerBound] != UInt8(ascii: "[")
   }
 
   /// A history log's time as reading takes it: `timestamp` in Unix milliseconds, else
