@@ -4,9 +4,9 @@ import WinnowTestSupport
 
 @testable import Winnow
 
-/// The raw start filter's first stage with AVX2 against the one that tests a lead byte at a
-/// time: the same bits for every block, with and without short patterns, at every size of
-/// the prefix table.
+/// The raw start filter's vector first stages (AVX2, AVX-512, each where this machine has it)
+/// against the one that tests a lead byte at a time: the same bits for every block, with and
+/// without short patterns, at every size of the prefix table.
 @Suite("Start filter")
 struct StartFilterTests {
   /// Pieces of text and patterns: ASCII, two-, three- and four-byte characters, so that blocks
@@ -21,34 +21,35 @@ struct StartFilterTests {
       ? pieces[index % pieces.count] : [UInt8(truncatingIfNeeded: (index - 4 * pieces.count) * 4 + 1)]
   }.array(of: 72...72).map { Array($0.flatMap { $0 }.prefix(72)) }
 
-  /// Both stages' bits of the first `positions` positions of a block of 72 bytes, and whether
-  /// the vector stage left every bit past the positions rounded up to eight clear.
+  /// The vector stages this machine can run.
+  static let vectorStages = StartFilter.availableStages.filter { $0 != .scalar }
+
+  /// The scalar stage's bits of the first `positions` positions of a block of 72 bytes, and
+  /// `stage`'s, and whether `stage` left every bit past the positions clear.
   static func stages(
-    _ filter: StartFilter, _ block: [UInt8], positions: Int = 64
+    _ filter: StartFilter, _ block: [UInt8], positions: Int = 64, stage: StartFilter.FirstStage
   ) -> (scalar: UInt64, vector: UInt64, clearPast: Bool) {
     let mask = UInt64.max >> (64 - positions)
-    let rounded = UInt64.max >> (64 - (positions + 7) / 8 * 8)
     return filter.words.withUnsafeBufferPointer { words in
       block.withUnsafeBytes { bytes in
         guard let base = bytes.baseAddress else { return (0, 0, false) }
-        let vector = filter.vectorPrefixPasses(inBlock: base, positions: positions, words)
-        return (
-          filter.prefixPasses(inBlock: base, positions: positions, words) & mask, vector & mask, vector & ~rounded == 0
-        )
+        let vector = filter.vectorPrefixPasses(inBlock: base, positions: positions, words, stage: stage)
+        let scalar = filter.prefixPasses(inBlock: base, positions: positions, words)
+        return (scalar & mask, vector & mask, vector & ~mask == 0)
       }
     }
   }
 
-  @Test(.enabled(if: StartFilter.vectorAvailable))
-  func vectorStageAgreesWithTheScalarOne() async {
+  @Test(arguments: vectorStages)
+  func vectorStageAgreesWithTheScalarOne(_ stage: StartFilter.FirstStage) async {
     var passing = 0
     await propertyCheck(
       count: 400, input: Self.patternGen.array(of: 1...40), Self.blockGen.array(of: 1...8), Gen.int(in: 1...64)
     ) { patterns, blocks, positions in
       let filter = StartFilter(patterns: patterns)
       for block in blocks {
-        let (scalar, vector, clearPast) = Self.stages(filter, block, positions: positions)
-        #expect(scalar == vector && clearPast, "\(patterns) at \(block), \(positions) positions")
+        let (scalar, vector, clearPast) = Self.stages(filter, block, positions: positions, stage: stage)
+        #expect(scalar == vector && clearPast, "\(stage): \(patterns) at \(block), \(positions) positions")
         passing += scalar.nonzeroBitCount
       }
     }
@@ -57,15 +58,15 @@ struct StartFilterTests {
 
   /// Large lists: a prefix table of every size up to the largest (shift 48), where an index
   /// off by a bit reads another word.
-  @Test(.enabled(if: StartFilter.vectorAvailable), arguments: [100, 3_000, 45_000])
-  func vectorStageAgreesOnLargeLists(_ count: Int) async {
-    let (agreeing, passing) = await offThePool { Self.compareOnALargeList(count) }
+  @Test(arguments: vectorStages, [100, 3_000, 45_000])
+  func vectorStageAgreesOnLargeLists(_ stage: StartFilter.FirstStage, _ count: Int) async {
+    let (agreeing, passing) = await offThePool { Self.compareOnALargeList(count, stage: stage) }
     #expect(agreeing == 500)
     #expect(passing > 300, "\(passing) positions passed")
   }
 
   /// Of 500 blocks, how many get the same bits both ways, and how many positions pass.
-  static func compareOnALargeList(_ count: Int) -> (agreeing: Int, passing: Int) {
+  static func compareOnALargeList(_ count: Int, stage: StartFilter.FirstStage) -> (agreeing: Int, passing: Int) {
     var random = SeededGenerator(state: UInt64(count))
     let patterns = (0..<count).map { _ in
       (0..<Int.random(in: 4...9, using: &random)).map { _ in UInt8.random(in: 0x61...0x7A, using: &random) }
@@ -81,7 +82,7 @@ struct StartFilterTests {
           ? patterns[Int.random(in: 0..<count, using: &random)] : [UInt8.random(in: 0...255, using: &random)]
       }
       block.removeLast(block.count - 72)
-      let (scalar, vector, clearPast) = stages(filter, block)
+      let (scalar, vector, clearPast) = stages(filter, block, stage: stage)
       agreeing += scalar == vector && clearPast ? 1 : 0
       passing += scalar.nonzeroBitCount
     }

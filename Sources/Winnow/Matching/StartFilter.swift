@@ -13,10 +13,10 @@ import Foundation
 /// one or two bytes). The prefix table has four words a prefix (see ``PrefixTable``). On the
 /// comparison corpora (`Benchmarks/compare`, 79,016 patterns) about one lead byte in nine
 /// passes the first stage on the synthetic one, one in twenty on real text; with AVX2 the
-/// stage runs in C, four positions per instruction (``vectorFirstStage``). An exact table of
-/// two-byte starts passed one in seven: a CJK character's first two bytes are shared by 64
-/// characters, so the gate of `屌` (E5 B1 8C) let every `山`, `层` and `展` through, and that of
-/// `ass` every `as`, and a raw scan was slower. Then each pattern is keyed by a window of its
+/// stage's hashing runs in C, four or eight positions per instruction (``FirstStage``). An
+/// exact table of two-byte starts passed one in seven: a CJK character's first two bytes are
+/// shared by 64 characters, so the gate of `屌` (E5 B1 8C) let every `山`, `层` and `展`
+/// through, and that of `ass` every `as`, and a raw scan was slower. Then each pattern is keyed by a window of its
 /// first bytes: the longest of 1, 2, 3, 4, 6 or 8 bytes that it fills (`fuck` by its 4 bytes,
 /// `傻逼` by 6, `sensitive` by its first 8). Each window length has a ``BlockedBloom`` filter, about 32 bits
 /// per key. A position that passed the first stage is tested against the 4-, 6- and 8-byte
@@ -214,7 +214,7 @@ struct StartFilter: Sendable {
   private func forEachCandidate(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, UInt64, UInt8) -> Void) {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
     let count = bytes.count
-    let vector = Self.vectorFirstStage
+    let stage = Self.firstStage
     words.withUnsafeBufferPointer { words in
       withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { windows in
         let windows = windows.baseAddress!
@@ -222,7 +222,7 @@ struct StartFilter: Sendable {
         // Whole blocks while every position's eight bytes lie inside the text.
         while index &+ 71 < count {
           let block = UnsafeRawPointer(base + index)
-          report(candidates(inBlock: block, positions: 64, words, windows, vector: vector), in: block, windows) {
+          report(candidates(inBlock: block, positions: 64, words, windows, stage: stage), in: block, windows) {
             body(index &+ $0, $1, $2)
           }
           index &+= 64
@@ -239,7 +239,7 @@ struct StartFilter: Sendable {
             let block = UnsafeRawPointer(tail.baseAddress! + offset)
             let positions = min(64, count &- index &- offset)
             report(
-              candidatesInline(inBlock: block, positions: positions, words, windows, vector: vector), in: block,
+              candidatesInline(inBlock: block, positions: positions, words, windows, stage: stage), in: block,
               windows
             ) {
               body(index &+ offset &+ $0, $1, $2)
@@ -267,28 +267,28 @@ struct StartFilter: Sendable {
   }
 
   /// Bit `k` for each candidate among the first `positions` (1 to 64) positions at `block`,
-  /// readable for 72 bytes, with its windows in `windows[k]`; the first stage with AVX2 when
-  /// `vector`. Not inlined into the loop over a text's whole blocks: with the reporting code
-  /// around them, the filter's loops ran short of registers and reloaded the block's address
-  /// from the stack at every lead byte.
+  /// readable for 72 bytes, with its windows in `windows[k]`; the first stage as `stage` says.
+  /// Not inlined into the loop over a text's whole blocks: with the reporting code around them,
+  /// the filter's loops ran short of registers and reloaded the block's address from the stack
+  /// at every lead byte.
   @inline(never)
   private func candidates(
     inBlock block: UnsafeRawPointer, positions: Int, _ words: UnsafeBufferPointer<UInt64>,
-    _ windows: UnsafeMutablePointer<UInt8>, vector: Bool
+    _ windows: UnsafeMutablePointer<UInt8>, stage: FirstStage
   ) -> UInt64 {
-    candidatesInline(inBlock: block, positions: positions, words, windows, vector: vector)
+    candidatesInline(inBlock: block, positions: positions, words, windows, stage: stage)
   }
 
-  /// ``candidates(inBlock:positions:_:_:vector:)``, inlined.
+  /// ``candidates(inBlock:positions:_:_:stage:)``, inlined.
   @inline(__always)
   private func candidatesInline(
     inBlock block: UnsafeRawPointer, positions: Int, _ words: UnsafeBufferPointer<UInt64>,
-    _ windows: UnsafeMutablePointer<UInt8>, vector: Bool
+    _ windows: UnsafeMutablePointer<UInt8>, stage: FirstStage
   ) -> UInt64 {
     var prefixed =
-      vector
-      ? vectorPrefixPasses(inBlock: block, positions: positions, words)
-      : prefixPasses(inBlock: block, positions: positions, words)
+      stage == .scalar
+      ? prefixPasses(inBlock: block, positions: positions, words)
+      : vectorPrefixPasses(inBlock: block, positions: positions, words, stage: stage)
     if positions < 64 { prefixed &= (1 &<< UInt64(positions)) &- 1 }
     var passed: UInt64 = 0
     while prefixed != 0 {
@@ -301,15 +301,29 @@ struct StartFilter: Sendable {
     return passed
   }
 
-  /// Whether the first stage runs 64 positions at once with AVX2 (`CWinnowFilter`): on an
-  /// x86-64 processor that has it, unless `WINNOW_SCALAR_FILTER` is set in the environment.
-  /// Both ways give the same bits (tested against each other); the vector one does the hashing
-  /// and the table reads of four positions per instruction, where the scalar one takes about
-  /// thirty instructions per lead byte.
-  static let vectorFirstStage: Bool = vectorAvailable && getenv("WINNOW_SCALAR_FILTER") == nil
+  /// How the first stage runs: in Swift, one lead byte at a time, or with the help of C
+  /// (`CWinnowFilter`), whose vector instructions lay out and hash the eight bytes of four
+  /// (AVX2) or eight (AVX-512) positions at once before the table words are read. All give the
+  /// same bits (a property test compares them).
+  enum FirstStage: Int, Sendable, CaseIterable {
+    case scalar, avx2, avx512
+  }
 
-  /// Whether this processor and system can run the vector first stage.
-  static let vectorAvailable: Bool = winnow_filter_vector_available() != 0
+  /// The first stage a process uses: the widest this processor and system can run
+  /// (``availableStages``), or a narrower one named by `WINNOW_FIRST_STAGE` in the environment
+  /// (`scalar` or `avx2`), for comparisons. A name the machine cannot run, or no name, leaves
+  /// the widest.
+  static let firstStage: FirstStage = {
+    let widest = availableStages.last ?? .scalar
+    guard let name = getenv("WINNOW_FIRST_STAGE").map({ String(cString: $0) }),
+      let named = FirstStage.allCases.first(where: { "\($0)" == name }), named.rawValue <= widest.rawValue
+    else { return widest }
+    return named
+  }()
+
+  /// The first stages this processor and system can run, narrowest first.
+  static let availableStages: [FirstStage] = Array(
+    FirstStage.allCases.prefix(1 + Int(truncatingIfNeeded: winnow_filter_vector_level())))
 
   /// The first stage at the first `positions` (1 to 64) positions at `block` (readable for 72
   /// bytes), one lead byte at a time: bit `k` when byte `k` leads a character and the prefix
@@ -338,17 +352,17 @@ struct StartFilter: Sendable {
     return prefixed
   }
 
-  /// ``prefixPasses(inBlock:positions:_:)`` with AVX2, only where ``vectorFirstStage`` allows it, at the
-  /// first `positions` (1 to 64) positions rounded up to eight: a short text's one block does
-  /// not pay for 64 (the bits past are zero).
+  /// ``prefixPasses(inBlock:positions:_:)`` in C with `stage`'s vector instructions, which
+  /// this machine must have (``availableStages``).
   @inline(__always)
   func vectorPrefixPasses(
-    inBlock block: UnsafeRawPointer, positions: Int, _ words: UnsafeBufferPointer<UInt64>
+    inBlock block: UnsafeRawPointer, positions: Int, _ words: UnsafeBufferPointer<UInt64>, stage: FirstStage
   ) -> UInt64 {
     guard let base = words.baseAddress else { return 0 }
-    return winnow_filter_prefix_pass(
-      block, Int32(truncatingIfNeeded: positions), base + prefixOffset, prefixShift, hasShort ? base + gateOffset : nil,
-      BlockedBloom.multiplier)
+    let (count, gate) = (Int32(truncatingIfNeeded: positions), hasShort ? base + gateOffset : nil)
+    return stage == .avx512
+      ? winnow_filter_prefix_pass_wide(block, count, base + prefixOffset, prefixShift, gate, BlockedBloom.multiplier)
+      : winnow_filter_prefix_pass(block, count, base + prefixOffset, prefixShift, gate, BlockedBloom.multiplier)
   }
 
   /// Adds what the filter does with `bytes` to `counts`, stage by stage: the tests of
