@@ -5,9 +5,9 @@
 
 /// Which of the vector first stages can run here: 0 none, 1 `winnow_filter_prefix_pass` (an
 /// x86-64 processor with AVX2, BMI1 and BMI2, and an operating system that saves the 256-bit
-/// registers), 2 that
-/// and `winnow_filter_prefix_pass_wide` too (AVX-512 F, BW and DQ, and the system saves the
-/// 512-bit registers and masks). Asks the processor once per call, so callers keep the answer.
+/// registers), 2 that and `winnow_filter_prefix_pass_wide` too (AVX-512 F, BW and DQ, and the
+/// system saves the 512-bit registers and masks). Asks the processor once per call, so callers
+/// keep the answer.
 int winnow_filter_vector_level(void);
 
 /// The first stage of Winnow's raw start filter (`StartFilter`) at up to 64 positions at

@@ -16,17 +16,17 @@ import Foundation
 /// stage's hashing runs in C, four or eight positions per instruction (``FirstStage``). An
 /// exact table of two-byte starts passed one in seven: a CJK character's first two bytes are
 /// shared by 64 characters, so the gate of `屌` (E5 B1 8C) let every `山`, `层` and `展`
-/// through, and that of `ass` every `as`, and a raw scan was slower. Then each pattern is keyed by a window of its
-/// first bytes: the longest of 1, 2, 3, 4, 6 or 8 bytes that it fills (`fuck` by its 4 bytes,
-/// `傻逼` by 6, `sensitive` by its first 8). Each window length has a ``BlockedBloom`` filter, about 32 bits
-/// per key. A position that passed the first stage is tested against the 4-, 6- and 8-byte
-/// keys, and against the 1- to 3-byte keys only when it passes the gate (read again there:
-/// carrying the first stage's answers over in a mask was slower). About 1 lead byte in 55
-/// passes both stages; there the windows that passed are looked up exactly
-/// (``WindowPatterns``), where the trie used to be walked from the root. The tests at different
-/// positions do not depend on each other, so the processor overlaps their memory reads, where
-/// an automaton's next state waits for the one before. The windows alone, three hashed reads at
-/// every lead byte, made a raw scan much slower.
+/// through, and that of `ass` every `as`, and a raw scan was slower. Then each pattern is keyed
+/// by a window of its first bytes: the longest of 1, 2, 3, 4, 6 or 8 bytes that it fills
+/// (`fuck` by its 4 bytes, `傻逼` by 6, `sensitive` by its first 8). Each window length has a
+/// ``BlockedBloom`` filter, about 32 bits per key. A position that passed the first stage is
+/// tested against the 4-, 6- and 8-byte keys, and against the 1- to 3-byte keys only when it
+/// passes the gate (read again there: carrying the first stage's answers over in a mask was
+/// slower). About 1 lead byte in 55 passes both stages; there the windows that passed are
+/// looked up exactly (``WindowPatterns``), where the trie used to be walked from the root. The
+/// tests at different positions do not depend on each other, so the processor overlaps their
+/// memory reads, where an automaton's next state waits for the one before. The windows alone,
+/// three hashed reads at every lead byte, made a raw scan much slower.
 ///
 /// A pattern that matches at a position fills its prefix and its window there, so its bits are
 /// set: the filter never loses a match. One bit per key at 64 bits per key let 1 in 20 through
