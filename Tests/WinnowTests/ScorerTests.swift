@@ -119,6 +119,36 @@ struct ScorerTests {
     }
   }
 
+  /// The in-place check of a dump line scores the text the matcher has just normalized, where
+  /// a layer normalizes by the default rules: the score is the scorer's own, for a matcher
+  /// whose default-rules layer comes first, after another rule set, or not at all.
+  @Test func theMatchersNormalizationScoresAsTheScorersOwn() async throws {
+    let scorer = try Self.oneWordScorer("zorkle")
+    let plain = Normalization.default.subtracting(.traditionalToSimplified)
+    let defaultFirst = try Matcher(lists: [
+      WordList(name: "d", origin: .global, parsing: "fuck"),
+      WordList(name: "p", origin: .custom, parsing: "傻逼", normalization: plain),
+    ])
+    let defaultSecond = try Matcher(lists: [
+      WordList(name: "n", origin: .global, parsing: "fuck", normalization: .none),
+      WordList(name: "p", origin: .custom, parsing: "傻逼", normalization: plain),
+      WordList(name: "d", origin: .custom, parsing: "shit"),
+    ])
+    let noDefault = try Matcher(lists: [WordList(name: "n", origin: .global, parsing: "fuck", normalization: .none)])
+    #expect(
+      defaultFirst.defaultRulesSlot == 0 && defaultSecond.defaultRulesSlot == 2 && noDefault.defaultRulesSlot == nil)
+    let texts = Self.textGen.map { $0 + " zorkle 學" }
+    await propertyCheck(count: 300, input: texts) { text in
+      for matcher in [defaultFirst, defaultSecond] {
+        _ = matcher.scan(text)
+        let shared = matcher.withDefaultNormalizedText { scorer.score(normalized: $0) }
+        #expect(shared == scorer.score(text), "\(text)")
+      }
+      _ = noDefault.scan(text)
+      #expect(noDefault.withDefaultNormalizedText { scorer.score(normalized: $0) } == nil)
+    }
+  }
+
   /// What normalization folds, the features do not see: width, case, separators inside CJK,
   /// Traditional characters.
   @Test func evasionsTheMatcherFoldsGiveTheSameFeatures() {

@@ -701,11 +701,11 @@ private struct ContentScreening {
     return text.withUTF8 { findsNothing(in: $0) && (scoring == nil || scoresLow($0)) }
   }
 
-  /// Whether the scorer scores `text` under its review threshold.
+  /// Whether the scorer scores `text` under its review threshold, reading the matcher's
+  /// normalization of it where it can (``findsNothing(in:)`` has just scanned it).
   @inline(never)
   private func scoresLow(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let policy = scoring?.policy else { return true }
-    return policy.scorer.score(utf8: text) < policy.reviewThreshold
+    scoring?.scoresUnderReview(text, justScannedBy: matcher) ?? true
   }
 
   /// Whether the matcher finds nothing, and warns of nothing, in `text`; when it does find

@@ -42,6 +42,10 @@ public final class Matcher: Sendable {
   /// Whether an allow entry of a custom list may hide a match of a global entry (see
   /// ``init(lists:over:customAllowsGlobal:)``).
   private let customAllowsGlobal: Bool
+  /// Where a scan leaves its text normalized by the default rules (``Normalization/default``,
+  /// those a ``Scorer`` reads): the index of the thread's ``ScanWorkspace/texts`` that holds it
+  /// until the thread's next scan; nil when no layer normalizes by them.
+  let defaultRulesSlot: Int?
   /// A number no other matcher of this process has: a report the in-place check of a dump
   /// line hands to the full screen (``FoundText``) is never taken for another matcher's, as an
   /// address could be once the first matcher is freed.
@@ -118,6 +122,7 @@ public final class Matcher: Sendable {
     hasNameEntries = layers.contains { $0.hasNameEntries }
     hasInsultEntries = layers.contains { $0.hasInsultEntries }
     self.customAllowsGlobal = customAllowsGlobal
+    defaultRulesSlot = Self.slot(of: .default, in: layers)
   }
 
   /// A matcher of already compiled layers (read back by `Matcher+Compiled.swift`).
@@ -128,6 +133,29 @@ public final class Matcher: Sendable {
     hasNameEntries = layers.contains { $0.hasNameEntries }
     hasInsultEntries = layers.contains { $0.hasInsultEntries }
     customAllowsGlobal = false
+    defaultRulesSlot = Self.slot(of: .default, in: layers)
+  }
+
+  /// Calls `body` with the text of this thread's last scan as normalized by the default rules,
+  /// if that text is still in the thread's workspace; nil when no layer normalizes by them, or
+  /// when the scan's workspace was not kept (a huge text's, or a nested scan's, whose own
+  /// call here also sees a new workspace). Valid only right after a scan by this matcher on
+  /// this thread: the in-place check of a dump line scores what it has just matched.
+  func withDefaultNormalizedText<Result>(_ body: (NormalizedUnits) -> Result) -> Result? {
+    guard let slot = defaultRulesSlot else { return nil }
+    return ThreadWorkspace.withWorkspace { workspace -> Result? in
+      guard slot < workspace.texts.count, workspace.rules[slot] == .default else { return nil }
+      return Self.withUnits(of: &workspace.texts[slot], body)
+    }
+  }
+
+  /// The index of `rules`' text among those a scan normalizes: one a distinct rule set, in the
+  /// order of the layers that first use each (as ``collectCandidates(in:warnings:rejected:)``
+  /// fills them).
+  private static func slot(of rules: Normalization, in layers: [MatcherLayer]) -> Int? {
+    var distinct: [Normalization] = []
+    for layer in layers where !distinct.contains(layer.normalizer.rules) { distinct.append(layer.normalizer.rules) }
+    return distinct.firstIndex(of: rules)
   }
 
   /// The number of entries of all lists.

@@ -40,7 +40,10 @@ public struct Scorer: Sendable {
   let mask: UInt32
   /// One weight a bucket, quantized: a bucket's weight is `weights[i] * scale`.
   let weights: [Int8]
-  private let normalizer = Normalizer()
+  /// The default rules' normalizer, made on the first text a scorer normalizes itself: a
+  /// matcher read from a compiled list shares its fold table by then, which a normalizer made
+  /// with the model would have built again.
+  private static let normalizer = Normalizer()
 
   /// Reads a model file.
   /// - Throws: ``ScorerFileError`` naming the file and what is wrong with it.
@@ -86,7 +89,7 @@ public struct Scorer: Sendable {
   /// ``logit(_:)`` of UTF-8 bytes, normalized into the thread's workspace.
   private func logit(utf8 text: UnsafeBufferPointer<UInt8>) -> Double {
     ThreadWorkspace.withWorkspace { workspace in
-      normalizer.normalize(utf8: text, into: &workspace.scorerText)
+      Self.normalizer.normalize(utf8: text, into: &workspace.scorerText)
       return logit(of: workspace.scorerText)
     }
   }
@@ -94,28 +97,37 @@ public struct Scorer: Sendable {
   /// The features of a text in a table of 2^`bits` buckets, in the order they are computed:
   /// what `winnow score --features` writes for the trainer.
   @_spi(Tools) public static func features(of text: String, bits: Int) -> [(index: UInt32, negative: Bool)] {
-    let normalized = Normalizer().normalize(text)
+    let normalized = normalizer.normalize(text)
     let mask = UInt32(truncatingIfNeeded: (1 << min(max(bits, 1), 31)) - 1)
     var features: [(index: UInt32, negative: Bool)] = []
     ScorerFeatures.forEach(in: normalized, mask: mask) { features.append(($0, $1)) }
     return features
   }
 
+  /// ``score(_:)`` of a text's units as the default rules normalize it (the matcher's own
+  /// normalization of the text, where its rules are those).
+  func score(normalized units: NormalizedUnits) -> Double { Self.logistic(logit(of: units)) }
+
   /// The logit of normalized text: bias plus the features' weights over the square root of
   /// their number.
-  func logit(of text: NormalizedText) -> Double {
-    var sum: Float = 0
+  func logit(of text: NormalizedText) -> Double { text.withUnits { logit(of: $0) } }
+
+  /// ``logit(of:)`` of a normalized text's units.
+  private func logit(of units: NormalizedUnits) -> Double {
+    // The weights are whole numbers: summed as integers, the sum is exact in any order (a text
+    // has a few features a unit, each at most 127 either way, far from overflowing).
+    var sum = 0
     var count = 0
     weights.withUnsafeBufferPointer { weights in
-      ScorerFeatures.forEach(in: text, mask: mask) { index, negative in
+      ScorerFeatures.forEach(in: units, mask: mask) { index, negative in
         // SAFETY: `index` is masked to the table's size, a power of two (checked on reading).
-        let weight = Float(weights[Int(index)])
-        sum += negative ? -weight : weight
+        let weight = Int(weights[Int(index)])
+        sum &+= negative ? -weight : weight
         count &+= 1
       }
     }
     guard count > 0 else { return Double(bias) }
-    return Double(bias) + Double(sum * scale) / Double(count).squareRoot()
+    return Double(bias) + Double(Float(sum) * scale) / Double(count).squareRoot()
   }
 
   static func logistic(_ logit: Double) -> Double { 1 / (1 + exp(-logit)) }

@@ -12,7 +12,8 @@
 ///
 /// A feature is hashed with FNV-1a (64 bits, one step per scalar, seeded with the feature's
 /// kind) and mixed with the SplitMix64 finalizer; the low bits give its bucket and the top bit
-/// its sign. Nothing is allocated: each feature is hashed from the units in place.
+/// its sign. Each feature is hashed from the units in place, a word's from its scalars gathered
+/// once between its edge marks (in a temporary buffer, on the stack for all but long texts).
 ///
 /// `scripts/train-scorer` learns from the features this code writes (`winnow score
 /// --features`), so training and scoring share one implementation; changing what it computes
@@ -61,8 +62,23 @@ enum ScorerFeatures {
     }
   }
 
+  /// ``forEach(in:mask:_:)`` over a normalized text's units.
   @inline(__always)
-  private static func forEach(in units: NormalizedUnits, mask: UInt32, _ body: (UInt32, Bool) -> Void) {
+  static func forEach(in units: NormalizedUnits, mask: UInt32, _ body: (UInt32, Bool) -> Void) {
+    // The current word's plain scalars between its edge marks; a word has at most every unit.
+    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: units.scalars.count + 2) { word in
+      forEach(in: units, word: word, mask: mask, body)
+    }
+  }
+
+  /// ``forEach(in:mask:_:)`` with `word` to gather each word's scalars in: its first element
+  /// is the start mark, and the word's scalars follow, then its end mark, so that every n-gram
+  /// is read from consecutive elements.
+  @inline(__always)
+  private static func forEach(
+    in units: NormalizedUnits, word: UnsafeMutableBufferPointer<UInt32>, mask: UInt32,
+    _ body: (UInt32, Bool) -> Void
+  ) {
     @inline(__always) func emit(_ hash: UInt64) {
       let mixed = finish(hash)
       body(UInt32(truncatingIfNeeded: mixed) & mask, mixed >> 63 == 1)
@@ -72,63 +88,62 @@ enum ScorerFeatures {
     var cjk1: UInt32 = 0
     var cjk2: UInt32 = 0
     var cjkRun = 0
-    // The current word's units, as indices of `units`: a word's units may be interrupted by
-    // optional units, which are skipped, so the word's scalars are gathered by index below.
-    var currentWord = -1
-    var previousWord: (start: Int, end: Int)? = nil
-    var index = 0
-    let count = scalars.count
+    // The current word's length in `word` (0: none), and, when there was a word before it
+    // since the text's start or the last unspaced run, the word-pair hash of that word and the
+    // separator, which the current word's scalars continue.
+    var length = 0
+    var pairPrefix: UInt64? = nil
+    word[0] = Self.wordStart
+    let wordSeed = start(.word)
+    let pairSeed = start(.wordPair)
+    let gramSeeds = (
+      step(offsetBasis, Kind.gram3.rawValue), step(offsetBasis, Kind.gram3.rawValue + 1),
+      step(offsetBasis, Kind.gram3.rawValue + 2)
+    )
 
-    /// The plain scalar of unit `i` (a `1` read as a letter is `i`).
-    @inline(__always) func plain(_ i: Int) -> UInt32 { UnicodeTables.plainLetter(scalars[i]) }
-
-    /// The `k`th scalar of a word spanning units `start..<end` with its edge marks: 0 is the
-    /// start mark, `end - start + 1` the end mark. Optional units never fall inside a word
-    /// (they split it, see below).
-    @inline(__always) func padded(_ start: Int, _ end: Int, _ k: Int) -> UInt32 {
-      k == 0 ? Self.wordStart : (k == end - start + 1 ? Self.wordEnd : plain(start + k - 1))
-    }
-
-    @inline(__always) func endWord(at end: Int) {
-      guard currentWord >= 0 else { return }
-      let start = currentWord
-      currentWord = -1
-      var hash = Self.start(.word)
-      for i in start..<end { hash = step(hash, plain(i)) }
+    @inline(__always) func endWord() {
+      guard length > 0 else { return }
+      var hash = wordSeed
+      var pair = pairPrefix ?? 0
+      var nextPrefix = pairSeed
+      for k in 1...length {
+        let scalar = word[k]
+        hash = step(hash, scalar)
+        pair = step(pair, scalar)
+        nextPrefix = step(nextPrefix, scalar)
+      }
       emit(hash)
-      if let previous = previousWord {
-        var pair = Self.start(.wordPair)
-        for i in previous.start..<previous.end { pair = step(pair, plain(i)) }
-        pair = step(pair, pairSeparator)
-        for i in start..<end { pair = step(pair, plain(i)) }
-        emit(pair)
+      if pairPrefix != nil { emit(pair) }
+      pairPrefix = step(nextPrefix, pairSeparator)
+      word[length + 1] = Self.wordEnd
+      // The 3-, 4- and 5-grams of the marked word, by where they start.
+      let padded = length + 2
+      for first in 0...(padded - 3) {
+        let a = word[first]
+        let b = word[first + 1]
+        let c = word[first + 2]
+        emit(step(step(step(gramSeeds.0, a), b), c))
+        guard first + 4 <= padded else { continue }
+        let d = word[first + 3]
+        emit(step(step(step(step(gramSeeds.1, a), b), c), d))
+        guard first + 5 <= padded else { continue }
+        emit(step(step(step(step(step(gramSeeds.2, a), b), c), d), word[first + 4]))
       }
-      previousWord = (start, end)
-      let paddedCount = end - start + 2
-      for n in 3...5 where n <= paddedCount {
-        // gram3, gram4, gram5.
-        let kind = Kind.gram3.rawValue + UInt32(n - 3)
-        for first in 0...(paddedCount - n) {
-          var gram = step(offsetBasis, kind)
-          for k in first..<(first + n) { gram = step(gram, padded(start, end, k)) }
-          emit(gram)
-        }
-      }
+      length = 0
     }
 
-    while index < count {
+    for index in 0..<scalars.count {
       let info = units[index]
       if info.isOptional {
         // Left out, as the primary walk leaves it; it ends a word (it sits between CJK
         // characters, so no word runs through it).
-        endWord(at: index)
-        index += 1
+        endWord()
         continue
       }
       switch info.scalarClass {
       case .unspaced:
-        endWord(at: index)
-        previousWord = nil
+        endWord()
+        pairPrefix = nil
         let scalar = scalars[index]
         emit(step(start(.cjk1), scalar))
         if cjkRun >= 1 { emit(step(step(start(.cjk2), cjk1), scalar)) }
@@ -138,13 +153,13 @@ enum ScorerFeatures {
         cjkRun = min(cjkRun + 1, 2)
       case .letter, .digit, .other, .arabicLetter:
         cjkRun = 0
-        if currentWord < 0 { currentWord = index }
+        length += 1
+        word[length] = UnicodeTables.plainLetter(scalars[index])
       case .separator, .symbol, .apostrophe:
         cjkRun = 0
-        endWord(at: index)
+        endWord()
       }
-      index += 1
     }
-    endWord(at: count)
+    endWord()
   }
 }

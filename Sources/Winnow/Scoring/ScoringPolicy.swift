@@ -41,4 +41,14 @@ final class ScoringReference: Sendable {
   let policy: ScoringPolicy
 
   init(_ policy: ScoringPolicy) { self.policy = policy }
+
+  /// Whether the scorer scores `text` under the review threshold. `matcher` has just scanned
+  /// `text`: where it normalized it by the scorer's rules, the scorer reads that text instead
+  /// of normalizing it again. The policy is read in place (a copy of it retained the model's
+  /// strings and weights on every text).
+  func scoresUnderReview(_ text: UnsafeBufferPointer<UInt8>, justScannedBy matcher: Matcher) -> Bool {
+    let score =
+      matcher.withDefaultNormalizedText { policy.scorer.score(normalized: $0) } ?? policy.scorer.score(utf8: text)
+    return score < policy.reviewThreshold
+  }
 }
