@@ -51,9 +51,17 @@ struct ScoreCommand: ParsableCommand {
         FileHandle.standardError.write(Data("winnow: \(error)\n".utf8))
         throw CLIError.exitCode
       }
-      var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
-      if lines.last?.isEmpty == true { lines.removeLast() }
-      for line in lines {
+      // Lines as byte ranges (`Data.split` made a `Data` of every line, each access checked).
+      let content = [UInt8](data)
+      var lines: [Range<Int>] = []
+      var lineStart = 0
+      for (index, byte) in content.enumerated() where byte == 0x0A {
+        lines.append(lineStart..<index)
+        lineStart = index + 1
+      }
+      if lineStart < content.count { lines.append(lineStart..<content.count) }
+      for range in lines {
+        let line = content[range]
         let text = String(decoding: line, as: UTF8.self)
         texts += 1
         bytes += line.count
