@@ -96,6 +96,35 @@ struct ScorerCLITests {
     #expect(records.filter { $0.contains(#""blockType":1"#) }.count == 1)
   }
 
+  /// A scan scores each text as the scorer alone would, whether it reads the text the matcher
+  /// has just normalized (the in-place check) or normalizes it itself: a model that knows one
+  /// word blocks the lines holding it under the evasions the matcher folds, in any order, and
+  /// passes the lines around them.
+  @Test func aScanScoresWhatTheMatcherNormalized() async throws {
+    let global = try ScanTests.globalList()
+    let features = try await CLITests.run(["score", "--features", "12"], stdin: "zorkle\n")
+    var weights = [Int8](repeating: 0, count: 1 << 12)
+    for item in features.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+      let parts = item.split(separator: ":")
+      guard parts.count == 2, let index = Int(parts[0]), weights.indices.contains(index) else { continue }
+      weights[index] = parts[1] == "1" ? 127 : -127
+    }
+    let model = try Self.modelFile(
+      name: "one-word", version: 2, floats: [-3, 0.05, 0.9, 0.5, 0], description: "one word", weights: weights)
+    let texts = ["hello there", "ZORKLE day", "hello there", "ｚｏｒｋｌｅ", "fine", "z.o.r.k.l.e", "ok", "傻逼", "zorkle"]
+    let dump = try CLITests.temporaryFile(
+      "scored.jsonl",
+      texts.enumerated().map { Self.item($0.element, id: "M\($0.offset)") }.joined(separator: "\n") + "\n")
+    let result = try await CLITests.run(["scan", "--global", global, "--no-progress", "--scorer", model, dump])
+    #expect(result.status == 1, "\(result.stderr)")
+    let records = result.stdout.split(separator: "\n")
+    let scored = records.filter { $0.contains(#""blockType":3"#) }.map { String($0) }
+    #expect(scored.count == 4, "\(records)")
+    for id in ["M1", "M3", "M5", "M8"] { #expect(scored.contains { $0.contains(#""\#(id)""#) }, "\(id)") }
+    #expect(records.filter { $0.contains(#""blockType":1"#) }.count == 1)
+    #expect(result.stderr.contains("9 lines read = 4 passed + 0 replaced + 5 blocked + 0 errors"), "\(result.stderr)")
+  }
+
   /// The shipped model: loads, scores one line per line in order, and scores a plain insult
   /// above an ordinary sentence in each of its languages.
   @Test func theBuiltInModelScoresLinesInOrder() async throws {
