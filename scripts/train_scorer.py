@@ -74,17 +74,23 @@ def features(winnow, texts, bits):
     Path(path).unlink()
     lines = out.stdout.decode("utf-8").split("\n")
     assert len(lines) >= len(texts), "winnow score --features wrote fewer lines than texts"
+    # Each bucket's signs are counted as integers first, then weighted once: summing the weighted
+    # +-1s in the order winnow writes them could round differently for another order.
     rows, cols, vals = [], [], []
     for i in range(len(texts)):
         items = lines[i].split()
         if not items:
             continue
         weight = 1 / math.sqrt(len(items))
+        counts = {}
         for item in items:
             index, sign = item.split(":")
-            rows.append(i)
-            cols.append(int(index))
-            vals.append(weight if sign == "1" else -weight)
+            counts[int(index)] = counts.get(int(index), 0) + (1 if sign == "1" else -1)
+        for index in sorted(counts):
+            if counts[index] != 0:
+                rows.append(i)
+                cols.append(index)
+                vals.append(counts[index] * weight)
     return sparse.csr_matrix((np.array(vals), (np.array(rows), np.array(cols))), shape=(len(texts), 1 << bits))
 
 
