@@ -33,13 +33,14 @@ int winnow_filter_vector_level(void) {
 // (Benchmarks/HISTORY.md).
 static inline __attribute__((always_inline)) uint64_t read_tables(
   const uint8_t *block, uint64_t leads, const uint64_t *prefix, const uint64_t *prefix_index, const uint64_t *gate,
-  const uint64_t *gate_index) {
+  const uint64_t *gate_index, const uint64_t *singles) {
   uint64_t passed = 0;
   while (leads != 0) {
     const int k = __builtin_ctzll(leads);
     leads &= leads - 1;
     uint64_t found = prefix[prefix_index[k]] >> (block[k + 4] & 63);
     if (gate != 0) found |= gate[gate_index[k]] >> (block[k + 2] & 63);
+    if (singles != 0) found |= singles[block[k] >> 6] >> (block[k] & 63);
     passed |= (found & 1) << k;
   }
   return passed;
@@ -58,7 +59,7 @@ __attribute__((target("avx2"))) static inline __m256i product(__m256i key, __m25
 
 __attribute__((target("avx2,bmi,bmi2"))) uint64_t winnow_filter_prefix_pass(
   const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
-  uint64_t multiplier) {
+  const uint64_t *singles, uint64_t multiplier) {
   const uint8_t *bytes = (const uint8_t *)block;
   const __m256i low = _mm256_set1_epi64x((long long)(multiplier & 0xFFFFFFFFu));
   const __m256i high = _mm256_set1_epi64x((long long)(multiplier >> 32));
@@ -95,12 +96,12 @@ __attribute__((target("avx2,bmi,bmi2"))) uint64_t winnow_filter_prefix_pass(
         _mm256_srli_epi64(product(_mm256_and_si256(value, mask16), low, high), 54));
     }
   }
-  return read_tables(bytes, leads, prefix, prefix_index, gate, gate_index);
+  return read_tables(bytes, leads, prefix, prefix_index, gate, gate_index, singles);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512dq,bmi,bmi2"))) uint64_t winnow_filter_prefix_pass_wide(
   const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
-  uint64_t multiplier) {
+  const uint64_t *singles, uint64_t multiplier) {
   const uint8_t *bytes = (const uint8_t *)block;
   const __m512i factor = _mm512_set1_epi64((long long)multiplier);
   const __m128i shift = _mm_cvtsi64_si128((long long)prefix_shift);
@@ -126,7 +127,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,bmi,bmi2"))) uint64_t winnow_fi
     _mm512_store_si512(
       (__m512i *)(gate_index + offset), _mm512_srli_epi64(_mm512_mullo_epi64(_mm512_and_si512(value, mask16), factor), 54));
   }
-  return read_tables(bytes, leads, prefix, prefix_index, gate, gate_index);
+  return read_tables(bytes, leads, prefix, prefix_index, gate, gate_index, singles);
 }
 
 #else
@@ -135,20 +136,21 @@ int winnow_filter_vector_level(void) { return 0; }
 
 uint64_t winnow_filter_prefix_pass(
   const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
-  uint64_t multiplier) {
+  const uint64_t *singles, uint64_t multiplier) {
   (void)block;
   (void)positions;
   (void)prefix;
   (void)prefix_shift;
   (void)gate;
+  (void)singles;
   (void)multiplier;
   return 0;
 }
 
 uint64_t winnow_filter_prefix_pass_wide(
   const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
-  uint64_t multiplier) {
-  return winnow_filter_prefix_pass(block, positions, prefix, prefix_shift, gate, multiplier);
+  const uint64_t *singles, uint64_t multiplier) {
+  return winnow_filter_prefix_pass(block, positions, prefix, prefix_shift, gate, singles, multiplier);
 }
 
 #endif

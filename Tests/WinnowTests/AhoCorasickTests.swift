@@ -279,6 +279,33 @@ struct AhoCorasickTests {
     }
   }
 
+  /// Texts of ASCII scalars only take the ``ASCIIWalkFilter`` (the raw filter of the patterns
+  /// that are all ASCII, one-letter ones among them, and patterns that are not ASCII beside
+  /// them): the walk by start finds what the automaton finds, each match once, in order of
+  /// start.
+  @Test func asciiWalkByStartEqualsAutomaton() async {
+    let letters: [Character] = ["a", "b", "c", " ", "傻"]
+    let patternGen = Gen.int(in: 0...(letters.count - 1)).map { letters[$0] }.string(of: 1...6).array(of: 1...12)
+    let textGen = Gen.int(in: 0...3).map { letters[$0] }.string(of: 0...200)
+    await propertyCheck(count: 400, input: patternGen, textGen) { patterns, text in
+      let automaton = try! AhoCorasick(
+        scalarPatterns: patterns.map { $0.unicodeScalars.map(\.value) }, filters: .scalarsAndASCII)
+      let scalars = text.unicodeScalars.map(\.value)
+      var byEnd: [[Int]] = []
+      var byStart: [[Int]] = []
+      let walked = scalars.withUnsafeBufferPointer { scalars in
+        automaton.forEachMatch(in: scalars) { byEnd.append([$0, $1]) }
+        automaton.forEachASCIIMatchByStart(in: scalars) { byStart.append([$0, $1]) }
+        return automaton.walksASCII(scalars)
+      }
+      #expect(walked == patterns.contains { $0.unicodeScalars.allSatisfy(\.isASCII) })
+      #expect(byStart.count == byEnd.count)
+      #expect(Set(byStart) == Set(byEnd))
+      let starts = byStart.map { $0[1] - patterns[$0[0]].unicodeScalars.count }
+      #expect(starts == starts.sorted())
+    }
+  }
+
   /// Words, digits and spaces for the filter's masks: which positions it tests.
   static let spacedAlphabet: [Character] = ["a", "b", "1", " ", "傻", "逼"]
   static let spacedCharacterGen = Gen.int(in: 0...(spacedAlphabet.count - 1)).map { spacedAlphabet[$0] }

@@ -193,7 +193,7 @@ struct ForgedAutomatonTests {
         layout: AutomatonLayout(
           program: program, slots: layout.slots, slotPatterns: layout.slotPatterns, stateCount: layout.stateCount),
         patternLengths: built.patternLengths, patternByteLengths: built.patternByteLengths, bmpCodes: built.bmpCodes,
-        supplementaryCodes: built.supplementaryCodes, startFilter: nil, scalarFilter: nil)
+        supplementaryCodes: built.supplementaryCodes, startFilter: nil, scalarFilter: nil, asciiFilter: nil)
       #expect(!forged.isConsistent, "fail of \(from) to \(to)")
     }
   }
@@ -248,7 +248,7 @@ struct ForgedAutomatonTests {
         layout: AutomatonLayout(
           program: program, slots: slots, slotPatterns: slotPatterns, stateCount: layout.stateCount),
         patternLengths: lengths, patternByteLengths: built.patternByteLengths, bmpCodes: built.bmpCodes,
-        supplementaryCodes: built.supplementaryCodes, startFilter: nil, scalarFilter: nil)
+        supplementaryCodes: built.supplementaryCodes, startFilter: nil, scalarFilter: nil, asciiFilter: nil)
       guard forged.isConsistent else {
         forgeries.refused += 1
         continue

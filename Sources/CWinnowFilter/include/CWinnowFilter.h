@@ -19,18 +19,19 @@ int winnow_filter_vector_level(void);
 /// `m = multiplier`:
 /// - the prefix table: bit `(v >> 32) & 63` of `prefix[((v & 0xFFFFFFFF) * m) >> prefix_shift]`;
 /// - the gate, when `gate` is not null: bit `(v >> 16) & 63` of
-///   `gate[((v & 0xFFFF) * m) >> 54]`.
+///   `gate[((v & 0xFFFF) * m) >> 54]`;
+/// - the one-byte patterns, when `singles` is not null: bit `v & 63` of `singles[(v & 0xFF) >> 6]`.
 ///
 /// The bits past those positions are zero. `block` must be readable for 72 bytes;
 /// `prefix_shift` is between 48 and 58, so that an index stays inside the caller's table.
 uint64_t winnow_filter_prefix_pass(
   const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
-  uint64_t multiplier);
+  const uint64_t *singles, uint64_t multiplier);
 
 /// `winnow_filter_prefix_pass` with AVX-512 (eight positions a register); the same bits. Call
 /// it only when `winnow_filter_vector_level()` is 2.
 uint64_t winnow_filter_prefix_pass_wide(
   const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
-  uint64_t multiplier);
+  const uint64_t *singles, uint64_t multiplier);
 
 #endif

@@ -17,7 +17,7 @@ extension Matcher {
   /// The file's first eight bytes.
   static let compiledMagic: [UInt8] = Array("WNWMATCH".utf8)
   /// Bumped whenever what is written changes.
-  static let compiledFormatVersion: UInt64 = 15
+  static let compiledFormatVersion: UInt64 = 16
   /// Written as the host lays it out: read back as itself only in the same byte order.
   private static let byteOrderMark: UInt64 = 0x0102_0304_0506_0708
 
@@ -302,6 +302,11 @@ extension AhoCorasick {
     startFilter?.encode(into: &writer)
     writer.write(scalarFilter != nil)
     scalarFilter?.encode(into: &writer)
+    writer.write(asciiFilter != nil)
+    if let asciiFilter {
+      asciiFilter.filter.encode(into: &writer)
+      writer.write(asciiFilter.patterns)
+    }
   }
 
   /// Reads an automaton back, checking every index its tables hold (``isConsistent``): a file
@@ -322,11 +327,20 @@ extension AhoCorasick {
     else { throw CompiledMatcherError(.malformed("automaton tables")) }
     let startFilter = try reader.readBool() ? try StartFilter(decoding: &reader) : nil
     let scalarFilter = try reader.readBool() ? try ScalarStartFilter(decoding: &reader) : nil
+    var asciiFilter: ASCIIWalkFilter? = nil
+    if try reader.readBool() {
+      let filter = try StartFilter(decoding: &reader)
+      let patterns: [UInt32] = try reader.readArray()
+      guard patterns.allSatisfy({ Int($0) < patternLengths.count }) else {
+        throw CompiledMatcherError(.malformed("ASCII walk filter"))
+      }
+      asciiFilter = ASCIIWalkFilter(filter: filter, patterns: patterns)
+    }
     self.init(
       layout: AutomatonLayout(program: program, slots: slots, slotPatterns: slotPatterns, stateCount: stateCount),
       patternLengths: patternLengths, patternByteLengths: patternByteLengths, bmpCodes: bmpCodes,
       supplementaryCodes: Dictionary(zip(supplementaryScalars, supplementaryValues)) { first, _ in first },
-      startFilter: startFilter, scalarFilter: scalarFilter)
+      startFilter: startFilter, scalarFilter: scalarFilter, asciiFilter: asciiFilter)
     guard isConsistent else { throw CompiledMatcherError(.malformed("automaton tables")) }
   }
 }

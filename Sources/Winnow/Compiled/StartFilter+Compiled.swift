@@ -12,6 +12,8 @@ extension StartFilter {
     }
     writer.write(hasShort)
     writer.write(gateOffset)
+    writer.write(hasSingles)
+    writer.write(singlesOffset)
     writer.write(prefixOffset)
     writer.write(prefixShift)
     patterns.encode(into: &writer)
@@ -33,6 +35,11 @@ extension StartFilter {
     gateOffset = try reader.readInt()
     guard gateOffset >= 0 && gateOffset + Self.gateWords <= words.count else {
       throw CompiledMatcherError(.malformed("start filter gate"))
+    }
+    hasSingles = try reader.readBool()
+    singlesOffset = try reader.readInt()
+    guard singlesOffset >= 0 && singlesOffset + 4 <= words.count else {
+      throw CompiledMatcherError(.malformed("start filter singles"))
     }
     prefixOffset = try reader.readInt()
     prefixShift = try reader.readUInt64()

@@ -47,6 +47,10 @@
   /// For walks over scalars: where a pattern may start (see ``ScalarStartFilter``). Nil unless
   /// built with ``StartFilters/scalars``; walks then step the automaton.
   let scalarFilter: ScalarStartFilter?
+  /// For walks over scalars that are all ASCII: where a pattern may start, and which (see
+  /// ``ASCIIWalkFilter``). Built with ``StartFilters/scalarsAndASCII`` when some pattern is all
+  /// ASCII, or added (``init(_:asciiFilter:)``).
+  let asciiFilter: ASCIIWalkFilter?
 
   /// Which start filter an automaton builds: the one for the scans its users run.
   enum StartFilters {
@@ -55,6 +59,8 @@
     case bytes
     /// For walks over normalized scalars (a ``Matcher``'s layers).
     case scalars
+    /// ``scalars``, and the ``ASCIIWalkFilter`` for texts of ASCII scalars.
+    case scalarsAndASCII
   }
 
   /// Builds an automaton for string patterns (the index of a pattern is its ``PatternID``).
@@ -106,7 +112,9 @@
     self.bmpCodes = hashable ? Self.hashed(bmpCodes) : bmpCodes
     self.hashedCodes = hashable
     self.supplementaryCodes = supplementaryCodes
-    self.scalarFilter = filters == .scalars ? ScalarStartFilter(patterns: patterns) : nil
+    self.scalarFilter =
+      filters == .scalars || filters == .scalarsAndASCII ? ScalarStartFilter(patterns: patterns) : nil
+    self.asciiFilter = filters == .scalarsAndASCII ? ASCIIWalkFilter(patterns: patterns) : nil
     let readsInvalidBytes = bmpCodes[0xFFFD] != 0
     self.startFilter =
       filters == .bytes && !readsInvalidBytes
@@ -122,16 +130,27 @@
   /// a compiled matcher (see `Matcher+Compiled.swift`).
   init(
     layout: AutomatonLayout, patternLengths: [UInt32], patternByteLengths: [UInt32], bmpCodes: [UInt32],
-    supplementaryCodes: [UInt32: UInt32], startFilter: StartFilter?, scalarFilter: ScalarStartFilter?
+    supplementaryCodes: [UInt32: UInt32], startFilter: StartFilter?, scalarFilter: ScalarStartFilter?,
+    asciiFilter: ASCIIWalkFilter?, hashedCodes: Bool = false
   ) {
     self.layout = layout
     self.patternLengths = patternLengths
     self.patternByteLengths = patternByteLengths
     self.bmpCodes = bmpCodes
-    self.hashedCodes = false
+    self.hashedCodes = hashedCodes
     self.supplementaryCodes = supplementaryCodes
     self.startFilter = startFilter
     self.scalarFilter = scalarFilter
+    self.asciiFilter = asciiFilter
+  }
+
+  /// `automaton` with `asciiFilter` (built from its patterns) in place of its own.
+  convenience init(_ automaton: AhoCorasick, asciiFilter: ASCIIWalkFilter?) {
+    self.init(
+      layout: automaton.layout, patternLengths: automaton.patternLengths,
+      patternByteLengths: automaton.patternByteLengths, bmpCodes: automaton.bmpCodes,
+      supplementaryCodes: automaton.supplementaryCodes, startFilter: automaton.startFilter,
+      scalarFilter: automaton.scalarFilter, asciiFilter: asciiFilter, hashedCodes: automaton.hashedCodes)
   }
 
   /// The number of patterns.
@@ -141,7 +160,7 @@
   /// Bytes of memory the automaton holds.
   public var memoryFootprint: Int {
     layout.memoryFootprint + patternLengths.capacity * 8 + bmpCodes.capacity * 4 + supplementaryCodes.count * 16
-      + (startFilter?.memoryFootprint ?? 0) + (scalarFilter?.memoryFootprint ?? 0)
+      + (startFilter?.memoryFootprint ?? 0) + (scalarFilter?.memoryFootprint ?? 0) + (asciiFilter?.memoryFootprint ?? 0)
   }
 
   /// The alphabet code of a scalar (0 for a scalar no pattern contains), read from the BMP
@@ -227,6 +246,35 @@
             if state == 0 { return }
             layout.forEachOwnPattern(program, at: state) { body($0, index + 1) }
           }
+        }
+      }
+    }
+  }
+
+  /// Whether ``forEachASCIIMatchByStart(in:_:)`` can walk `scalars`: they are all ASCII,
+  /// and the automaton has an ``ASCIIWalkFilter``.
+  @inline(__always)
+  func walksASCII(_ scalars: UnsafeBufferPointer<UInt32>) -> Bool {
+    asciiFilter != nil && ASCIIWalkFilter.isASCII(scalars)
+  }
+
+  /// The matches ``forEachMatchByStart(in:skippingInsideWords:_:)`` finds (none left out), in
+  /// `scalars` that ``walksASCII(_:)``, by the ``ASCIIWalkFilter``. Not inlined: inlined
+  /// beside the other walk, it made the caller's check of a match a function called per match.
+  @inline(never)
+  func forEachASCIIMatchByStart(in scalars: UnsafeBufferPointer<UInt32>, _ body: (Int, Int) -> Void) {
+    guard let filter = asciiFilter else { return }
+    layout.program.withUnsafeBufferPointer { program in
+      bmpCodes.withUnsafeBufferPointer { bmpCodes in
+        filter.forEachMatch(in: scalars) { start in
+          var state: UInt32 = 0
+          for index in start..<scalars.count {
+            state = AutomatonLayout.child(program, state, code(of: scalars[index], in: bmpCodes))
+            if state == 0 { return }
+            layout.forEachOwnPattern(program, at: state) { body($0, index + 1) }
+          }
+        } _: { pattern, end in
+          body(pattern, end)
         }
       }
     }

@@ -7,14 +7,16 @@ import Foundation
 ///
 /// It has two stages. The *prefix table* has a 64-bit word per hashed first four bytes of the
 /// patterns, with bit `b & 63` set for each fifth byte `b` that follows them (all bits for a
-/// pattern of exactly four bytes): one read and a shift per position. Patterns of 1 to 3 bytes
+/// pattern of exactly four bytes): one read and a shift per position. Patterns of 2 or 3 bytes
 /// (`ass`, `cu`, `屌`) pass by the *gate*, a table of 1,024 words of the same kind: the hashed
 /// first two bytes pick the word, the third byte's bit must be set (all bits for a pattern of
-/// one or two bytes). The prefix table has four words a prefix (see ``PrefixTable``). On the
-/// comparison corpora (`Benchmarks/compare`, 79,016 patterns) about one lead byte in nine
-/// passes the first stage on the synthetic one, one in twenty on real text; with AVX2 the
-/// stage's hashing runs in C, four or eight positions per instruction (``FirstStage``). An
-/// exact table of two-byte starts passed one in seven: a CJK character's first two bytes are
+/// two bytes). Patterns of one byte (`x`) pass by a bitmap of 256 bits, exactly: in the gate,
+/// each set the words of all 256 two-byte starts, and a few such patterns let most positions
+/// through (`Benchmarks/HISTORY.md`). The prefix table has four words a prefix (see
+/// ``PrefixTable``). On the comparison corpora (`Benchmarks/compare`, 79,016 patterns) about
+/// one lead byte in nine passes the first stage on the synthetic one, one in twenty on real
+/// text; with AVX2 the stage's hashing runs in C, four or eight positions per instruction
+/// (``FirstStage``). An exact table of two-byte starts passed one in seven: a CJK character's first two bytes are
 /// shared by 64 characters, so the gate of `屌` (E5 B1 8C) let every `山`, `层` and `展`
 /// through, and that of `ass` every `as`, and a raw scan was slower. Then each pattern is keyed
 /// by a window of its first bytes: the longest of 1, 2, 3, 4, 6 or 8 bytes that it fills
@@ -53,6 +55,10 @@ struct StartFilter: Sendable {
   let w1, w2, w3, w4, w6, w8: Window
   let hasShort: Bool
   let gateOffset: Int
+  /// Whether a pattern is one byte long; where its four words of ``words`` start, one bit per
+  /// byte value.
+  let hasSingles: Bool
+  let singlesOffset: Int
   /// The prefix table (see ``PrefixTable``): where its words start in `words`, and the shift
   /// that takes a hashed 4-byte prefix to a word index.
   let prefixOffset: Int
@@ -82,17 +88,22 @@ struct StartFilter: Sendable {
       }
       all.append(window)
     }
-    // The gate: per hashed two-byte start of a pattern of 1 to 3 bytes, the third byte's bit
+    // The gate: per hashed two-byte start of a pattern of 2 or 3 bytes, the third byte's bit
     // (all bits when the pattern ends within two bytes).
     gateOffset = words.count
     words += [UInt64](repeating: 0, count: Self.gateWords)
-    for pattern in patterns where pattern.count <= 3 {
-      let seconds: [UInt8] = pattern.count == 1 ? Array(0...255) : [pattern[1]]
-      for second in seconds {
-        let word = gateOffset + Self.gateIndex(UInt64(pattern[0]) | UInt64(second) << 8)
-        words[word] |= pattern.count == 3 ? 1 << UInt64(pattern[2] & 63) : .max
-      }
+    for pattern in patterns where (2...3).contains(pattern.count) {
+      let word = gateOffset + Self.gateIndex(UInt64(pattern[0]) | UInt64(pattern[1]) << 8)
+      words[word] |= pattern.count == 3 ? 1 << UInt64(pattern[2] & 63) : .max
     }
+    // One-byte patterns (`x`) exactly, one bit per byte value: in the gate, each would set the
+    // words of all 256 two-byte starts.
+    singlesOffset = words.count
+    words += [UInt64](repeating: 0, count: 4)
+    for pattern in patterns where pattern.count == 1 {
+      words[singlesOffset + Int(pattern[0] >> 6)] |= 1 << UInt64(pattern[0] & 63)
+    }
+    hasSingles = patterns.contains { $0.count == 1 }
     // The prefix table (see ``PrefixTable``): the first four bytes, then the fifth.
     var prefixes: [UInt64: UInt64] = [:]
     for pattern in patterns where pattern.count >= 4 {
@@ -142,7 +153,7 @@ struct StartFilter: Sendable {
     var passed =
       (Self.test(value, w8, words) & 1) &<< 5 | (Self.test(value, w6, words) & 1) &<< 4
       | (Self.test(value, w4, words) & 1) &<< 3
-    if hasShort && gate(value, words) & 1 != 0 {
+    if hasShort && (gate(value, words) | single(value, words)) & 1 != 0 {
       passed |=
         (Self.test(value, w3, words) & 1) &<< 2 | (Self.test(value, w2, words) & 1) &<< 1
         | Self.test(value, w1, words) & 1
@@ -166,6 +177,12 @@ struct StartFilter: Sendable {
     words[gateOffset &+ Self.gateIndex(value)] &>> (value &>> 16 & 63)
   }
 
+  /// Bit 0: whether the first byte of `value` is a one-byte pattern.
+  @inline(__always)
+  private func single(_ value: UInt64, _ words: UnsafeBufferPointer<UInt64>) -> UInt64 {
+    words[singlesOffset &+ Int(truncatingIfNeeded: value &>> 6 & 3)] &>> (value & 63)
+  }
+
   /// Bit 0: whether a pattern may start where the next 8 bytes are `value`, by the prefix
   /// table (first four bytes, then the fifth) or the gate: one read where the windows take
   /// three, and it lets through about one lead byte in nine.
@@ -174,7 +191,7 @@ struct StartFilter: Sendable {
     let passed = PrefixTable.test(
       (value & 0xFFFF_FFFF) &* BlockedBloom.multiplier, followedBy: value &>> 32, offset: prefixOffset,
       shift: prefixShift, words)
-    return hasShort ? passed | gate(value, words) : passed
+    return hasShort ? passed | gate(value, words) | single(value, words) : passed
   }
 
   /// One bit per byte of `value` (bit `k` for byte `k`) that is not a UTF-8 continuation byte
@@ -360,9 +377,12 @@ struct StartFilter: Sendable {
   ) -> UInt64 {
     guard let base = words.baseAddress else { return 0 }
     let (count, gate) = (Int32(truncatingIfNeeded: positions), hasShort ? base + gateOffset : nil)
+    let singles = hasSingles ? base + singlesOffset : nil
     return stage == .avx512
-      ? winnow_filter_prefix_pass_wide(block, count, base + prefixOffset, prefixShift, gate, BlockedBloom.multiplier)
-      : winnow_filter_prefix_pass(block, count, base + prefixOffset, prefixShift, gate, BlockedBloom.multiplier)
+      ? winnow_filter_prefix_pass_wide(
+        block, count, base + prefixOffset, prefixShift, gate, singles, BlockedBloom.multiplier)
+      : winnow_filter_prefix_pass(
+        block, count, base + prefixOffset, prefixShift, gate, singles, BlockedBloom.multiplier)
   }
 
   /// Adds what the filter does with `bytes` to `counts`, stage by stage: the tests of

@@ -84,23 +84,31 @@ extension MatcherLayer {
     guard errors.isEmpty else { throw WordListErrors(errors) }
     // The automaton (most of what is left of a build) on one core, the per-pattern checks and
     // the lexicon on another: neither reads the other.
-    let (automaton, tables) = concurrently(
+    let (built, (tables, skipsInsideWords, asciiFilter)) = concurrently(
       { [patterns] in
         // Patterns are never empty here: empty entries were rejected above.
         patterns.isEmpty
           ? nil
           : try! AhoCorasick(scalarPatterns: patterns, filters: compact ? .none : .scalars, hashedCodes: compact)
       },
-      { [entries, normalizedEntries, patternEntries, variantRuns] in
-        Self.checksAndLexicon(
+      { [entries, normalizedEntries, patternEntries, variantRuns, patterns] in
+        let tables = Self.checksAndLexicon(
           entries: entries, normalizedEntries: normalizedEntries, patternEntries: patternEntries,
           variantRuns: variantRuns, normalizer: normalizer,
           lexiconWords: lexiconWords, donor: donor)
+        // A regex's required literal checks nothing, so a Latin one turns the skip off.
+        let skipsInsideWords = patterns.indices.allSatisfy { pattern in
+          ScalarStartFilter.isASCIIWordScalar(patterns[pattern][0]) == 0
+            || tables.checks[pattern] & PatternCheck.start != 0
+        }
+        // Texts of ASCII scalars take the raw filter of the ASCII patterns (see
+        // ``ASCIIWalkFilter``) where every position is tested. Where the walk skips positions
+        // inside words (the built-in lists), the scalar filter tests a word's first position
+        // only, and the ASCII filter would be memory and start-up for nothing.
+        let asciiFilter = compact || skipsInsideWords ? nil : ASCIIWalkFilter(patterns: patterns)
+        return (tables, skipsInsideWords, asciiFilter)
       })
-    // A regex's required literal checks nothing, so a Latin one turns the skip off.
-    let skipsInsideWords = patterns.indices.allSatisfy { pattern in
-      ScalarStartFilter.isASCIIWordScalar(patterns[pattern][0]) == 0 || tables.checks[pattern] & PatternCheck.start != 0
-    }
+    let automaton = built.map { asciiFilter == nil ? $0 : AhoCorasick($0, asciiFilter: asciiFilter) }
     self.init(
       normalizer: normalizer, entries: entries, listRuns: listRuns, automaton: automaton,
       patternEntries: patternEntries,

@@ -58,7 +58,7 @@ extension MatcherLayer {
     let layerReference = Unmanaged.passUnretained(self)
     let automatonReference = Unmanaged.passUnretained(self.automaton.unsafelyUnwrapped)
     automatonReference._withUnsafeGuaranteedRef { walked in
-      walked.forEachMatchByStart(in: scalars, skippingInsideWords: skipsInsideWords) { pattern, end in
+      @inline(__always) func found(_ pattern: Int, _ end: Int, units: [Int32]?) {
         layerReference._withUnsafeGuaranteedRef { layerObject in
           automatonReference._withUnsafeGuaranteedRef { automaton in
             let entryIndex = Int(layerObject.patternEntries[pattern])
@@ -80,6 +80,17 @@ extension MatcherLayer {
               rejected?.append((candidate, rejection))
             }
           }
+        }
+      }
+      // Texts of ASCII scalars by the raw filter of the ASCII patterns. Such a text has no
+      // optional units (letters between CJK characters), so its walk is over units (`units`
+      // nil): written so, its closure differs from the other's, and each inlines the check of
+      // a match (two closures the same were merged into one function, called per match).
+      if units == nil && !skipsInsideWords && walked.walksASCII(scalars) {
+        walked.forEachASCIIMatchByStart(in: scalars) { found($0, $1, units: nil) }
+      } else {
+        walked.forEachMatchByStart(in: scalars, skippingInsideWords: skipsInsideWords) {
+          found($0, $1, units: units)
         }
       }
     }

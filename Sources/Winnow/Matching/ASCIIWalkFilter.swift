@@ -1,0 +1,59 @@
+/// The start filter of a walk over normalized scalars that are all ASCII: the raw
+/// ``StartFilter`` of the automaton's patterns whose scalars are all ASCII, run over the
+/// text's scalars taken as bytes. Such a text can hold no other pattern, and there the raw
+/// filter, keyed on four bytes and then the fifth (and then on windows of up to eight), lets
+/// far fewer positions through than the ``ScalarStartFilter``'s first stage, keyed on two
+/// scalars and then the third, and its exact tables name the patterns at most of them without
+/// a walk of the trie. A class: a walk reads it through a reference, where a struct was
+/// copied out of the automaton for every text. Internal to ``AhoCorasick``.
+final class ASCIIWalkFilter: Sendable {
+  let filter: StartFilter
+  /// The automaton's number of each of the filter's patterns.
+  let patterns: [UInt32]
+
+  /// Builds the filter of the patterns (scalar values, none empty) whose scalars are all
+  /// ASCII; nil when there are none.
+  convenience init?(patterns all: [[UInt32]]) {
+    var bytes: [[UInt8]] = []
+    var patterns: [UInt32] = []
+    for (index, pattern) in all.enumerated() where pattern.allSatisfy({ $0 < 0x80 }) {
+      bytes.append(pattern.map { UInt8(truncatingIfNeeded: $0) })
+      patterns.append(UInt32(truncatingIfNeeded: index))
+    }
+    guard !patterns.isEmpty else { return nil }
+    self.init(filter: StartFilter(patterns: bytes), patterns: patterns)
+  }
+
+  init(filter: StartFilter, patterns: [UInt32]) {
+    self.filter = filter
+    self.patterns = patterns
+  }
+
+  /// Bytes of memory the filter holds.
+  var memoryFootprint: Int { filter.memoryFootprint + patterns.capacity * 4 }
+
+  /// Whether every scalar is ASCII.
+  @inline(__always)
+  static func isASCII(_ scalars: UnsafeBufferPointer<UInt32>) -> Bool {
+    var all: UInt32 = 0
+    for scalar in scalars { all |= scalar }
+    return all < 0x80
+  }
+
+  /// Calls `body(pattern, end)` for every occurrence in `scalars` (all ASCII) of every
+  /// pattern of the automaton, in order of start: the filter's exact tables report the
+  /// patterns at the positions it passes, or `walk` (which reports every pattern starting
+  /// there) walks the trie.
+  @inline(__always)
+  func forEachMatch(in scalars: UnsafeBufferPointer<UInt32>, _ walk: (Int) -> Void, _ body: (Int, Int) -> Void) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scalars.count) { bytes in
+      for index in scalars.indices { bytes[index] = UInt8(truncatingIfNeeded: scalars[index]) }
+      patterns.withUnsafeBufferPointer { patterns in
+        filter.forEachMatch(in: UnsafeBufferPointer(bytes), walk: walk) { pattern, _, end in
+          // SAFETY: the exact tables hold the filter's patterns, numbered below their count.
+          body(Int(truncatingIfNeeded: patterns[pattern]), end)
+        }
+      }
+    }
+  }
+}
