@@ -46,10 +46,13 @@ final class ASCIIWalkFilter: Sendable {
   /// there) walks the trie.
   @inline(__always)
   func forEachMatch(in scalars: UnsafeBufferPointer<UInt32>, _ walk: (Int) -> Void, _ body: (Int, Int) -> Void) {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scalars.count) { bytes in
-      for index in scalars.indices { bytes[index] = UInt8(truncatingIfNeeded: scalars[index]) }
+    // The bytes, then the zeros that the filter reads past the last block.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scalars.count + StartFilter.padding) { padded in
+      for index in scalars.indices { padded[index] = UInt8(truncatingIfNeeded: scalars[index]) }
+      for index in scalars.count..<padded.count { padded[index] = 0 }
+      let bytes = UnsafeBufferPointer(rebasing: padded[..<scalars.count])
       patterns.withUnsafeBufferPointer { patterns in
-        filter.forEachMatch(in: UnsafeBufferPointer(bytes), walk: walk) { pattern, _, end in
+        filter.forEachMatch(inPadded: bytes, walk: walk) { pattern, _, end in
           // SAFETY: the exact tables hold the filter's patterns, numbered below their count.
           body(Int(truncatingIfNeeded: patterns[pattern]), end)
         }

@@ -216,6 +216,37 @@ struct StartFilter: Sendable {
     }
   }
 
+  /// Bytes past a text that a block of positions reads: eight from each of the last.
+  static let padding = 72
+
+  /// ``forEachMatch(in:walk:_:)`` for `bytes` followed in memory by ``padding`` readable zero
+  /// bytes: every block is filtered in place, where the other copies the last into a padded
+  /// buffer.
+  @inline(__always)
+  func forEachMatch(
+    inPadded bytes: UnsafeBufferPointer<UInt8>, walk: (Int) -> Void, _ body: (Int, Int, Int) -> Void
+  ) {
+    guard let base = bytes.baseAddress else { return }
+    let count = bytes.count
+    let stage = Self.firstStage
+    words.withUnsafeBufferPointer { words in
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { windows in
+        let windows = windows.baseAddress.unsafelyUnwrapped
+        var index = 0
+        while index < count {
+          let block = UnsafeRawPointer(base + index)
+          let passed = candidatesInline(
+            inBlock: block, positions: min(64, count &- index), words, windows, stage: stage)
+          report(passed, in: block, windows) { offset, value, windows in
+            let start = index &+ offset
+            if !patterns.report(at: start, value: value, windows: windows, in: bytes, body) { walk(start) }
+          }
+          index &+= 64
+        }
+      }
+    }
+  }
+
   /// Calls `body(position, value, windows)` with every position of `bytes`, in increasing
   /// order, where a pattern may start: each lead byte that passes the prefix table and then
   /// the windows. `value` is the eight bytes there (zeros past the end), `windows` has bit `n`
