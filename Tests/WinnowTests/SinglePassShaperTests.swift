@@ -14,6 +14,11 @@ struct SinglePassShaperTests {
     "...", "-", "傻", "逼", "傻逼", "腦殘", "试试试", "好", "，", "。", "ｆｕｃｋ", "ß", "㎏", "\u{200B}", "🍆", "é", "е",
     "한국", "42", "7", "x", "ll", "\n", "a_b", "x[y", "`", "^", "ab\\\\cd", "sh1t", "f.u.c.k", "@", "$", "!", "反v动",
     "a b", "k", "ﷺ", "طيززز", "كَـس", "ل", "لل", "ك س", "ك.س7", "Hello There", "ok go", "the SEE saw", "a B c",
+    "привет", "ПРИВЕТ", "сссука", "Ελλάδα", "naïve", "ｆｕ", "नमस्ते", "שלום", "Łódź", "ǅ", "ß", "ﬁ", "ⅷ",
+    "quick brown fox jumps over the lazy dog", "Pack my box with five dozen jugs", "it is ok to go on",
+    "abcdefghij klmnop", " x", "z y", "to be or not", "ab c d e f gh", "hi a b c", "abcdef g h", "abcdefgh ",
+    "Xylophones  ", "Xylophone", "café au lait", "привет мир", "я б в", "ёж а б", "नमस्ते दुनिया", "é", "ж", "ॐ", " ж", " é",
+    "ïa b",
   ]
   static let textGen = Gen.int(in: 0...(pieces.count - 1)).map { pieces[$0] }.array(of: 0...10).map { $0.joined() }
 
@@ -87,6 +92,7 @@ struct SinglePassShaperTests {
   static let bytePieces: [[UInt8]] =
     pieces.map { Array($0.utf8) } + [
       [0xE5, 0x82], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0x80], [0xE5, 0x82, 0x41],
+      [0xD0], [0xC0, 0xB0], [0xC1, 0xBF], [0xD0, 0x41], [0xE0, 0xA4],
     ]
   static let bytesGen = Gen.int(in: 0...(bytePieces.count - 1)).map { bytePieces[$0] }.array(of: 0...10).map {
     $0.flatMap { $0 }

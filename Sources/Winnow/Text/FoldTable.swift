@@ -108,6 +108,13 @@ final class FoldTable: Sendable {
     entry & (multiFlag | 0x7F00_0000) == UInt32(ScalarClass.unspaced.rawValue) << classShift ? entry & 0x1F_FFFF : nil
   }
 
+  /// The folded scalar a BMP entry holds when it is one unit of the class whose raw value is
+  /// `rawClass`, or nil.
+  @inline(__always)
+  static func fold(_ entry: UInt32, ofClass rawClass: UInt8) -> UInt32? {
+    entry & (multiFlag | 0x7F00_0000) == UInt32(rawClass) << classShift ? entry & 0x1F_FFFF : nil
+  }
+
   /// The folded scalar and its class that a BMP entry holds, or nil when the scalar is deleted
   /// or folds to several.
   @inline(__always)

@@ -133,6 +133,14 @@
                 if shaper.gaveUp { return false }
                 continue
               }
+              // After a letter or another word character beyond ASCII, the rest of its run.
+              if value >= 0x80 && scalarClass.continuesWordRuns {
+                if shaper.gaveUp { return false }
+                index = shaper.takeWordRun(
+                  bytes, from: index &+ length, of: scalarClass, entries: entries, asciiFolding: asciiFolding)
+                if shaper.gaveUp { return false }
+                continue
+              }
             } else {
               feedFolded(value, start, end, to: &shaper)
             }

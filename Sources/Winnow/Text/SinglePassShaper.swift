@@ -302,6 +302,136 @@ struct SinglePassShaper {
     return index
   }
 
+  /// Takes the characters of `bytes` from `index` on that fold (by `entries`, the fold table's
+  /// BMP entries) to one unit of `runClass`, the class of the unit just fed (a
+  /// ``ScalarClass/letter`` beyond ASCII, an ``ScalarClass/arabicLetter`` or an
+  /// ``ScalarClass/other`` character), while they continue its run, and, for a letter or
+  /// another character, a single space between two such runs; returns the index of the first
+  /// byte it did not take. Most of a text in Cyrillic, Greek, accented Latin or an Indic script
+  /// is such runs: inside one the token rules only count the unit (a letter or an Arabic letter
+  /// lengthens the token, which `feed` left without digits where a letter follows; another
+  /// character lengthens the gap between tokens) and, for the letter classes, repeats merge. The
+  /// loop does that without the general decoder and `feed`'s other rules, as
+  /// ``takeASCIIWords(_:from:asciiFolding:)`` does for English (a space ends a word here on the
+  /// same terms as there); an invalid sequence, a scalar beyond the BMP or a unit of another
+  /// class ends it, for the general decoder and `feed`.
+  @inline(__always)
+  mutating func takeWordRun(
+    _ bytes: UnsafeBufferPointer<UInt8>, from index: Int, of runClass: ScalarClass,
+    entries: UnsafeBufferPointer<UInt32>, asciiFolding: ASCIIFolding
+  ) -> Int {
+    // What `feed` leaves after a unit of these classes that it did not give up on: nothing held
+    // back, no separator pending, the unit written last (or merged into it) of this class, and,
+    // for the letter classes, a token begun (a letter's with a letter and without digits).
+    let isToken = runClass.isTokenLetter
+    assert(runClass.continuesWordRuns)
+    assert(
+      lastClass == runClass.rawValue && pendingStart < 0 && heldApostrophe == nil && exclamationMarks == 0
+        && (isToken
+          ? inToken && (runClass != .letter || tokenHasLetter && !tokenHasDigit)
+          : !inToken && !optionalIfCJKFollows && !gapIsSeparators)
+    )
+    // The state the loop reads and changes, in locals (see ``takeASCIIWords(_:from:asciiFolding:)``).
+    let (scalars, infos, capacity) = (self.scalars, self.infos, self.capacity)
+    let merging = merges && runClass.mergesRepeats
+    // Spaces are taken between letters and between other characters, not Arabic letters (whose
+    // words meet across clitics): one space unit where separator runs collapse.
+    let joinsSpaces = asciiFolding.spaceIsSeparator && collapses && runClass != .arabicLetter
+    let rawClass = runClass.rawValue
+    var index = index
+    var written = self.written
+    var lastScalar = self.lastScalar
+    var tokenLength = self.tokenLength
+    // The units of other characters taken (each lengthens the gap), and the length of the last
+    // token that ended in the loop (0 when none did).
+    var otherUnits = 0
+    var endedTokenLength = 0
+    defer {
+      self.written = written
+      self.lastScalar = lastScalar
+      if isToken {
+        self.tokenLength = tokenLength
+        if endedTokenLength > 0 {
+          // What `endToken`, the space's `place` and the next token's start leave (see
+          // ``takeASCIIWords(_:from:asciiFolding:)``).
+          previousTokenLength = endedTokenLength
+          gapUnits = 1
+          gapIsSeparators = true
+          classBeforeToken = rawClass
+          optionalIfCJKFollows = false
+        }
+      } else {
+        gapUnits &+= otherUnits
+      }
+    }
+    let count = bytes.count
+    // The value and length of the sequence at `at` when it is ASCII or valid UTF-8 of two or
+    // three bytes (decoded as `UTF8Decoding.decode` decodes it), else nil.
+    @inline(__always) func decode(_ at: Int) -> (UInt32, Int)? {
+      let lead = bytes[at]
+      if lead < 0x80 { return (UInt32(lead), 1) }
+      if lead & 0xE0 == 0xC0 {
+        // Two bytes: U+0080 to U+07FF (a lead of C0 or C1 would be overlong).
+        guard lead >= 0xC2, at &+ 1 < count else { return nil }
+        let second = bytes[at &+ 1]
+        guard second & 0xC0 == 0x80 else { return nil }
+        return (UInt32(lead & 0x1F) &<< 6 | UInt32(second & 0x3F), 2)
+      }
+      guard lead & 0xF0 == 0xE0, at &+ 2 < count else { return nil }
+      let (second, third) = (bytes[at &+ 1], bytes[at &+ 2])
+      guard second & 0xC0 == 0x80 && third & 0xC0 == 0x80 else { return nil }
+      let value = UInt32(lead & 0x0F) &<< 12 | UInt32(second & 0x3F) &<< 6 | UInt32(third & 0x3F)
+      guard value >= 0x800 && value & 0xF800 != 0xD800 else { return nil }
+      return (value, 3)
+    }
+    while index < count {
+      if bytes[index] == 0x20 {
+        // One space, then a unit of the run's class: a word ends, and the space is written before
+        // the next one's first unit. A word of one letter ends here only after a longer word in
+        // the loop, as in ``takeASCIIWords(_:from:asciiFolding:)``.
+        guard joinsSpaces && (!isToken || tokenLength >= 2 || endedTokenLength >= 2) && index &+ 1 < count,
+          let (value, length) = decode(index &+ 1),
+          let scalar = FoldTable.fold(entries[Int(value)], ofClass: rawClass)
+        else { break }
+        guard written &+ 2 <= capacity else {
+          gaveUp = true
+          return index
+        }
+        let start = Int32(truncatingIfNeeded: index)
+        Self.write(0x20, ScalarClass.separator.rawValue, start, start &+ 1, at: written, to: scalars, infos)
+        Self.write(
+          scalar, rawClass, start &+ 1, Int32(truncatingIfNeeded: index &+ 1 &+ length), at: written &+ 1,
+          to: scalars, infos)
+        written &+= 2
+        lastScalar = scalar
+        if isToken {
+          endedTokenLength = tokenLength
+          tokenLength = 1
+        } else {
+          otherUnits &+= 2
+        }
+        index &+= 1 &+ length
+        continue
+      }
+      guard let (value, length) = decode(index),
+        let scalar = FoldTable.fold(entries[Int(value)], ofClass: rawClass)
+      else { break }
+      let start = Int32(truncatingIfNeeded: index)
+      let end = Int32(truncatingIfNeeded: index &+ length)
+      guard
+        Self.mergeOrWrite(
+          scalar, rawClass, start, end, merging: merging, written: &written, lastScalar: &lastScalar,
+          capacity: capacity, scalars, infos)
+      else {
+        gaveUp = true
+        return index
+      }
+      if isToken { tokenLength &+= 1 } else { otherUnits &+= 1 }
+      index &+= length
+    }
+    return index
+  }
+
   /// Ends the text: the number of units written, or nil when the text needs ``WordShaper``.
   mutating func finish() -> Int? {
     if let apostrophe = heldApostrophe {
