@@ -104,9 +104,7 @@ final class FoldTable: Sendable {
   /// The folded scalar a BMP entry holds when it is one unit of class
   /// ``ScalarClass/unspaced`` (a CJK character, most of a Chinese text), or nil.
   @inline(__always)
-  static func unspacedFold(_ entry: UInt32) -> UInt32? {
-    entry & (multiFlag | 0x7F00_0000) == UInt32(ScalarClass.unspaced.rawValue) << classShift ? entry & 0x1F_FFFF : nil
-  }
+  static func unspacedFold(_ entry: UInt32) -> UInt32? { fold(entry, ofClass: ScalarClass.unspaced.rawValue) }
 
   /// The folded scalar a BMP entry holds when it is one unit of the class whose raw value is
   /// `rawClass`, or nil.
