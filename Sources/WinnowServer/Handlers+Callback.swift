@@ -51,12 +51,12 @@ extension Handlers {
     // a rewritten push text or title, so a replace word there blocks: the lock screen never
     // shows the word.
     if extra == nil, result.verdict == .replaced,
-      case let inPush = result.matches.filter({ $0.field.part != .content && $0.match.entry.action.isReplace }),
+      case let inPush = result.matches.filter({ $0.field.part != .content && $0.match.action.isReplace }),
       !inPush.isEmpty
     {
       var categories: [String] = []
       for found in inPush {
-        let category = found.match.entry.category ?? "blocked"
+        let category = found.match.category ?? "blocked"
         if !categories.contains(category) { categories.append(category) }
       }
       extra = categories.joined(separator: ",")

@@ -148,6 +148,35 @@ struct MatcherTests {
     #expect(match.entry.source == SourceLocation(file: "words/custom.txt", line: 3))
   }
 
+  /// A match refers to its entry in the matcher's compiled lists: it outlives the matcher,
+  /// compares by what it reports (two matchers of one list give equal matches), and a changed
+  /// action is its own.
+  @Test func matchReadsItsEntryFromTheListsItKeeps() throws {
+    let words = "# header\n[drugs]\nk粉\nfuck => ****\n"
+    var found: [Match] = []
+    do {
+      let matcher = try Matcher(lists: [WordList(name: "words/custom.txt", origin: .custom, parsing: words)])
+      found = matcher.matches(in: "卖k粉 fuck")
+    }
+    #expect(found.map(\.entry.text) == ["k粉", "fuck"])
+    #expect(found.map(\.entry.action) == [.block, .replace("****")])
+    #expect(found.map(\.action) == [.block, .replace("****")])
+    #expect(found.map(\.category) == ["drugs", "drugs"])
+    #expect(found.map(\.list) == ["words/custom.txt", "words/custom.txt"])
+    let again = try Matcher(lists: [WordList(name: "words/custom.txt", origin: .custom, parsing: words)])
+      .matches(in: "卖k粉 fuck")
+    #expect(again == found)
+    #expect(Set(again + found).count == 2)
+    let other = try Matcher(lists: [WordList(name: "other.txt", origin: .custom, parsing: words)])
+      .matches(in: "卖k粉 fuck")
+    #expect(other != found)
+    let reviewed = found[0].withAction(.review)
+    #expect(reviewed.entry.action == .review && reviewed.action == .review)
+    #expect(reviewed.entry.text == "k粉" && reviewed.range == found[0].range && reviewed.list == found[0].list)
+    #expect(reviewed != found[0])
+    #expect(reviewed.withAction(.block) == found[0])
+  }
+
   @Test func customListsLayerOverGlobal() throws {
     let global = try Self.matcher("fuck", origin: .global)
     let app = try Matcher(lists: [WordList(name: "app", origin: .custom, parsing: "秒杀 => **")], over: global)

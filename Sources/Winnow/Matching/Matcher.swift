@@ -227,6 +227,9 @@ public final class Matcher: Sendable {
     var warnings: [MatchWarning] = []
     var rejected: [(Candidate, MatcherLayer.Rejection)]? = suppressed == nil ? nil : []
     var candidates = collectCandidates(in: bytes, warnings: &warnings, rejected: &rejected)
+    // The candidates' storage is the thread's (see ``ScanWorkspace/candidates``): given back
+    // for the next scan once the matches are made.
+    defer { if candidates.capacity > 0 { Self.keepCandidateStorage(&candidates) } }
     if let rejected { suppressed = explainRejections(rejected, candidates: candidates, bytes: bytes) }
     // Most texts hold nothing: no filtering, sorting or hashing for them.
     if candidates.isEmpty { return MatchReport(matches: [], warnings: warnings) }
@@ -249,7 +252,7 @@ public final class Matcher: Sendable {
     var matches = candidates.map { match($0, in: bytes) }
     if hasNameEntries {
       for index in matches.indices
-      where matches[index].entry.isAlsoName && matches[index].entry.action == .block
+      where matches[index].isAlsoName && matches[index].action == .block
         && NameContext.isPartOfName(bytes, matches[index].range)
       {
         // Part of a name: reported for review, not blocking (see ``Entry/isAlsoName``).
@@ -258,7 +261,7 @@ public final class Matcher: Sendable {
     }
     if hasInsultEntries {
       for index in matches.indices
-      where matches[index].entry.isInsult && matches[index].entry.action == .review
+      where matches[index].isInsult && matches[index].action == .review
         && AddresseeContext.isAimed(bytes, matches[index].range)
       {
         // Aimed at someone: the insult's abusive sense is meant (see ``Entry/isInsult``).
@@ -370,7 +373,6 @@ public final class Matcher: Sendable {
     rejected: inout [(Candidate, MatcherLayer.Rejection)]?
   ) -> [Candidate] {
     ThreadWorkspace.withWorkspace { workspace in
-      var candidates: [Candidate] = []
       var normalized = 0  // texts of `workspace` filled by this scan
       for layerIndex in layers.indices {
         // SAFETY: the matcher holds its layers for as long as it lives, and the caller holds
@@ -390,17 +392,33 @@ public final class Matcher: Sendable {
             normalized += 1
           }
           Self.withUnits(of: &workspace.texts[slot!]) { units in
-            layer.collect(in: units, layer: layerIndex, into: &candidates, warnings: &warnings, rejected: &rejected)
+            layer.collect(
+              in: units, layer: layerIndex, into: &workspace.candidates, warnings: &warnings, rejected: &rejected)
           }
           if !layer.rawRegexes.isEmpty {
             let store = workspace.regexScratch ?? RegexScratchStore()
             workspace.regexScratch = store
             layer.collectRaw(
-              in: bytes, layer: layerIndex, scratch: store, into: &candidates, warnings: &warnings)
+              in: bytes, layer: layerIndex, scratch: store, into: &workspace.candidates, warnings: &warnings)
           }
         }
       }
+      // Most texts have none: the storage stays in the workspace, and no array is made.
+      if workspace.candidates.isEmpty { return [] }
+      var candidates: [Candidate] = []
+      swap(&candidates, &workspace.candidates)
       return candidates
+    }
+  }
+
+  /// Gives a scan's candidate storage (taken by ``collectCandidates(in:warnings:rejected:)``)
+  /// back to the thread's workspace, emptied, unless the workspace has storage again (a nested
+  /// scan's) or this storage is too large to keep.
+  private static func keepCandidateStorage(_ candidates: inout [Candidate]) {
+    guard candidates.capacity <= ScanWorkspace.keptCandidates else { return }
+    candidates.removeAll(keepingCapacity: true)
+    ThreadWorkspace.withWorkspace { workspace in
+      if workspace.candidates.capacity == 0 { swap(&candidates, &workspace.candidates) }
     }
   }
 
@@ -413,10 +431,8 @@ public final class Matcher: Sendable {
 
   /// The reported form of a candidate.
   private func match(_ candidate: Candidate, in bytes: UnsafeBufferPointer<UInt8>) -> Match {
-    let compiled = layers[candidate.layer].entries[candidate.entry]
-    return Match(
-      entry: compiled.entry, origin: compiled.origin, list: layers[candidate.layer].list(ofEntry: candidate.entry),
-      range: candidate.start..<candidate.end,
+    Match(
+      layer: layers[candidate.layer], entryIndex: candidate.entry, range: candidate.start..<candidate.end,
       text: String(decoding: bytes[candidate.start..<candidate.end], as: UTF8.self))
   }
 
@@ -459,6 +475,12 @@ public final class Matcher: Sendable {
 /// each (apart, so that finding a text by its rules copies no text).
 struct ScanWorkspace: Sendable {
   var texts: [NormalizedText] = []
+  /// Storage for a scan's candidates, which ``Matcher`` takes while it chooses among them and
+  /// gives back: grown from nothing for every text with candidates, the array was allocated
+  /// two or three times a text.
+  var candidates: [Candidate] = []
+  /// The most candidates whose storage a workspace keeps.
+  static let keptCandidates = 4096
   /// PCRE2's match data and context for `raw:` regexes, made on the thread's first use: made
   /// for every text, they were two allocations a text.
   var regexScratch: RegexScratchStore? = nil

@@ -33,7 +33,7 @@ enum DecidingMatches {
       if blocks(item) {
         tiers.append(found.origin == .global ? 0 : 1)
       } else {
-        tiers.append(found.entry.action.isReplace ? 2 : 3)
+        tiers.append(found.action.isReplace ? 2 : 3)
       }
       ranges.append(found.range)
     }
@@ -61,6 +61,6 @@ extension Match {
   /// then replace, then review matches, each tier leftmost-longest among what the tiers before
   /// it left free. What ``ModerationEngine`` reports for a field.
   package static func deciding(_ matches: [Match]) -> [Match] {
-    DecidingMatches.choose(matches, match: { $0 }, blocks: { $0.entry.action == .block })
+    DecidingMatches.choose(matches, match: { $0 }, blocks: { $0.action == .block })
   }
 }

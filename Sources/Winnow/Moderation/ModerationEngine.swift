@@ -239,7 +239,7 @@ public final class ModerationEngine: Sendable {
 
   /// Whether a match blocks its item: a block entry, or a replace entry in an extension key.
   private static func blocks(_ found: FieldMatch) -> Bool {
-    found.match.entry.action == .block || (found.match.entry.action.isReplace && found.field.isKey)
+    found.match.action == .block || (found.match.action.isReplace && found.field.isKey)
   }
 
   /// Gives every block and review match of a switched category the category's action.
@@ -412,7 +412,7 @@ public final class ModerationEngine: Sendable {
       return (result, fields)
     }
     // Review matches alone: delivered as is, flagged.
-    guard matches.contains(where: { $0.match.entry.action.isReplace }) else {
+    guard matches.contains(where: { $0.match.action.isReplace }) else {
       var result = ModerationResult(
         verdict: .pass, item: item, blockType: nil, sensitiveType: .none, record: nil, matches: matches,
         warnings: warnings, review: nil)
@@ -421,7 +421,7 @@ public final class ModerationEngine: Sendable {
     }
     var delivered = item
     for index in fields.indices {
-      let inField = matches.filter { $0.field == fields[index].location && $0.match.entry.action.isReplace }
+      let inField = matches.filter { $0.field == fields[index].location && $0.match.action.isReplace }
         .map(\.match)
       guard !inField.isEmpty else { continue }
       fields[index].text = Match.mask(fields[index].text, matches: inField)
@@ -448,7 +448,7 @@ public final class ModerationEngine: Sendable {
     let policy = configuration.reviewPolicy
     let request = ReviewRequest(
       item: result.item, fields: fields, sensitiveType: result.sensitiveType,
-      flagged: result.matches.filter { $0.match.entry.action == .review })
+      flagged: result.matches.filter { $0.match.action == .review })
     reviewerStatistics.record { $0.calls += 1 }
     let decision: ReviewDecision
     let asked = ContinuousClock.now
@@ -549,7 +549,7 @@ public final class ModerationEngine: Sendable {
     let template = configuration.recordExtra
     let wantsAll = template != .categories && template != .detail
     for found in matches where Self.blocks(found) && (!globalOnly || found.match.origin == .global) {
-      let category = found.match.entry.category ?? "blocked"
+      let category = found.match.category ?? "blocked"
       if !categories.contains(category) { categories.append(category) }
       guard wantsAll else { continue }
       let word = found.match.entry.prefixedText
@@ -588,7 +588,7 @@ public final class ModerationEngine: Sendable {
         writer.key("list")
         writer.string(Self.shortName(ofList: found.pointee.match.list))
         writer.key("category")
-        writer.string(found.pointee.match.entry.category)
+        writer.string(found.pointee.match.category)
         writer.endObject()
         if writer.byteCount + closing > limit {
           // The word starts with a comma or a brace and ends with a brace, so no character
@@ -637,8 +637,9 @@ extension Match {
   /// This match with the action `actions` gives its category, when its entry blocks or
   /// reviews; otherwise itself.
   package func switchingCategory(_ actions: [String: ModerationEngine.CategoryAction]) -> Match {
-    guard let category = entry.category, let switched = Self.setting(of: category, in: actions)?.entryAction,
-      entry.action == .block || entry.action == .review, entry.action != switched
+    let action = self.action
+    guard let category, let switched = Self.setting(of: category, in: actions)?.entryAction,
+      action == .block || action == .review, action != switched
     else { return self }
     return withAction(switched)
   }

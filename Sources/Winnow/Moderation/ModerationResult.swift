@@ -45,7 +45,7 @@ public struct ModerationResult: Sendable, Hashable {
   /// reported for people to look at.
   public var flagged: Bool {
     verdict != .blocked
-      && (flagsIncomplete || scoreFlagged || matches.contains { $0.match.entry.action == .review })
+      && (flagsIncomplete || scoreFlagged || matches.contains { $0.match.action == .review })
   }
 
   /// The scorer's score of the item, when a scorer was asked

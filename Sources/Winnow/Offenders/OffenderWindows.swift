@@ -33,7 +33,7 @@
     guard !kinds.isEmpty else { return nil }
     var categories: [String] = []
     for found in result.matches {
-      if let category = found.match.entry.category, !categories.contains(category) { categories.append(category) }
+      if let category = found.match.category, !categories.contains(category) { categories.append(category) }
     }
     if result.blockType == .thirdParty, let labels = result.review?.decision?.labels {
       for label in labels where !categories.contains(label) { categories.append(label) }

@@ -9,7 +9,7 @@ extension ModerationEngine {
   /// Makes every global block match a review match: what a clearing does.
   static func clearGlobalBlocks(_ matches: inout [FieldMatch]) {
     for index in matches.indices
-    where matches[index].match.origin == .global && matches[index].match.entry.action == .block {
+    where matches[index].match.origin == .global && matches[index].match.action == .block {
       matches[index].match = matches[index].match.withAction(.review)
     }
   }
@@ -23,7 +23,7 @@ extension ModerationEngine {
   func clearingScore(_ matches: [FieldMatch], fields: [TextField], by scoring: ScoringPolicy) -> Double? {
     for index in matches.indices {
       let match = matches[index].match
-      guard match.origin == .global, match.entry.action == .block else { continue }
+      guard match.origin == .global, match.action == .block else { continue }
       if scoring.scorer.score(match.text) < ScoringPolicy.knownWord { return nil }
     }
     var best: Double? = nil
@@ -31,7 +31,7 @@ extension ModerationEngine {
       var scored = false
       for index in matches.indices where matches[index].field == field.location {
         let match = matches[index].match
-        guard match.origin == .global, match.entry.action == .block else { continue }
+        guard match.origin == .global, match.action == .block else { continue }
         if !scored {
           scored = true
           best = max(best ?? 0, scoring.scorer.score(field.text))

@@ -132,12 +132,22 @@ extension MatcherLayer {
       let rejection = LatinWordEdges.rejection(of: candidate, checks: checks)
       if rejection != .none { return rejection }
     }
-    let runs = patternRuns[pattern]
     if checks & ArabicWordEdges.owned != 0 {
-      let rejection = ArabicWordEdges.rejection(of: candidate, checks: checks, runs: runs)
+      let rejection = ArabicWordEdges.rejection(of: candidate, checks: checks, runs: patternRuns[pattern])
       if rejection != .none { return rejection }
     }
-    for offset in runs.indices where text[candidate.unit(start + offset)].run < runs[offset] { return .tooFewRepeats }
+    // Most patterns write no repeats: their empty runs are not copied out (a copy retained and
+    // released the array at every candidate).
+    if patternRuns[pattern].isEmpty { return .none }
+    return repeatRejection(of: candidate, runs: patternRuns[pattern], in: text)
+  }
+
+  /// ``Rejection/tooFewRepeats`` when a unit of `candidate` stands for fewer repeated letters
+  /// than `runs` (its pattern's) asks; otherwise ``Rejection/none``.
+  private func repeatRejection(of candidate: EdgeCandidate, runs: [UInt16], in text: NormalizedUnits) -> Rejection {
+    for offset in runs.indices where text[candidate.unit(candidate.start + offset)].run < runs[offset] {
+      return .tooFewRepeats
+    }
     return .none
   }
 
