@@ -19,6 +19,9 @@ struct SinglePassShaperTests {
     "abcdefghij klmnop", " x", "z y", "to be or not", "ab c d e f gh", "hi a b c", "abcdef g h", "abcdefgh ",
     "Xylophones  ", "Xylophone", "café au lait", "привет мир", "я б в", "ёж а б", "नमस्ते दुनिया", "é", "ж", "ॐ", " ж", " é",
     "ïa b",
+    // Digits in a token with letters: after a letter, before the first one, repeated, with no
+    // look-alike, with an Arabic letter, in a run of letters beyond ASCII.
+    "2nd", "0", "00", "1", "3", "l00k", "0o", "o0", "mp3", "b2b", "h4x0r", "ب1", "1é", "é1", "ж0ж", "1st place",
   ]
   static let textGen = Gen.int(in: 0...(pieces.count - 1)).map { pieces[$0] }.array(of: 0...10).map { $0.joined() }
 
@@ -161,7 +164,9 @@ struct SinglePassShaperTests {
     ("take a look at a cat", true),
     ("哈哈哈哈 ok 好的", true),
     ("f u c k", false),
-    ("sh1t happens", false),
+    ("sh1t happens", true),
+    ("the 2nd time, l00k at mp3s", true),
+    ("ب1a", false),
     ("反v动", false),
     ("email me @ home", false),
   ])

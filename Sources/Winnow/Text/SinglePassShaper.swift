@@ -20,11 +20,15 @@
 /// - `@` or `$` (letters or separators by the token around them), and `!` before a word
 ///   character (`sh!t`), under ``Normalization/lookalikes``; any `!` without
 ///   ``Normalization/separators``;
-/// - a token with both letters and digits (`sh1t`: the digits may become letters);
+/// - a token with an Arabic letter, digits and then a Latin letter;
 /// - two tokens of one character within ``WordShaper/maximumJoinGap`` separators (`f u`:
 ///   letters spelled one by one are joined);
 /// - a token of one character between CJK characters (`反v动`: it becomes optional);
 /// - more units than the room it was given (scalars that fold to several).
+///
+/// In a token with a letter, a digit that imitates one becomes that letter as it arrives
+/// (`sh1t`); digits before a token's first letter (`2nd`, `0ops`), already written, are
+/// rewritten when the letter comes, the units written last being the token's.
 ///
 /// An apostrophe waits for the unit after it: between two letters it is dropped (`don't`),
 /// elsewhere a separator. So does a run of `!`: before anything but a word character it is a
@@ -79,6 +83,8 @@ struct SinglePassShaper {
   private var tokenLength = 0
   private var tokenHasLetter = false
   private var tokenHasDigit = false
+  /// The digits of the token being read.
+  private var tokenDigits = 0
   /// The class of the last unit other than a separator before the token started.
   private var classBeforeToken = noClass
   /// The length of the token before, 0 before the first one.
@@ -324,11 +330,13 @@ struct SinglePassShaper {
     // back, no separator pending, the unit written last (or merged into it) of this class, and,
     // for the letter classes, a token begun (a letter's with a letter and without digits).
     let isToken = runClass.isTokenLetter
+    // A token whose digits became letters goes on unit by unit (as in `takeASCIIWords`).
+    if runClass == .letter && tokenHasDigit { return index }
     assert(runClass.continuesWordRuns)
     assert(
       lastClass == runClass.rawValue && pendingStart < 0 && heldApostrophe == nil && exclamationMarks == 0
         && (isToken
-          ? inToken && (runClass != .letter || tokenHasLetter && !tokenHasDigit)
+          ? inToken && (runClass != .letter || tokenHasLetter)
           : !inToken && !optionalIfCJKFollows && !gapIsSeparators)
     )
     // The state the loop reads and changes, in locals (see ``takeASCIIWords(_:from:asciiFolding:)``).
@@ -471,12 +479,24 @@ struct SinglePassShaper {
         tokenLength = 0
         tokenHasLetter = false
         tokenHasDigit = false
+        tokenDigits = 0
         classBeforeToken = lastSolidClass
       }
       tokenLength += 1
       // An Arabic-script letter does not make digits letters (`sh1t` is Latin): neither flag.
-      if scalarClass == .letter { tokenHasLetter = true } else if scalarClass == .digit { tokenHasDigit = true }
-      if tokenHasLetter && tokenHasDigit { gaveUp = true }
+      if scalarClass == .letter {
+        if tokenHasDigit && !tokenHasLetter { resolveDigitsBeforeFirstLetter() }
+        tokenHasLetter = true
+      } else if scalarClass == .digit {
+        tokenHasDigit = true
+        tokenDigits += 1
+        if tokenHasLetter && readsLookalikes, let letter = UnicodeTables.lookalikeLetter(forSymbol: scalar) {
+          // In a token with a letter, a digit that imitates a letter is that letter (`sh1t`).
+          lastSolidClass = ScalarClass.letter.rawValue
+          emit(letter, .letter, start, end)
+          return
+        }
+      }
     } else {
       if inToken { endToken() }
       gapUnits += 1
@@ -488,6 +508,47 @@ struct SinglePassShaper {
     }
     if scalarClass != .separator { lastSolidClass = scalarClass.rawValue }
     emit(scalar, scalarClass, start, end)
+  }
+
+  /// The token's first letter has come after digits (`2nd`, `l00k` from `1`): under
+  /// ``Normalization/lookalikes`` the digits already written that imitate letters become
+  /// those letters, and repeats among them merge, as `WordShaper`, which resolves a token's
+  /// look-alikes before it writes, writes them. The token's units so far are its digits, one
+  /// unit each (digits do not merge), the last ones written; a token with an Arabic letter
+  /// among them gives up (those letters do not make digits letters, and may have merged).
+  @inline(never)
+  private mutating func resolveDigitsBeforeFirstLetter() {
+    guard readsLookalikes else { return }
+    // `tokenLength` counts the letter that has come, not yet written.
+    guard tokenDigits == tokenLength - 1, tokenDigits <= written else {
+      gaveUp = true
+      return
+    }
+    let letter = ScalarClass.letter.rawValue
+    let first = written - tokenDigits
+    var kept = first
+    for unit in first..<written {
+      var (scalar, info) = (scalars[unit], infos[unit])
+      if let imitated = UnicodeTables.lookalikeLetter(forSymbol: scalar) {
+        scalar = imitated
+        info.flags = letter
+      }
+      // A repeat of the unit kept before it, both letters (none before the token's first).
+      let repeats =
+        kept > first && info.flags == letter && infos[kept - 1].flags == letter && scalars[kept - 1] == scalar
+      if merges && repeats {
+        Self.countRepeat(in: infos, of: kept, endingAt: info.end)
+        continue
+      }
+      scalars[kept] = scalar
+      infos[kept] = info
+      kept += 1
+    }
+    written = kept
+    if kept > 0 {
+      lastScalar = scalars[kept - 1]
+      lastClass = infos[kept - 1].flags
+    }
   }
 
   /// The token being read has ended.
