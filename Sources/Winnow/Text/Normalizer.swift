@@ -106,7 +106,7 @@
   func normalizeInOnePass(_ bytes: UnsafeBufferPointer<UInt8>, into result: inout NormalizedText) -> Bool {
     // Almost always one unit per scalar, so at most one per byte; a text with more gives up.
     result.reserveCapacity(max(bytes.count, 16))
-    let shaped: (Int, Bool)? = result.scalarStorage.withUnsafeMutableBufferPointer { scalars in
+    let shaped: (Int, Bool, Bool)? = result.scalarStorage.withUnsafeMutableBufferPointer { scalars in
       result.infoStorage.withUnsafeMutableBufferPointer { infos in
         // SAFETY: both buffers hold at least 16 units (reserved above), so neither base address
         // is nil; the shaper writes only below the smaller count, inside these closures.
@@ -155,12 +155,12 @@
           return true
         }
         guard folded, let count = shaper.finish() else { return nil }
-        return (count, shaper.sawToken)
+        return (count, shaper.sawToken, shaper.hasOptionalUnits)
       }
     }
-    guard let (count, sawToken) = shaped else { return false }
+    guard let (count, sawToken, hasOptionalUnits) = shaped else { return false }
     result.count = count
-    result.hasOptionalUnits = false
+    result.hasOptionalUnits = hasOptionalUnits
     result.hasSpelledUnits = false
     result.mayHaveWords = sawToken
     return true

@@ -23,12 +23,13 @@
 /// - a token with an Arabic letter, digits and then a Latin letter;
 /// - two tokens of one character within ``WordShaper/maximumJoinGap`` separators (`f u`:
 ///   letters spelled one by one are joined);
-/// - a token of one character between CJK characters (`反v动`: it becomes optional);
 /// - more units than the room it was given (scalars that fold to several).
 ///
 /// In a token with a letter, a digit that imitates one becomes that letter as it arrives
 /// (`sh1t`); digits before a token's first letter (`2nd`, `0ops`), already written, are
-/// rewritten when the letter comes, the units written last being the token's.
+/// rewritten when the letter comes, the units written last being the token's. A letter or
+/// digit alone between CJK characters (`反v动`), the last unit written when the CJK after it
+/// comes, is marked optional then.
 ///
 /// An apostrophe waits for the unit after it: between two letters it is dropped (`don't`),
 /// elsewhere a separator. So does a run of `!`: before anything but a word character it is a
@@ -97,6 +98,8 @@ struct SinglePassShaper {
   private var optionalIfCJKFollows = false
   /// The class of the last unit other than a separator.
   private var lastSolidClass = noClass
+  /// Whether a unit written is optional (a letter between CJK characters, `反v动`).
+  private(set) var hasOptionalUnits = false
 
   /// A shaper that writes up to `capacity` units to `scalars` and `infos`.
   init(
@@ -502,7 +505,7 @@ struct SinglePassShaper {
       gapUnits += 1
       if scalarClass != .separator {
         gapIsSeparators = false
-        if optionalIfCJKFollows && scalarClass == .unspaced { gaveUp = true }
+        if optionalIfCJKFollows && scalarClass == .unspaced { markLoneCharacterOptional() }
         optionalIfCJKFollows = false
       }
     }
@@ -549,6 +552,27 @@ struct SinglePassShaper {
       lastScalar = scalars[kept - 1]
       lastClass = infos[kept - 1].flags
     }
+  }
+
+  /// CJK has come after a token of one character that followed CJK (with only separators
+  /// between): a letter or digit there is optional (`反v动`), as `WordShaper`'s `markOptional`
+  /// marks it. It is the last unit written but for separators (written only where separator
+  /// runs do not collapse; where they do, they are pending, and CJK on both sides leaves them
+  /// out), and it did not merge into the CJK character before it.
+  @inline(never)
+  private mutating func markLoneCharacterOptional() {
+    let separator = ScalarClass.separator.rawValue
+    var lone = written - 1
+    while lone >= 0 && infos[lone].flags & NormalizedText.classMask == separator { lone -= 1 }
+    guard lone >= 0 else {
+      gaveUp = true
+      return
+    }
+    let loneClass = infos[lone].flags & NormalizedText.classMask
+    // An Arabic letter alone between CJK characters is not marked.
+    guard loneClass == ScalarClass.letter.rawValue || loneClass == ScalarClass.digit.rawValue else { return }
+    infos[lone].flags |= NormalizedText.optionalFlag
+    hasOptionalUnits = true
   }
 
   /// The token being read has ended.
