@@ -3,9 +3,8 @@
 /// `Match` is a `Sendable` value. It refers to its entry in the compiled lists of the
 /// ``Matcher`` that found it (which it keeps alive while it lives) rather than holding a copy:
 /// a copy of an entry (its text, category, source and languages) was retained when a match was
-/// made and released when it was dropped, several reference counts a match, about a tenth of a
-/// per-message scan of English text (`Benchmarks/HISTORY.md`). ``entry``, ``origin`` and
-/// ``list`` read them there.
+/// made and released when it was dropped, several reference counts a match (measured in
+/// `Benchmarks/HISTORY.md`). ``entry``, ``origin`` and ``list`` read them there.
 public struct Match: Sendable {
   /// The compiled lists that hold the entry, and its index there.
   private let layer: MatcherLayer

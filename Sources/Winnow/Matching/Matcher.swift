@@ -477,7 +477,7 @@ struct ScanWorkspace: Sendable {
   var texts: [NormalizedText] = []
   /// Storage for a scan's candidates, which ``Matcher`` takes while it chooses among them and
   /// gives back: grown from nothing for every text with candidates, the array was allocated
-  /// two or three times a text.
+  /// again at each growth.
   var candidates: [Candidate] = []
   /// The most candidates whose storage a workspace keeps.
   static let keptCandidates = 4096
