@@ -130,27 +130,159 @@ __attribute__((target("avx512f,avx512bw,avx512dq,bmi,bmi2"))) uint64_t winnow_fi
   return read_tables(bytes, leads, prefix, prefix_index, gate, gate_index, singles);
 }
 
+int winnow_ascii_words_available(void) {
+  unsigned int eax, ebx, ecx, edx;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
+  // OSXSAVE (27), AVX (28) and POPCNT (23).
+  if ((ecx & (1u << 27)) == 0 || (ecx & (1u << 28)) == 0 || (ecx & (1u << 23)) == 0) return 0;
+  unsigned int xcr0_low, xcr0_high;
+  __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+  if ((xcr0_low & 0xE6u) != 0xE6u) return 0;  // SSE, AVX, opmask and ZMM state
+  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+  // AVX512F (16), BMI1 (3), BMI2 (8), AVX512BW (30), AVX512VL (31); AVX512_VBMI (ecx 1) and
+  // AVX512_VBMI2 (ecx 6).
+  const unsigned int needed = (1u << 16) | (1u << 3) | (1u << 8) | (1u << 30) | (1u << 31);
+  if ((ebx & needed) != needed || (ecx & (1u << 1)) == 0 || (ecx & (1u << 6)) == 0) return 0;
+  // LZCNT (extended leaf 0x80000001, ecx 5).
+  if (!__get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) || (ecx & (1u << 5)) == 0) return 0;
+  return 1;
+}
+
+// Dword indices into two vectors (0 to 15 the first, 16 to 31 the second) that lay sixteen
+// records out from their starts (first vector) and ends (second), three dwords a record, the
+// third left for the run and flags; and which dwords of each output vector are that third.
+static const uint32_t record_fields[48] __attribute__((aligned(64))) = {
+  0, 16, 0, 1, 17, 0, 2, 18, 0, 3, 19, 0, 4, 20, 0, 5,
+  21, 0, 6, 22, 0, 7, 23, 0, 8, 24, 0, 9, 25, 0, 10, 26,
+  0, 11, 27, 0, 12, 28, 0, 13, 29, 0, 14, 30, 0, 15, 31, 0};
+static const uint32_t record_runs[48] __attribute__((aligned(64))) = {
+  0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 4, 0,
+  0, 5, 0, 0, 6, 0, 0, 7, 0, 0, 8, 0, 0, 9, 0, 0,
+  10, 0, 0, 11, 0, 0, 12, 0, 0, 13, 0, 0, 14, 0, 0, 15};
+static const __mmask16 record_run_lanes[3] = {0x4924, 0x2492, 0x9249};
+
+// Sixteen units' records (starts, ends, runs with flags, one vector each) to `records`.
+__attribute__((target("avx512f"))) static inline void write_records(
+  uint8_t *records, __m512i starts, __m512i ends, __m512i runs) {
+  for (int k = 0; k < 3; k++) {
+    const __m512i fields = _mm512_permutex2var_epi32(
+      starts, _mm512_load_si512((const void *)(record_fields + 16 * k)), ends);
+    _mm512_storeu_si512(
+      (void *)(records + 64 * k),
+      _mm512_mask_permutexvar_epi32(
+        fields, record_run_lanes[k], _mm512_load_si512((const void *)(record_runs + 16 * k)), runs));
+  }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi,bmi2,lzcnt,popcnt"))) int
+winnow_ascii_words(
+  const uint8_t *bytes, const struct winnow_ascii_words_setup *setup, int32_t start, int32_t token_length,
+  uint32_t *scalars, void *infos, struct winnow_ascii_words_taken *taken) {
+  const __m256i fold = _mm256_set1_epi8((char)setup->case_bit);
+  const __m256i raw = _mm256_loadu_si256((const __m256i *)bytes);
+  const __m256i here = _mm256_or_si256(raw, fold);
+  const __m256i before = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(bytes - 1)), fold);
+  const __m256i a = _mm256_set1_epi8(0x61);
+  const __m256i z = _mm256_set1_epi8(25);
+  const uint64_t letters = _mm256_cmple_epu8_mask(_mm256_sub_epi8(here, a), z);
+  // Bit k: byte k - 1 (and k - 2) is a letter, from the two bytes before as well.
+  const uint64_t first_before = (uint8_t)((bytes[-1] | setup->case_bit) - 0x61) < 26;
+  const uint64_t second_before = (uint8_t)((bytes[-2] | setup->case_bit) - 0x61) < 26;
+  const uint64_t after_letter = letters << 1 | first_before;
+  const uint64_t after_two = after_letter << 1 | second_before;
+  uint64_t repeats = 0;
+  if (setup->merges) repeats = letters & after_letter & _mm256_cmpeq_epi8_mask(here, before);
+  uint64_t separators = 0;
+  if (setup->collapses) {
+    // The plain separators: ASCII bytes (the table's low seven bits index it) that fold to one.
+    const __m512i low = _mm512_loadu_si512((const void *)setup->separators);
+    const __m512i high = _mm512_loadu_si512((const void *)(setup->separators + 64));
+    const __m512i classes = _mm512_permutex2var_epi8(low, _mm512_zextsi256_si512(raw), high);
+    separators = (uint32_t)_mm512_test_epi8_mask(classes, classes) & ~(uint64_t)_mm256_movepi8_mask(raw);
+  }
+  const uint64_t run_starts = separators & ~(separators << 1);
+  // A run of separators after a word of fewer than two letters is left to the caller, and so
+  // is a repeat of the unit before the sixteen bytes.
+  const uint64_t stops = (~(letters | separators) & 0xFFFFFFFFull) | (run_starts & ~(after_letter & after_two))
+    | (repeats & 1) | (1ull << 32);
+  const int limit = __builtin_ctzll(stops);
+  // The prefix ends after a letter: a run of separators at its end is left for the next call.
+  const uint64_t letters_in = letters & ((1ull << limit) - 1);
+  if (letters_in == 0) return 0;
+  const int count = 64 - __builtin_clzll(letters_in);
+  const uint64_t prefix = (1ull << count) - 1;
+  const uint32_t kept = (uint32_t)(((letters & ~repeats) | run_starts) & prefix);
+  // The byte before each unit's first byte (and the prefix's last): where units end.
+  const uint32_t ends = (uint32_t)(((uint64_t)kept >> 1 | 1ull << (count - 1)) & prefix);
+  const int units = __builtin_popcount(kept);
+  const uint32_t separator_units = _pext_u32((uint32_t)(run_starts & prefix), kept);
+  const __m256i space = _mm256_set1_epi8(0x20);
+  const __m256i values = _mm256_maskz_compress_epi8(kept, _mm256_mask_blend_epi8((__mmask32)separators, here, space));
+  const __m256i offsets = _mm256_setr_epi8(
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+  const __m256i firsts = _mm256_maskz_compress_epi8(kept, offsets);
+  const __m256i lasts = _mm256_maskz_compress_epi8(ends, _mm256_add_epi8(offsets, _mm256_set1_epi8(1)));
+  const __m512i base = _mm512_set1_epi32(start);
+  const __m512i letter_flags = _mm512_set1_epi32((int)((uint32_t)setup->letter << 16));
+  const __m512i separator_run = _mm512_set1_epi32((int)(1u | (uint32_t)setup->separator << 16));
+  uint8_t *records = (uint8_t *)infos;
+  for (int half = 0; half < 2 && 16 * half < units; half++) {
+    const __m128i value_bytes = half == 0 ? _mm256_castsi256_si128(values) : _mm256_extracti128_si256(values, 1);
+    const __m128i first_bytes = half == 0 ? _mm256_castsi256_si128(firsts) : _mm256_extracti128_si256(firsts, 1);
+    const __m128i last_bytes = half == 0 ? _mm256_castsi256_si128(lasts) : _mm256_extracti128_si256(lasts, 1);
+    _mm512_storeu_si512((void *)(scalars + 16 * half), _mm512_cvtepu8_epi32(value_bytes));
+    const __m512i unit_starts = _mm512_cvtepu8_epi32(first_bytes);
+    const __m512i unit_ends = _mm512_cvtepu8_epi32(last_bytes);
+    // A letter's run is its length (it and its repeats); a separator's is 1.
+    const __m512i runs = _mm512_mask_mov_epi32(
+      _mm512_or_si512(_mm512_sub_epi32(unit_ends, unit_starts), letter_flags), (__mmask16)(separator_units >> (16 * half)),
+      separator_run);
+    write_records(
+      records + 192 * half, _mm512_add_epi32(unit_starts, base), _mm512_add_epi32(unit_ends, base), runs);
+  }
+  taken->bytes = count;
+  taken->units = units;
+  const uint64_t starts_in = run_starts & prefix;
+  if (starts_in == 0) {
+    taken->token_length = token_length + count;
+    taken->ended_token_length = 0;
+    taken->gap = 0;
+  } else {
+    // The last run, from its start to the letter after it, and the word before it.
+    const int last_start = 63 - __builtin_clzll(starts_in);
+    const int last_end = __builtin_ctzll(letters & ~((2ull << last_start) - 1));
+    const uint64_t earlier = starts_in & ~(1ull << last_start);
+    int word_start = 0;
+    int ended = token_length;
+    if (earlier != 0) {
+      const int earlier_start = 63 - __builtin_clzll(earlier);
+      word_start = __builtin_ctzll(letters & ~((2ull << earlier_start) - 1));
+      ended = 0;
+    }
+    taken->token_length = count - last_end;
+    taken->ended_token_length = ended + last_start - word_start;
+    taken->gap = last_end - last_start;
+  }
+  return units;
+}
+
 #else
 
 int winnow_filter_vector_level(void) { return 0; }
 
-uint64_t winnow_filter_prefix_pass(
-  const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
-  const uint64_t *singles, uint64_t multiplier) {
-  (void)block;
-  (void)positions;
-  (void)prefix;
-  (void)prefix_shift;
-  (void)gate;
-  (void)singles;
-  (void)multiplier;
-  return 0;
-}
+int winnow_ascii_words_available(void) { return 0; }
 
-uint64_t winnow_filter_prefix_pass_wide(
-  const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
-  const uint64_t *singles, uint64_t multiplier) {
-  return winnow_filter_prefix_pass(block, positions, prefix, prefix_shift, gate, singles, multiplier);
+int winnow_ascii_words(
+  const uint8_t *bytes, const struct winnow_ascii_words_setup *setup, int32_t start, int32_t token_length,
+  uint32_t *scalars, void *infos, struct winnow_ascii_words_taken *taken) {
+  (void)bytes;
+  (void)setup;
+  (void)start;
+  (void)token_length;
+  (void)scalars;
+  (void)infos;
+  (void)taken;
+  return 0;
 }
 
 #endif

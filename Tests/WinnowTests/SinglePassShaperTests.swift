@@ -155,6 +155,57 @@ struct SinglePassShaperTests {
     #expect(!withoutCase.foldsUppercase && withoutCase.spaceIsSeparator)
   }
 
+  /// English as the ASCII word loop meets it: words of every length, capitals, repeats (within a
+  /// word, across a separator, long), runs of separators (one space, `, `, ` - `, `...`, a tab),
+  /// words of one letter, and what the loop leaves to `feed` (digits, apostrophes, `@ $ !`,
+  /// CJK, a letter beyond ASCII).
+  static let englishPieces: [String] = [
+    "the", "quick", "brown", "Fox", "JUMPS", "over", "lazy", "dogs", "a", "I", "x", "balloon", "bookkeeper",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "Mississippi", "moon", "coffee", "abcdefghijklmnopqrstuvwxyzabcdefgh",
+    " ", " ", " ", ", ", ". ", " - ", "...", "\t", "  ", "/", ":", ";", "(", ")", "\"", "_", "%",
+    "2", "42", "don't", "'", "@", "$", "!", "sh1t", "傻逼", "é", "ß", "\n",
+  ]
+  static let englishGen = Gen.int(in: 0...(englishPieces.count - 1)).map { englishPieces[$0] }.array(of: 1...40)
+    .map { $0.joined() }
+
+  /// The ASCII word loop's vector step (`winnow_ascii_words`, where the processor runs it)
+  /// writes what the loop writes one unit at a time, and takes the same texts, under every rule
+  /// set; on a processor without it both normalizers are the same and the test says so.
+  @Test func asciiWordsVectorStepWritesWhatTheLoopWrites() async {
+    let pairs = (Self.ruleSets + [.none, [.caseFolding, .separators]]).map {
+      (Normalizer(rules: $0), Normalizer(rules: $0, vectorizesASCIIWords: false))
+    }
+    #expect(pairs.allSatisfy { $0.1.asciiWordsSetup == nil })
+    guard ASCIIWordsSetup.runs else {
+      Issue.record("winnow_ascii_words does not run on this processor: nothing compared")
+      return
+    }
+    #expect(pairs.contains { $0.0.asciiWordsSetup != nil })
+    var handled = 0
+    await propertyCheck(count: 1500, input: Self.englishGen) { text in
+      for (vectorized, plain) in pairs {
+        let (single, reference) = (Self.singlePass(text, vectorized), Self.singlePass(text, plain))
+        #expect((single == nil) == (reference == nil), "\(text.debugDescription) under \(plain.rules.rawValue)")
+        guard let single, let reference else { continue }
+        handled += 1
+        #expect(single.scalars == reference.scalars, "\(text.debugDescription) under \(plain.rules.rawValue)")
+        #expect(single.units == reference.units, "\(text.debugDescription) under \(plain.rules.rawValue)")
+        #expect(single.mayHaveWords == reference.mayHaveWords, "\(text.debugDescription)")
+      }
+    }
+    #expect(handled > 1500, "the single pass took \(handled) texts")
+    // Texts near the ends of the buffers: every length of a word run up to 40 bytes, then text.
+    for length in 1...40 {
+      let text = String(repeating: "ab", count: 20).prefix(length) + ", then more words after it"
+      for (vectorized, plain) in pairs {
+        #expect(Self.singlePass(String(text), vectorized)?.units == Self.singlePass(String(text), plain)?.units)
+        #expect(
+          Self.singlePass(String(text.prefix(length)), vectorized)?.units
+            == Self.singlePass(String(text.prefix(length)), plain)?.units)
+      }
+    }
+  }
+
   /// Everyday chat takes the single pass; each rule that needs the passes makes it give up.
   @Test(arguments: [
     ("Don't stop me now, I'm having such a good time", true),

@@ -34,4 +34,58 @@ uint64_t winnow_filter_prefix_pass_wide(
   const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
   const uint64_t *singles, uint64_t multiplier);
 
+/// Whether `winnow_ascii_words` can run here: an x86-64 processor with AVX-512 F, BW, VL, VBMI
+/// and VBMI2, BMI1, BMI2, LZCNT and POPCNT, and an operating system that saves its registers.
+/// Asks the processor once per call, so callers keep the answer.
+int winnow_ascii_words_available(void);
+
+/// What `winnow_ascii_words` needs to know of the normalization rules.
+struct winnow_ascii_words_setup {
+  /// Nonzero for each ASCII byte that folds to one separator unit, and zero for every other
+  /// (letters, digits, apostrophes, `@ $ !` read as look-alikes, bytes that fold to nothing).
+  uint8_t separators[128];
+  /// 0x20 where uppercase ASCII letters fold to lowercase, else 0.
+  uint8_t case_bit;
+  /// Nonzero where repeated letters merge into one unit.
+  uint8_t merges;
+  /// Nonzero where a run of separators collapses into one unit.
+  uint8_t collapses;
+  /// The flags of a letter unit and of a separator unit.
+  uint8_t letter;
+  uint8_t separator;
+};
+
+/// What a call took: bytes and units, and the token state after them.
+struct winnow_ascii_words_taken {
+  int32_t bytes;
+  int32_t units;
+  /// The letters of the word being read after the bytes taken (the word the caller was in,
+  /// lengthened, when no run of separators was taken).
+  int32_t token_length;
+  /// The letters of the word before the last run of separators taken, and that run's length;
+  /// both 0 when no run was taken.
+  int32_t ended_token_length;
+  int32_t gap;
+};
+
+/// The units that Winnow's one-pass normalizer (`SinglePassShaper.takeASCIIWords`) writes for
+/// the run of ASCII words at `bytes`, up to 32 bytes at a time; call it only when
+/// `winnow_ascii_words_available()` is 1, inside a word of letters (`bytes[-1]` is one).
+///
+/// Of the 32 bytes from `bytes` it takes the longest prefix that ends with a letter (`byte |
+/// case_bit` a lowercase ASCII letter) and holds only letters and runs of separators, where
+/// neither the first byte repeats `bytes[-1]` (under `merges`) nor a run of separators follows
+/// a word of fewer than two letters (`bytes[-2]` and `bytes[-1]` count). It writes the prefix's
+/// units as the normalizer does: a letter with the letters that repeat it (under `merges`) is
+/// one unit of the lowercase letter, its run the number of them; a run of separators (under
+/// `collapses`) one unit 0x20 of run 1 spanning the run. Unit `k` goes to `scalars[k]` and to
+/// the `k`-th 12-byte record of `infos` (Int32 start and end, `start` plus the byte offsets;
+/// UInt16 run; UInt8 flags). It returns the number of units, 0 when it takes nothing (then
+/// `*taken` is not written), and may write up to 32 units whatever it returns.
+/// `token_length` is the letters of the word being read before `bytes`. `bytes - 2` to
+/// `bytes + 31` must be readable, and `start + 32` must not overflow an Int32.
+int winnow_ascii_words(
+  const uint8_t *bytes, const struct winnow_ascii_words_setup *setup, int32_t start, int32_t token_length,
+  uint32_t *scalars, void *infos, struct winnow_ascii_words_taken *taken);
+
 #endif

@@ -1,3 +1,5 @@
+import CWinnowFilter
+
 /// Normalizes text (and word-list entries) by a set of ``Normalization`` rules, keeping a map
 /// from every normalized unit back to the original UTF-8 bytes.
 ///
@@ -33,15 +35,25 @@
   private let foldsScalars: Bool
   private let shapesWords: Bool
   /// Whether every lowercase ASCII letter folds to itself as a letter (true of every rule set:
-  /// checked, not assumed), so that ``SinglePassShaper/takeASCIIWords(_:from:asciiFolding:)``
+  /// checked, not assumed), so that ``SinglePassShaper/takeASCIIWords(_:from:asciiFolding:vectorSetup:)``
   /// may skip folding them.
   let lowercaseIsPlain: Bool
   /// What else that loop may take without folding, by what the fold table does with uppercase
   /// ASCII letters and the space (checked, not assumed).
   let asciiFolding: SinglePassShaper.ASCIIFolding
 
+  /// What that loop's vector step (`winnow_ascii_words`) reads of the rules; nil where it does
+  /// not run (another processor, a unit's record not laid out as it writes them).
+  let asciiWordsSetup: ASCIIWordsSetup?
+
   /// Creates a normalizer for a set of rules (every rule by default).
   public init(rules: Normalization = .default) {
+    self.init(rules: rules, vectorizesASCIIWords: true)
+  }
+
+  /// A normalizer whose ASCII word loop may take 32 bytes at a time, or never does (to
+  /// compare the two).
+  init(rules: Normalization, vectorizesASCIIWords: Bool) {
     let table = FoldTable.shared(for: rules)
     let foldsScalars = !rules.isDisjoint(with: FoldTable.perScalarRules)
     self.rules = rules
@@ -59,6 +71,23 @@
     self.asciiFolding = SinglePassShaper.ASCIIFolding(
       foldsUppercase: foldsScalars && (UInt32(0x41)...0x5A).allSatisfy { folds($0, $0 | 0x20, .letter) },
       spaceIsSeparator: foldsScalars ? folds(0x20, 0x20, .separator) : ScalarClass.of(0x20) == .separator)
+    typealias Info = NormalizedText.UnitInfo
+    let laidOut =
+      MemoryLayout<Info>.stride == 12 && MemoryLayout<Info>.offset(of: \.start) == 0
+      && MemoryLayout<Info>.offset(of: \.end) == 4 && MemoryLayout<Info>.offset(of: \.run) == 8
+      && MemoryLayout<Info>.offset(of: \.flags) == 10
+    if vectorizesASCIIWords && laidOut && ASCIIWordsSetup.runs {
+      // A separator to the vector step is an ASCII character that `feed` takes as one.
+      let isSeparator = { (value: UInt32) -> Bool in
+        guard foldsScalars else { return ScalarClass.of(value) == .separator }
+        return table.withBMPEntries { FoldTable.singleFold($0[Int(value)])?.scalarClass == .separator }
+      }
+      asciiWordsSetup = ASCIIWordsSetup(
+        separators: (0..<128).map { isSeparator(UInt32($0)) }, foldsUppercase: asciiFolding.foldsUppercase,
+        merges: rules.contains(.repeatedLetters), collapses: rules.contains(.separators))
+    } else {
+      asciiWordsSetup = nil
+    }
   }
 
   /// Normalizes a string.
@@ -105,7 +134,9 @@
   /// into `result`; false, with `result` to be normalized again, where that shaper gives up.
   func normalizeInOnePass(_ bytes: UnsafeBufferPointer<UInt8>, into result: inout NormalizedText) -> Bool {
     // Almost always one unit per scalar, so at most one per byte; a text with more gives up.
-    result.reserveCapacity(max(bytes.count, 16))
+    // 32 more: the ASCII word loop may write 32 units at a time wherever it starts.
+    result.reserveCapacity(bytes.count + 32)
+    let vectorSetup = asciiWordsSetup?.pointer
     let shaped: (Int, Bool, Bool)? = result.scalarStorage.withUnsafeMutableBufferPointer { scalars in
       result.infoStorage.withUnsafeMutableBufferPointer { infos in
         // SAFETY: both buffers hold at least 16 units (reserved above), so neither base address
@@ -148,7 +179,8 @@
             index += length
             // After a letter, the rest of its run of ASCII letters and the words after it at once.
             if lowercaseIsPlain && value &- 0x41 < 58 {
-              index = shaper.takeASCIIWords(bytes, from: index, asciiFolding: asciiFolding)
+              index = shaper.takeASCIIWords(
+                bytes, from: index, asciiFolding: asciiFolding, vectorSetup: vectorSetup)
               if shaper.gaveUp { return false }
             }
           }
@@ -253,4 +285,34 @@ extension Normalizer {
       lastClass: normalized.scalarClass(upper - 1)
     )
   }
+}
+
+/// The rules as the vector step of ``SinglePassShaper/takeASCIIWords(_:from:asciiFolding:vectorSetup:)``
+/// reads them (`winnow_ascii_words_setup`), kept where its address stays put.
+final class ASCIIWordsSetup: @unchecked Sendable {
+  // SAFETY (`@unchecked Sendable`): written once, in `init`, and only read after.
+  let pointer: UnsafePointer<winnow_ascii_words_setup>
+
+  /// Whether the vector step runs on this processor (asked once).
+  static let runs = winnow_ascii_words_available() == 1
+
+  /// The setup for these rules: `separators` says, for each ASCII character, whether the
+  /// one-pass normalizer takes it as one separator unit.
+  init(separators: [Bool], foldsUppercase: Bool, merges: Bool, collapses: Bool) {
+    let setup = UnsafeMutablePointer<winnow_ascii_words_setup>.allocate(capacity: 1)
+    setup.initialize(to: winnow_ascii_words_setup())
+    withUnsafeMutableBytes(of: &setup.pointee.separators) { table in
+      for (index, isSeparator) in separators.enumerated() where index < table.count {
+        table[index] = isSeparator ? 1 : 0
+      }
+    }
+    setup.pointee.case_bit = foldsUppercase ? 0x20 : 0
+    setup.pointee.merges = merges ? 1 : 0
+    setup.pointee.collapses = collapses ? 1 : 0
+    setup.pointee.letter = ScalarClass.letter.rawValue
+    setup.pointee.separator = ScalarClass.separator.rawValue
+    pointer = UnsafePointer(setup)
+  }
+
+  deinit { pointer.deallocate() }
 }

@@ -1,3 +1,5 @@
+import CWinnowFilter
+
 /// The word rules of normalization applied while the text is folded, in one pass, for the
 /// texts where that is possible: most chat. Internal.
 ///
@@ -154,7 +156,7 @@ struct SinglePassShaper {
     previousClass = scalarClass
   }
 
-  /// What ``takeASCIIWords(_:from:asciiFolding:)`` may take besides lowercase ASCII letters,
+  /// What ``takeASCIIWords(_:from:asciiFolding:vectorSetup:)`` may take besides lowercase ASCII letters,
   /// by what the rules fold them to (checked by the normalizer, not assumed).
   struct ASCIIFolding {
     /// Each uppercase ASCII letter folds to its lowercase letter (case folding).
@@ -173,9 +175,16 @@ struct SinglePassShaper {
   /// letter is left to `feed` unless it follows a longer word in the loop: the rules that join
   /// letters spelled one by one (`f u`) and mark a letter between CJK optional read only such
   /// words.
+  ///
+  /// With `vectorSetup` (``ASCIIWordsSetup``, where the processor runs `winnow_ascii_words`),
+  /// where the next eight bytes are ASCII, it takes up to 32 bytes at a time: letters with
+  /// their repeats merged, and runs of separators between words (each after a word of two
+  /// letters or more) written as one space unit, as `feed` writes them; what the vector step
+  /// leaves, this loop takes or leaves to `feed` as it would without it.
   @inline(__always)
   mutating func takeASCIIWords(
-    _ bytes: UnsafeBufferPointer<UInt8>, from index: Int, asciiFolding: ASCIIFolding
+    _ bytes: UnsafeBufferPointer<UInt8>, from index: Int, asciiFolding: ASCIIFolding,
+    vectorSetup: UnsafePointer<winnow_ascii_words_setup>?
   ) -> Int {
     // Inside a token of letters, with nothing held back: the state `feed` leaves after a letter
     // (the caller also calls after `[`, `\`, `]`, `^`, `_` and a backquote, which are
@@ -196,26 +205,56 @@ struct SinglePassShaper {
     var lastScalar = self.lastScalar
     var lastIsLetter = lastClass == letter
     var tokenLength = self.tokenLength
-    // The length of the last token that ended in the loop, 0 when none did.
+    // The length of the last token that ended in the loop, 0 when none did, and the separators
+    // after it.
     var endedTokenLength = 0
+    var endedGap = 0
     defer {
       self.written = written
       self.lastScalar = lastScalar
       if lastIsLetter { lastClass = letter }
       self.tokenLength = tokenLength
       if endedTokenLength > 0 {
-        // What `endToken`, the space's `place` and the next token's start leave: the token
-        // before is that one, the gap between them one separator, and the token began after
+        // What `endToken`, the separators' `place` and the next token's start leave: the token
+        // before is that one, the gap between them those separators, and the token began after
         // a letter (no lone character waits for CJK: one that began in the loop followed a
         // letter).
         previousTokenLength = endedTokenLength
-        gapUnits = 1
+        gapUnits = endedGap
         gapIsSeparators = true
         classBeforeToken = letter
         optionalIfCJKFollows = false
       }
     }
+    // Up to 32 bytes at a time where `winnow_ascii_words` can run: words, repeats merged, and
+    // the runs of separators between them, each after a word of two letters or more (see
+    // `CWinnowFilter.h`); the loop below takes what it leaves, one unit at a time.
     while index < bytes.count {
+      // Only where the next eight bytes are ASCII: in a text of another script, a call for the
+      // few letters of a word between its characters cost more than the loop.
+      if let vectorSetup, let base = bytes.baseAddress, index >= 2, index &+ 8 <= bytes.count,
+        written &+ 32 <= capacity, index &+ 32 <= Int(Int32.max),
+        UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+      {
+        var taken = winnow_ascii_words_taken()
+        let units = Self.takeASCIIWordsVectored(
+          bytes, from: index, setup: vectorSetup, tokenLength: tokenLength, to: scalars + written,
+          infos + written, taken: &taken)
+        if units > 0 {
+          let count = Int(taken.bytes)
+          written &+= units
+          index &+= count
+          lastScalar = UInt32(bytes[index &- 1] | caseBit)
+          lastIsLetter = true
+          tokenLength = Int(taken.token_length)
+          if taken.gap > 0 {
+            endedTokenLength = Int(taken.ended_token_length)
+            endedGap = Int(taken.gap)
+          }
+          if count == 32 { continue }
+          guard index < bytes.count else { break }
+        }
+      }
       let byte = bytes[index]
       let folded = byte | caseBit
       if folded &- 0x61 < 26 {
@@ -253,6 +292,7 @@ struct SinglePassShaper {
       lastScalar = UInt32(next)
       lastIsLetter = true
       endedTokenLength = tokenLength
+      endedGap = 1
       tokenLength = 1
       index &+= 2
     }
@@ -260,12 +300,40 @@ struct SinglePassShaper {
     return index
   }
 
+  /// `winnow_ascii_words` at `index` of `bytes` (at least 2, below the last byte), the units to
+  /// `scalars` and `infos` (room for 32): the number of units, and what it took in `taken`. Near
+  /// the end of the text the bytes left are copied, with zeros after them (neither letters nor
+  /// separators), so that the 32 bytes it reads are there. Out of line: inlined into the loop,
+  /// it kept the normalizer's step from being inlined into its own.
+  @inline(never)
+  private static func takeASCIIWordsVectored(
+    _ bytes: UnsafeBufferPointer<UInt8>, from index: Int, setup: UnsafePointer<winnow_ascii_words_setup>,
+    tokenLength: Int, to scalars: UnsafeMutablePointer<UInt32>, _ infos: UnsafeMutablePointer<NormalizedText.UnitInfo>,
+    taken: inout winnow_ascii_words_taken
+  ) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    let start = Int32(truncatingIfNeeded: index)
+    let length = Int32(truncatingIfNeeded: tokenLength)
+    let infos = UnsafeMutableRawPointer(infos)
+    guard index &+ 32 > bytes.count else {
+      // SAFETY: `index - 2` to `index + 31` are inside `bytes`.
+      return Int(winnow_ascii_words(base + index, setup, start, length, scalars, infos, &taken))
+    }
+    var tail: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+    return withUnsafeMutableBytes(of: &tail) { tail in
+      // SAFETY: fewer than 32 bytes are left, and 2 before `index`: at most 33 of the 40.
+      tail.copyMemory(from: UnsafeRawBufferPointer(start: base + (index &- 2), count: bytes.count &- index &+ 2))
+      let from = UnsafePointer(tail.baseAddress!.assumingMemoryBound(to: UInt8.self) + 2)
+      return Int(winnow_ascii_words(from, setup, start, length, scalars, infos, &taken))
+    }
+  }
+
   /// Takes the three-byte characters of `bytes` from `index` on that fold (by `entries`, the
   /// fold table's BMP entries) to one unit of class ``ScalarClass/unspaced`` each, while they
   /// continue a run of such units; returns the index of the first byte it did not take. In a
   /// Chinese text most units are such characters, and after one of them the only rule that acts
   /// on the next is the merging of repeats: this loop skips the general decoder and `feed`'s
-  /// other rules, as ``takeASCIIWords(_:from:asciiFolding:)`` does for English.
+  /// other rules, as ``takeASCIIWords(_:from:asciiFolding:vectorSetup:)`` does for English.
   @inline(__always)
   mutating func takeUnspacedRun(
     _ bytes: UnsafeBufferPointer<UInt8>, from index: Int, entries: UnsafeBufferPointer<UInt32>
@@ -277,7 +345,7 @@ struct SinglePassShaper {
     assert(
       lastClass == unspaced && !inToken && pendingStart < 0 && heldApostrophe == nil && exclamationMarks == 0
         && !optionalIfCJKFollows)
-    // The state the loop reads and changes, in locals (see ``takeASCIIWords(_:from:asciiFolding:)``).
+    // The state the loop reads and changes, in locals (see ``takeASCIIWords(_:from:asciiFolding:vectorSetup:)``).
     let (scalars, infos, capacity, merges) = (self.scalars, self.infos, self.capacity, self.merges)
     var index = index
     var written = self.written
@@ -321,7 +389,7 @@ struct SinglePassShaper {
   /// lengthens the token, which `feed` left without digits where a letter follows; another
   /// character lengthens the gap between tokens) and, for the letter classes, repeats merge. The
   /// loop does that without the general decoder and `feed`'s other rules, as
-  /// ``takeASCIIWords(_:from:asciiFolding:)`` does for English (a space ends a word here on the
+  /// ``takeASCIIWords(_:from:asciiFolding:vectorSetup:)`` does for English (a space ends a word here on the
   /// same terms as there); an invalid sequence, a scalar beyond the BMP or a unit of another
   /// class ends it, for the general decoder and `feed`.
   @inline(__always)
@@ -342,7 +410,7 @@ struct SinglePassShaper {
           ? inToken && (runClass != .letter || tokenHasLetter)
           : !inToken && !optionalIfCJKFollows && !gapIsSeparators)
     )
-    // The state the loop reads and changes, in locals (see ``takeASCIIWords(_:from:asciiFolding:)``).
+    // The state the loop reads and changes, in locals (see ``takeASCIIWords(_:from:asciiFolding:vectorSetup:)``).
     let (scalars, infos, capacity) = (self.scalars, self.infos, self.capacity)
     let merging = merges && runClass.mergesRepeats
     // Spaces are taken between letters and between other characters, not Arabic letters (whose
@@ -364,7 +432,7 @@ struct SinglePassShaper {
         self.tokenLength = tokenLength
         if endedTokenLength > 0 {
           // What `endToken`, the space's `place` and the next token's start leave (see
-          // ``takeASCIIWords(_:from:asciiFolding:)``).
+          // ``takeASCIIWords(_:from:asciiFolding:vectorSetup:)``).
           previousTokenLength = endedTokenLength
           gapUnits = 1
           gapIsSeparators = true
@@ -399,7 +467,7 @@ struct SinglePassShaper {
       if bytes[index] == 0x20 {
         // One space, then a unit of the run's class: a word ends, and the space is written before
         // the next one's first unit. A word of one letter ends here only after a longer word in
-        // the loop, as in ``takeASCIIWords(_:from:asciiFolding:)``.
+        // the loop, as in ``takeASCIIWords(_:from:asciiFolding:vectorSetup:)``.
         guard joinsSpaces && (!isToken || tokenLength >= 2 || endedTokenLength >= 2) && index &+ 1 < count,
           let (value, length) = decode(index &+ 1),
           let scalar = FoldTable.fold(entries[Int(value)], ofClass: rawClass)
