@@ -226,14 +226,63 @@ struct SinglePassShaper {
         optionalIfCJKFollows = false
       }
     }
+    // One step at `index`: a letter, or a space and the letter after it; false where the loop
+    // ends (with `gaveUp` set where there was no room).
+    @inline(__always) func step() -> Bool {
+      let byte = bytes[index]
+      let folded = byte | caseBit
+      if folded &- 0x61 < 26 {
+        let start = Int32(truncatingIfNeeded: index)
+        guard
+          Self.mergeOrWrite(
+            UInt32(folded), letter, start, start &+ 1, merging: merges && lastIsLetter, written: &written,
+            lastScalar: &lastScalar, capacity: capacity, scalars, infos)
+        else {
+          gaveUp = true
+          return false
+        }
+        lastIsLetter = true
+        tokenLength &+= 1
+        index &+= 1
+        return true
+      }
+      // One space, then a letter: the token ends, and the space is written before the next
+      // token's first letter (separator runs collapse; between two letters one is never
+      // dropped). Other separators are left to `feed`: a run of them took more than it saved.
+      // A word of one letter ends here only if it began in the loop after a longer word: two in
+      // a row are joined (`f u`), and the word the loop began in may have followed CJK.
+      guard joinsSpaces && byte == 0x20 && (tokenLength >= 2 || endedTokenLength >= 2) && index &+ 1 < bytes.count
+      else { return false }
+      let next = bytes[index &+ 1] | caseBit
+      guard next &- 0x61 < 26 else { return false }
+      guard written &+ 2 <= capacity else {
+        gaveUp = true
+        return false
+      }
+      let start = Int32(truncatingIfNeeded: index)
+      Self.write(0x20, ScalarClass.separator.rawValue, start, start &+ 1, at: written, to: scalars, infos)
+      Self.write(UInt32(next), letter, start &+ 1, start &+ 2, at: written &+ 1, to: scalars, infos)
+      written &+= 2
+      lastScalar = UInt32(next)
+      lastIsLetter = true
+      endedTokenLength = tokenLength
+      endedGap = 1
+      tokenLength = 1
+      index &+= 2
+      return true
+    }
+    guard let vectorSetup, let base = bytes.baseAddress else {
+      while index < bytes.count && step() {}
+      previousClass = .letter
+      return index
+    }
     // Up to 32 bytes at a time where `winnow_ascii_words` can run: words, repeats merged, and
     // the runs of separators between them, each after a word of two letters or more (see
-    // `CWinnowFilter.h`); the loop below takes what it leaves, one unit at a time.
+    // `CWinnowFilter.h`); the steps take what it leaves, one unit at a time. Only where the next
+    // eight bytes are ASCII: in a text of another script, a call for the few letters of a word
+    // between its characters cost more than the steps.
     while index < bytes.count {
-      // Only where the next eight bytes are ASCII: in a text of another script, a call for the
-      // few letters of a word between its characters cost more than the loop.
-      if let vectorSetup, let base = bytes.baseAddress, index >= 2, index &+ 8 <= bytes.count,
-        written &+ 32 <= capacity, index &+ 32 <= Int(Int32.max),
+      if index >= 2, index &+ 8 <= bytes.count, written &+ 32 <= capacity, index &+ 32 <= Int(Int32.max),
         UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
       {
         var taken = winnow_ascii_words_taken()
@@ -255,46 +304,7 @@ struct SinglePassShaper {
           guard index < bytes.count else { break }
         }
       }
-      let byte = bytes[index]
-      let folded = byte | caseBit
-      if folded &- 0x61 < 26 {
-        let start = Int32(truncatingIfNeeded: index)
-        guard
-          Self.mergeOrWrite(
-            UInt32(folded), letter, start, start &+ 1, merging: merges && lastIsLetter, written: &written,
-            lastScalar: &lastScalar, capacity: capacity, scalars, infos)
-        else {
-          gaveUp = true
-          return index
-        }
-        lastIsLetter = true
-        tokenLength &+= 1
-        index &+= 1
-        continue
-      }
-      // One space, then a letter: the token ends, and the space is written before the next
-      // token's first letter (separator runs collapse; between two letters one is never
-      // dropped). Other separators are left to `feed`: a run of them took more than it saved.
-      // A word of one letter ends here only if it began in the loop after a longer word: two in
-      // a row are joined (`f u`), and the word the loop began in may have followed CJK.
-      guard joinsSpaces && byte == 0x20 && (tokenLength >= 2 || endedTokenLength >= 2) && index &+ 1 < bytes.count
-      else { break }
-      let next = bytes[index &+ 1] | caseBit
-      guard next &- 0x61 < 26 else { break }
-      guard written &+ 2 <= capacity else {
-        gaveUp = true
-        return index
-      }
-      let start = Int32(truncatingIfNeeded: index)
-      Self.write(0x20, ScalarClass.separator.rawValue, start, start &+ 1, at: written, to: scalars, infos)
-      Self.write(UInt32(next), letter, start &+ 1, start &+ 2, at: written &+ 1, to: scalars, infos)
-      written &+= 2
-      lastScalar = UInt32(next)
-      lastIsLetter = true
-      endedTokenLength = tokenLength
-      endedGap = 1
-      tokenLength = 1
-      index &+= 2
+      guard step() else { break }
     }
     previousClass = .letter
     return index
@@ -334,6 +344,13 @@ struct SinglePassShaper {
   /// Chinese text most units are such characters, and after one of them the only rule that acts
   /// on the next is the merging of repeats: this loop skips the general decoder and `feed`'s
   /// other rules, as ``takeASCIIWords(_:from:asciiFolding:vectorSetup:)`` does for English.
+  ///
+  /// Where separator runs collapse, it also skips the characters (of one or three bytes) that
+  /// fold to one separator (`，` `。` `「` a space): after CJK a separator is never written
+  /// (`WordShaper` drops it next to CJK), and the rest of `feed`'s state it changes (the gap
+  /// between tokens, the class fed last) is not read before a token ends, which resets it. A
+  /// repeat after them still merges (`好，好` is one unit of two, spanning the comma), as it
+  /// does in `feed`.
   @inline(__always)
   mutating func takeUnspacedRun(
     _ bytes: UnsafeBufferPointer<UInt8>, from index: Int, entries: UnsafeBufferPointer<UInt32>
@@ -341,7 +358,7 @@ struct SinglePassShaper {
     // The caller has just fed an unspaced unit, which leaves no token, no separator pending,
     // nothing held back and no lone character waiting for CJK. `gapUnits` is not counted on:
     // after CJK the gap is not all separators, so the next token resets it unread.
-    let unspaced = ScalarClass.unspaced.rawValue
+    let (unspaced, separator) = (ScalarClass.unspaced.rawValue, ScalarClass.separator.rawValue)
     assert(
       lastClass == unspaced && !inToken && pendingStart < 0 && heldApostrophe == nil && exclamationMarks == 0
         && !optionalIfCJKFollows)
@@ -362,9 +379,24 @@ struct SinglePassShaper {
       // decodes them when they are valid. An overlong sequence (below U+0800) or a surrogate
       // is not: its entry is never an unspaced fold (``FoldTable/stopsInvalidUnspacedRuns``,
       // which the caller checks), so the run ends there and the general decoder reads it.
-      guard word & 0xC0_C0F0 == 0x80_80E0 else { break }
+      guard word & 0xC0_C0F0 == 0x80_80E0 else {
+        // An ASCII separator (a space, a comma) between CJK characters.
+        guard collapses && word & 0x80 == 0,
+          FoldTable.fold(entries[Int(word & 0x7F)], ofClass: separator) != nil
+        else { break }
+        index &+= 1
+        continue
+      }
       let value = (word & 0x0F) &<< 12 | (word &>> 2) & 0xFC0 | (word &>> 16) & 0x3F
-      guard let scalar = FoldTable.unspacedFold(entries[Int(value)]) else { break }
+      guard let scalar = FoldTable.unspacedFold(entries[Int(value)]) else {
+        // A CJK separator (`，` `。`), from a valid sequence: an overlong one or a surrogate is
+        // for the general decoder, which reads each of its bytes as U+FFFD.
+        guard collapses && value >= 0x800 && value & 0xF800 != 0xD800,
+          FoldTable.fold(entries[Int(value)], ofClass: separator) != nil
+        else { break }
+        index &+= 3
+        continue
+      }
       let start = Int32(truncatingIfNeeded: index)
       guard
         Self.mergeOrWrite(
