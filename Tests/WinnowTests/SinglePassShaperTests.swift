@@ -65,6 +65,7 @@ struct SinglePassShaperTests {
         #expect(single.scalars == reference.scalars, "\(text.debugDescription) under \(normalizer.rules.rawValue)")
         #expect(single.units == reference.units, "\(text.debugDescription) under \(normalizer.rules.rawValue)")
         #expect(single.hasOptionalUnits == reference.hasOptionalUnits, "\(text.debugDescription)")
+        #expect(single.hasSpelledUnits == reference.hasSpelledUnits, "\(text.debugDescription)")
       }
     }
     // The comparison means something only if the single pass takes a good share of the texts.
@@ -215,10 +216,13 @@ struct SinglePassShaperTests {
     ("HELLO   world...  it’s fine", true),
     ("Good Morning to You all", true),
     ("so i am fine", true),
-    ("ok so i u see", false),
+    ("ok so i u see", true),
     ("take a look at a cat", true),
     ("哈哈哈哈 ok 好的", true),
-    ("f u c k", false),
+    ("f u c k", true),
+    ("f.u.c.k a a a", true),
+    ("1 - 5", false),
+    ("s h 1 t", false),
     ("sh1t happens", true),
     ("the 2nd time, l00k at mp3s", true),
     ("ب1a", false),
@@ -235,5 +239,6 @@ struct SinglePassShaperTests {
     let reference = Self.byPasses(text, normalizer)
     #expect(normalized.units == reference.units && normalized.scalars == reference.scalars)
     #expect(normalized.hasOptionalUnits == reference.hasOptionalUnits)
+    #expect(normalized.hasSpelledUnits == reference.hasSpelledUnits)
   }
 }

@@ -137,7 +137,7 @@ import CWinnowFilter
     // 32 more: the ASCII word loop may write 32 units at a time wherever it starts.
     result.reserveCapacity(bytes.count + 32)
     let vectorSetup = asciiWordsSetup?.pointer
-    let shaped: (Int, Bool, Bool)? = result.scalarStorage.withUnsafeMutableBufferPointer { scalars in
+    let shaped: (Int, Bool, Bool, Bool)? = result.scalarStorage.withUnsafeMutableBufferPointer { scalars in
       result.infoStorage.withUnsafeMutableBufferPointer { infos in
         // SAFETY: both buffers hold at least 16 units (reserved above), so neither base address
         // is nil; the shaper writes only below the smaller count, inside these closures.
@@ -187,13 +187,13 @@ import CWinnowFilter
           return true
         }
         guard folded, let count = shaper.finish() else { return nil }
-        return (count, shaper.sawToken, shaper.hasOptionalUnits)
+        return (count, shaper.sawToken, shaper.hasOptionalUnits, shaper.hasSpelledUnits)
       }
     }
-    guard let (count, sawToken, hasOptionalUnits) = shaped else { return false }
+    guard let (count, sawToken, hasOptionalUnits, hasSpelledUnits) = shaped else { return false }
     result.count = count
     result.hasOptionalUnits = hasOptionalUnits
-    result.hasSpelledUnits = false
+    result.hasSpelledUnits = hasSpelledUnits
     result.mayHaveWords = sawToken
     return true
   }

@@ -24,14 +24,16 @@ import CWinnowFilter
 ///   ``Normalization/separators``;
 /// - a token with an Arabic letter, digits and then a Latin letter;
 /// - two tokens of one character within ``WordShaper/maximumJoinGap`` separators (`f u`:
-///   letters spelled one by one are joined);
+///   letters spelled one by one are joined) where either is not a letter (`1 - 5`, `s 1`);
 /// - more units than the room it was given (scalars that fold to several).
 ///
 /// In a token with a letter, a digit that imitates one becomes that letter as it arrives
 /// (`sh1t`); digits before a token's first letter (`2nd`, `0ops`), already written, are
 /// rewritten when the letter comes, the units written last being the token's. A letter or
 /// digit alone between CJK characters (`反v动`), the last unit written when the CJK after it
-/// comes, is marked optional then.
+/// comes, is marked optional then. Two letters spelled one by one (`f u c k`) are joined when
+/// the second one's token ends: the space unit between them, the last but one written, is
+/// dropped.
 ///
 /// An apostrophe waits for the unit after it: between two letters it is dropped (`don't`),
 /// elsewhere a separator. So does a run of `!`: before anything but a word character it is a
@@ -102,6 +104,8 @@ struct SinglePassShaper {
   private var lastSolidClass = noClass
   /// Whether a unit written is optional (a letter between CJK characters, `反v动`).
   private(set) var hasOptionalUnits = false
+  /// Whether a unit written is spelled (a letter of `f u c k`, joined).
+  private(set) var hasSpelledUnits = false
 
   /// A shaper that writes up to `capacity` units to `scalars` and `infos`.
   init(
@@ -675,6 +679,38 @@ struct SinglePassShaper {
     hasOptionalUnits = true
   }
 
+  /// The token just ended and the one before it are one letter each, with only separators
+  /// (three at most) between them: letters spelled one by one (`f u c k`), which `WordShaper`
+  /// joins. The units written end with the letter before, one space unit for the separators,
+  /// and this letter: the space is dropped, both letters are marked spelled, and a letter that
+  /// repeats the one before merges into it, as `WordShaper`'s `emit` merges them once the
+  /// separators are dropped. Gives up where the units are not so (a digit, an Arabic letter, an
+  /// optional letter), where the joined token's digits would become letters.
+  @inline(never)
+  private mutating func joinSpelledLetters() {
+    let (letter, separator) = (ScalarClass.letter.rawValue, ScalarClass.separator.rawValue)
+    let (before, gap, current) = (written - 3, written - 2, written - 1)
+    guard before >= 0, infos[current].flags == letter, infos[gap].flags == separator,
+      infos[before].flags & ~NormalizedText.spelledFlag == letter
+    else {
+      gaveUp = true
+      return
+    }
+    infos[before].flags |= NormalizedText.spelledFlag
+    hasSpelledUnits = true
+    if merges && scalars[before] == scalars[current] {
+      infos[before].end = infos[current].end
+      let run = UInt32(infos[before].run) + UInt32(infos[current].run)
+      infos[before].run = UInt16(clamping: run)
+      written = gap
+    } else {
+      scalars[gap] = scalars[current]
+      infos[gap] = infos[current]
+      infos[gap].flags |= NormalizedText.spelledFlag
+      written = current
+    }
+  }
+
   /// The token being read has ended.
   @inline(__always)
   private mutating func endToken() {
@@ -683,7 +719,7 @@ struct SinglePassShaper {
     if collapses && tokenLength == 1 && previousTokenLength == 1 && gapUnits <= WordShaper.maximumJoinGap
       && gapIsSeparators
     {
-      gaveUp = true
+      joinSpelledLetters()
     }
     if marksOptional && tokenLength == 1 && classBeforeToken == ScalarClass.unspaced.rawValue {
       optionalIfCJKFollows = true
