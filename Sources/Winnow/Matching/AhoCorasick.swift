@@ -263,18 +263,22 @@
   /// beside the other walk, it made the caller's check of a match a function called per match.
   @inline(never)
   func forEachASCIIMatchByStart(in scalars: UnsafeBufferPointer<UInt32>, _ body: (Int, Int) -> Void) {
-    guard let filter = asciiFilter else { return }
-    layout.program.withUnsafeBufferPointer { program in
-      bmpCodes.withUnsafeBufferPointer { bmpCodes in
-        filter.forEachMatch(in: scalars) { start in
-          var state: UInt32 = 0
-          for index in start..<scalars.count {
-            state = AutomatonLayout.child(program, state, code(of: scalars[index], in: bmpCodes))
-            if state == 0 { return }
-            layout.forEachOwnPattern(program, at: state) { body($0, index + 1) }
+    guard asciiFilter != nil else { return }
+    // Read as a guaranteed reference: bound with `guard let`, the filter was retained and
+    // released on every text. SAFETY: the automaton holds its filter for as long as it lives.
+    Unmanaged.passUnretained(asciiFilter.unsafelyUnwrapped)._withUnsafeGuaranteedRef { filter in
+      layout.program.withUnsafeBufferPointer { program in
+        bmpCodes.withUnsafeBufferPointer { bmpCodes in
+          filter.forEachMatch(in: scalars) { start in
+            var state: UInt32 = 0
+            for index in start..<scalars.count {
+              state = AutomatonLayout.child(program, state, code(of: scalars[index], in: bmpCodes))
+              if state == 0 { return }
+              layout.forEachOwnPattern(program, at: state) { body($0, index + 1) }
+            }
+          } _: { pattern, end in
+            body(pattern, end)
           }
-        } _: { pattern, end in
-          body(pattern, end)
         }
       }
     }

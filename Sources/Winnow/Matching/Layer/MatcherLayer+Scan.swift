@@ -4,8 +4,9 @@ extension MatcherLayer {
     in text: NormalizedUnits, layer: Int, into candidates: inout [Candidate], warnings: inout [MatchWarning],
     rejected: inout [(Candidate, Rejection)]?
   ) {
-    // Regexes whose required literal the (primary) walk found; the others need no run.
-    var triggered: [Int32]? = []  // allocates only when a literal is found
+    // Regexes whose required literal the (primary) walk found; the others need no run. Nil
+    // without regexes: an empty array was still released at the end of every text.
+    var triggered: [Int32]? = regexes.isEmpty ? nil : []  // allocates only when a literal is found
     if !text.hasOptionalUnits {
       let scalars = text.scalars
       walk(scalars, units: nil, in: text, layer: layer, into: &candidates, triggered: &triggered, rejected: &rejected)
