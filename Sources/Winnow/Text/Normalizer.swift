@@ -21,8 +21,8 @@ import CWinnowFilter
 ///    (or vanish next to CJK), and repeated letters merge into one unit that counts them.
 ///
 /// For most text both happen in one pass (``SinglePassShaper``), each final unit written as its
-/// scalar is folded; a text where a rule needs more than that (`f.u.c.k`, `sh1t`, `反v动`, `@`)
-/// is folded again and shaped by ``WordShaper``'s passes, with the same result.
+/// scalar is folded; a text where a rule needs more than that (`s.h.1.t`, `sh!t`, `@`) is
+/// folded again and shaped by ``WordShaper``'s passes, with the same result.
 ///
 /// It deliberately does not segment Chinese into words, transliterate between scripts, or
 /// guess at spelling: every rule is local, so a match can always be mapped back exactly.
