@@ -131,18 +131,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,bmi,bmi2"))) uint64_t winnow_fi
 }
 
 int winnow_ascii_words_available(void) {
+  // The wide first stage's checks (AVX-512 F, BW and DQ, BMI1 and BMI2, the registers saved),
+  // then what the word step uses besides.
+  if (winnow_filter_vector_level() < 2) return 0;
   unsigned int eax, ebx, ecx, edx;
-  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
-  // OSXSAVE (27), AVX (28) and POPCNT (23).
-  if ((ecx & (1u << 27)) == 0 || (ecx & (1u << 28)) == 0 || (ecx & (1u << 23)) == 0) return 0;
-  unsigned int xcr0_low, xcr0_high;
-  __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
-  if ((xcr0_low & 0xE6u) != 0xE6u) return 0;  // SSE, AVX, opmask and ZMM state
+  // POPCNT (leaf 1, ecx 23).
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || (ecx & (1u << 23)) == 0) return 0;
+  // AVX512VL (leaf 7, ebx 31), AVX512_VBMI (ecx 1) and AVX512_VBMI2 (ecx 6).
   if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
-  // AVX512F (16), BMI1 (3), BMI2 (8), AVX512BW (30), AVX512VL (31); AVX512_VBMI (ecx 1) and
-  // AVX512_VBMI2 (ecx 6).
-  const unsigned int needed = (1u << 16) | (1u << 3) | (1u << 8) | (1u << 30) | (1u << 31);
-  if ((ebx & needed) != needed || (ecx & (1u << 1)) == 0 || (ecx & (1u << 6)) == 0) return 0;
+  if ((ebx & (1u << 31)) == 0 || (ecx & (1u << 1)) == 0 || (ecx & (1u << 6)) == 0) return 0;
   // LZCNT (extended leaf 0x80000001, ecx 5).
   if (!__get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) || (ecx & (1u << 5)) == 0) return 0;
   return 1;

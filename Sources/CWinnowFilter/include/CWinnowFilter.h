@@ -34,7 +34,7 @@ uint64_t winnow_filter_prefix_pass_wide(
   const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
   const uint64_t *singles, uint64_t multiplier);
 
-/// Whether `winnow_ascii_words` can run here: an x86-64 processor with AVX-512 F, BW, VL, VBMI
+/// Whether `winnow_ascii_words` can run here: an x86-64 processor with AVX-512 F, BW, DQ, VL, VBMI
 /// and VBMI2, BMI1, BMI2, LZCNT and POPCNT, and an operating system that saves its registers.
 /// Asks the processor once per call, so callers keep the answer.
 int winnow_ascii_words_available(void);
