@@ -46,9 +46,10 @@ static inline __attribute__((always_inline)) uint64_t read_tables(
   return passed;
 }
 
-// The first `positions` bits of `~continuations`: the lead bytes the stage tests.
-static inline uint64_t leads_of(uint64_t continuations, int positions) {
-  return ~continuations & (positions < 64 ? (1ull << positions) - 1 : ~0ull);
+// The first `positions` bits of `~skipped`: the lead bytes the stage tests (`skipped` has the
+// continuation bytes, and the spaces when the caller skips them).
+static inline uint64_t leads_of(uint64_t skipped, int positions) {
+  return ~skipped & (positions < 64 ? (1ull << positions) - 1 : ~0ull);
 }
 
 // The low 64 bits of `key * multiplier` per lane, for keys of at most 32 bits: AVX2 multiplies
@@ -59,7 +60,7 @@ __attribute__((target("avx2"))) static inline __m256i product(__m256i key, __m25
 
 __attribute__((target("avx2,bmi,bmi2"))) uint64_t winnow_filter_prefix_pass(
   const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
-  const uint64_t *singles, uint64_t multiplier) {
+  const uint64_t *singles, uint64_t multiplier, int skip_spaces) {
   const uint8_t *bytes = (const uint8_t *)block;
   const __m256i low = _mm256_set1_epi64x((long long)(multiplier & 0xFFFFFFFFu));
   const __m256i high = _mm256_set1_epi64x((long long)(multiplier >> 32));
@@ -81,7 +82,13 @@ __attribute__((target("avx2,bmi,bmi2"))) uint64_t winnow_filter_prefix_pass(
     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(low_bytes, top), continuation))
     | (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(high_bytes, top), continuation))
         << 32;
-  const uint64_t leads = leads_of(continuations, positions);
+  uint64_t spaces = 0;
+  if (skip_spaces) {
+    const __m256i space = _mm256_set1_epi8(0x20);
+    spaces = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(low_bytes, space))
+      | (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(high_bytes, space)) << 32;
+  }
+  const uint64_t leads = leads_of(continuations | spaces, positions);
   uint64_t prefix_index[64] __attribute__((aligned(32)));
   uint64_t gate_index[64] __attribute__((aligned(32)));
   for (int offset = 0; offset < positions; offset += 8) {
@@ -101,7 +108,7 @@ __attribute__((target("avx2,bmi,bmi2"))) uint64_t winnow_filter_prefix_pass(
 
 __attribute__((target("avx512f,avx512bw,avx512dq,bmi,bmi2"))) uint64_t winnow_filter_prefix_pass_wide(
   const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
-  const uint64_t *singles, uint64_t multiplier) {
+  const uint64_t *singles, uint64_t multiplier, int skip_spaces) {
   const uint8_t *bytes = (const uint8_t *)block;
   const __m512i factor = _mm512_set1_epi64((long long)multiplier);
   const __m128i shift = _mm_cvtsi64_si128((long long)prefix_shift);
@@ -112,10 +119,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,bmi,bmi2"))) uint64_t winnow_fi
   const __m512i order = _mm512_set_epi8(
     14, 13, 12, 11, 10, 9, 8, 7, 13, 12, 11, 10, 9, 8, 7, 6, 12, 11, 10, 9, 8, 7, 6, 5, 11, 10, 9, 8, 7, 6, 5, 4, 10,
     9, 8, 7, 6, 5, 4, 3, 9, 8, 7, 6, 5, 4, 3, 2, 8, 7, 6, 5, 4, 3, 2, 1, 7, 6, 5, 4, 3, 2, 1, 0);
-  const uint64_t leads = leads_of(
-    _mm512_cmpeq_epi8_mask(
-      _mm512_and_si512(_mm512_loadu_si512(block), _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8((char)0x80)),
-    positions);
+  const __m512i all = _mm512_loadu_si512(block);
+  const uint64_t continuations =
+    _mm512_cmpeq_epi8_mask(_mm512_and_si512(all, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8((char)0x80));
+  const uint64_t spaces = skip_spaces ? _mm512_cmpeq_epi8_mask(all, _mm512_set1_epi8(0x20)) : 0;
+  const uint64_t leads = leads_of(continuations | spaces, positions);
   uint64_t prefix_index[64] __attribute__((aligned(64)));
   uint64_t gate_index[64] __attribute__((aligned(64)));
   for (int offset = 0; offset < positions; offset += 8) {

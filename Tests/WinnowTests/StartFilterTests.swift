@@ -2,7 +2,7 @@ import PropertyBased
 import Testing
 import WinnowTestSupport
 
-@testable import Winnow
+@_spi(Tools) @testable import Winnow
 
 /// The raw start filter's vector first stages (AVX2, AVX-512, each where this machine has it)
 /// against the one that tests a lead byte at a time: the same bits for every block, with and
@@ -89,4 +89,26 @@ struct StartFilterTests {
     return (agreeing, passing)
   }
 
+  /// A space is tested only where a pattern starts with one, and a compiled filter keeps
+  /// knowing which: the stage counts of `winnow match --filter-counts` see what the scan tests.
+  /// (That no match is lost either way is `AhoCorasickTests`' properties, whose patterns
+  /// start with a space now and then.)
+  @Test(arguments: [(["ab", "b a"], 6), ([" a", "b a"], 10)])
+  func spacesAreTestedOnlyWhereAPatternStartsWithOne(_ patterns: [String], _ tested: Int) {
+    let text = Array("ab ab  b a".utf8)
+    let filter = StartFilter(patterns: patterns.map { Array($0.utf8) })
+    var writer = CompiledWriter()
+    filter.encode(into: &writer)
+    let bytes = writer.finished()
+    let decoded = bytes.withUnsafeBytes { bytes in
+      var reader = try! CompiledReader(bytes)
+      return try! StartFilter(decoding: &reader)
+    }
+    for filter in [filter, decoded] {
+      var counts = FilterStageCounts()
+      text.withUnsafeBufferPointer { filter.countStages(in: $0, into: &counts) }
+      // Ten bytes, four of them spaces.
+      #expect(counts.leadBytes == tested, "\(counts)")
+    }
+  }
 }

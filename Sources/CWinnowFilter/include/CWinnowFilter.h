@@ -14,7 +14,7 @@ int winnow_filter_vector_level(void);
 /// once, with AVX2; call it only when `winnow_filter_vector_level()` is at least 1.
 ///
 /// Bit `k` of the result, for `k` below `positions` (1 to 64), is set when byte `k` of `block`
-/// is not a UTF-8 continuation byte and either the prefix table or the gate passes the eight
+/// is not a UTF-8 continuation byte, nor a space (0x20) when `skip_spaces` is nonzero, and either the prefix table or the gate passes the eight
 /// bytes at `block + k`, read little-endian as `v`, exactly as the Swift code tests them with
 /// `m = multiplier`:
 /// - the prefix table: bit `(v >> 32) & 63` of `prefix[((v & 0xFFFFFFFF) * m) >> prefix_shift]`;
@@ -26,13 +26,13 @@ int winnow_filter_vector_level(void);
 /// `prefix_shift` is between 48 and 58, so that an index stays inside the caller's table.
 uint64_t winnow_filter_prefix_pass(
   const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
-  const uint64_t *singles, uint64_t multiplier);
+  const uint64_t *singles, uint64_t multiplier, int skip_spaces);
 
 /// `winnow_filter_prefix_pass` with AVX-512 (eight positions a register); the same bits. Call
 /// it only when `winnow_filter_vector_level()` is 2.
 uint64_t winnow_filter_prefix_pass_wide(
   const void *block, int positions, const uint64_t *prefix, uint64_t prefix_shift, const uint64_t *gate,
-  const uint64_t *singles, uint64_t multiplier);
+  const uint64_t *singles, uint64_t multiplier, int skip_spaces);
 
 /// Whether `winnow_ascii_words` can run here: an x86-64 processor with AVX-512 F, BW, DQ, VL, VBMI
 /// and VBMI2, BMI1, BMI2, LZCNT and POPCNT, and an operating system that saves its registers.

@@ -16,6 +16,7 @@ extension StartFilter {
     writer.write(singlesOffset)
     writer.write(prefixOffset)
     writer.write(prefixShift)
+    writer.write(skipsSpaces)
     patterns.encode(into: &writer)
   }
 
@@ -46,6 +47,7 @@ extension StartFilter {
     guard PrefixTable.fits(offset: prefixOffset, shift: prefixShift, inWords: words.count) else {
       throw CompiledMatcherError(.malformed("start filter prefix table"))
     }
+    skipsSpaces = try reader.readBool()
     patterns = try WindowPatterns(decoding: &reader)
   }
 }

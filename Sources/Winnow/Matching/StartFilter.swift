@@ -65,6 +65,10 @@ struct StartFilter: Sendable {
   let prefixShift: UInt64
   /// The patterns by their window, exactly: what a position that passes is looked up in.
   let patterns: WindowPatterns
+  /// Whether no pattern starts with a space (0x20): then a space is not tested at all, as a
+  /// continuation byte is not. Most texts have a space every few bytes, and the prefix table
+  /// would reject it only after reading its word (but for a collision of hashes).
+  let skipsSpaces: Bool
 
   /// Builds the filter for patterns given as UTF-8 bytes (none empty).
   init(patterns: [[UInt8]]) {
@@ -117,6 +121,7 @@ struct StartFilter: Sendable {
     self.words = words
     (w1, w2, w3, w4, w6, w8) = (all[0], all[1], all[2], all[3], all[4], all[5])
     hasShort = !(groups[0].isEmpty && groups[1].isEmpty && groups[2].isEmpty)
+    skipsSpaces = !patterns.contains { $0.first == 0x20 }
   }
 
   /// Bytes of memory the filter holds.
@@ -195,12 +200,20 @@ struct StartFilter: Sendable {
   }
 
   /// One bit per byte of `value` (bit `k` for byte `k`) that is not a UTF-8 continuation byte
-  /// (`10xxxxxx`, bit 7 set and bit 6 clear); the multiplication gathers the bit 7s of the
-  /// eight bytes into the top byte.
+  /// (`10xxxxxx`, bit 7 set and bit 6 clear), nor a space when `skippingSpaces`; the
+  /// multiplication gathers the bit 7s of the eight bytes into the top byte.
   @inline(__always)
-  private static func leadBits(_ value: UInt64) -> UInt64 {
+  private static func leadBits(_ value: UInt64, skippingSpaces: Bool) -> UInt64 {
     let continuation = value & ~(value &<< 1) & 0x8080_8080_8080_8080
-    return (((~continuation & 0x8080_8080_8080_8080) &>> 7) &* 0x0102_0408_1020_4080) &>> 56
+    var tested = ~continuation & 0x8080_8080_8080_8080
+    if skippingSpaces {
+      // Bit 7 of each byte of `other` is set where that byte of `value` is not 0x20 (no carry
+      // crosses a byte: each low seven bits plus 0x7F stay below 0x100).
+      let spaced = value ^ 0x2020_2020_2020_2020
+      let other = ((spaced & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | spaced
+      tested &= other
+    }
+    return ((tested &>> 7) &* 0x0102_0408_1020_4080) &>> 56
   }
 
   /// Calls `body(pattern, start, end)` for every occurrence of every pattern in `bytes`, in
@@ -385,8 +398,9 @@ struct StartFilter: Sendable {
     }
     var leads: UInt64 = 0
     var lane = 0
+    let skippingSpaces = skipsSpaces
     while lane < positions {
-      leads |= Self.leadBits(load(lane)) &<< UInt64(lane)
+      leads |= Self.leadBits(load(lane), skippingSpaces: skippingSpaces) &<< UInt64(lane)
       lane &+= 8
     }
     // The zeros past a text's end are lead bytes too: not tested.
@@ -409,11 +423,12 @@ struct StartFilter: Sendable {
     guard let base = words.baseAddress else { return 0 }
     let (count, gate) = (Int32(truncatingIfNeeded: positions), hasShort ? base + gateOffset : nil)
     let singles = hasSingles ? base + singlesOffset : nil
+    let skip: Int32 = skipsSpaces ? 1 : 0
     return stage == .avx512
       ? winnow_filter_prefix_pass_wide(
-        block, count, base + prefixOffset, prefixShift, gate, singles, BlockedBloom.multiplier)
+        block, count, base + prefixOffset, prefixShift, gate, singles, BlockedBloom.multiplier, skip)
       : winnow_filter_prefix_pass(
-        block, count, base + prefixOffset, prefixShift, gate, singles, BlockedBloom.multiplier)
+        block, count, base + prefixOffset, prefixShift, gate, singles, BlockedBloom.multiplier, skip)
   }
 
   /// Adds what the filter does with `bytes` to `counts`, stage by stage: the tests of
@@ -428,7 +443,7 @@ struct StartFilter: Sendable {
       words.withUnsafeBufferPointer { words in
         for position in 0..<bytes.count {
           added.positions += 1
-          guard bytes[position] & 0xC0 != 0x80 else { continue }
+          guard bytes[position] & 0xC0 != 0x80 && !(skipsSpaces && bytes[position] == 0x20) else { continue }
           added.leadBytes += 1
           let value = UInt64(littleEndian: padded.loadUnaligned(fromByteOffset: position, as: UInt64.self))
           guard passesPrefix(value, words) & 1 != 0 else { continue }
@@ -453,7 +468,8 @@ struct StartFilter: Sendable {
 @_spi(Tools) public struct FilterStageCounts: Sendable, Equatable {
   /// Bytes of text.
   public var positions = 0
-  /// Bytes that start a UTF-8 character: the positions the filter tests.
+  /// Bytes that start a UTF-8 character, spaces left out where no pattern starts with one:
+  /// the positions the filter tests.
   public var leadBytes = 0
   /// Lead bytes that pass the prefix table (or the gate of short patterns).
   public var passedPrefix = 0
