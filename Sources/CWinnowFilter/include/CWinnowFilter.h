@@ -14,9 +14,9 @@ int winnow_filter_vector_level(void);
 /// once, with AVX2; call it only when `winnow_filter_vector_level()` is at least 1.
 ///
 /// Bit `k` of the result, for `k` below `positions` (1 to 64), is set when byte `k` of `block`
-/// is not a UTF-8 continuation byte, nor a space (0x20) when `skip_spaces` is nonzero, and either the prefix table or the gate passes the eight
-/// bytes at `block + k`, read little-endian as `v`, exactly as the Swift code tests them with
-/// `m = multiplier`:
+/// is not a UTF-8 continuation byte, nor a space (0x20) when `skip_spaces` is nonzero, and
+/// either the prefix table or the gate passes the eight bytes at `block + k`, read
+/// little-endian as `v`, exactly as the Swift code tests them with `m = multiplier`:
 /// - the prefix table: bit `(v >> 32) & 63` of `prefix[((v & 0xFFFFFFFF) * m) >> prefix_shift]`;
 /// - the gate, when `gate` is not null: bit `(v >> 16) & 63` of
 ///   `gate[((v & 0xFFFF) * m) >> 54]`;
