@@ -111,4 +111,32 @@ struct StartFilterTests {
       #expect(counts.leadBytes == tested, "\(counts)")
     }
   }
+
+  /// In the scalar filter's prefix tables, a pattern that is its prefix (two scalars in the
+  /// first table, three in the second) sets its end bit, not every bit of its word: another
+  /// prefix that hashes to the same word is let through only by its own bits. The pattern itself
+  /// still passes whatever follows it. (That no match is lost is `AhoCorasickTests`'
+  /// properties, whose patterns have two and three scalars.)
+  @Test func aPatternThatIsItsPrefixSetsOnlyItsEndBit() {
+    let ending: UInt64 = 0x1234_5678 &* BlockedBloom.multiplier
+    // The same top bits (the same word), another end bit, and one follower.
+    let neighbour = ending ^ 1
+    var prefixes: [UInt64: UInt64] = [:]
+    var ends = Set<UInt64>()
+    PrefixTable.insert(ending, followedBy: nil, into: &prefixes, ends: &ends)
+    PrefixTable.insert(neighbour, followedBy: 7, into: &prefixes, ends: &ends)
+    var words: [UInt64] = []
+    let (offset, shift) = PrefixTable.append(prefixes, ends: ends, to: &words, minimumWords: 64)
+    #expect(ending >> shift == neighbour >> shift)
+    #expect(words[offset + Int(ending >> shift)].nonzeroBitCount == 2)
+    #expect(![7, PrefixTable.endBit(ending)].contains(PrefixTable.endBit(neighbour)))
+    words.withUnsafeBufferPointer { words in
+      for next: UInt64 in 0..<64 {
+        let test = { PrefixTable.testOrEnd($0, followedBy: next, offset: offset, shift: shift, words) & 1 }
+        #expect(test(ending) == 1)
+        // The word's bits: the neighbour's follower and the other prefix's end bit.
+        #expect(test(neighbour) == ([7, PrefixTable.endBit(ending)].contains(next) ? 1 : 0), "followed by \(next)")
+      }
+    }
+  }
 }

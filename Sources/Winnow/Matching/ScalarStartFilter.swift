@@ -1,16 +1,17 @@
 /// The ``StartFilter`` of a walk over scalars (normalized text). Its first stage is a prefix
 /// table: a 64-bit word per hashed first two scalars of the patterns, with bit `c & 63` set
-/// for each third scalar `c` that follows them (all bits for a pattern of two scalars), and an
-/// exact bitmap of one-scalar patterns of the BMP (`屌`). Its second stage, at the positions the
-/// first lets through, is a second prefix table, of the first three scalars and then the fourth
-/// (all bits for a pattern of three), with a ``BlockedBloom`` filter of the patterns of two
-/// scalars and one of the supplementary one-scalar patterns (those of the BMP again exactly,
-/// read without hashing). The scalars are hashed directly, with no alphabet lookup; only a
-/// position that passes both stages is walked from the root. Keys of two scalars alone would
-/// let a third of all positions through (English words share their first two letters with some
-/// listed word). The second prefix table took the place of Bloom filters keyed by the first
-/// three and four scalars: one read where they took two, for 2–2.5% of a normalized message
-/// (`Benchmarks/HISTORY.md`). Internal to ``AhoCorasick``.
+/// for each third scalar `c` that follows them (for a pattern of two scalars, the end bit its
+/// hash picks: see ``PrefixTable``), and an exact bitmap of one-scalar patterns of the BMP
+/// (`屌`). Its second stage, at the positions the first lets through, is a second prefix table,
+/// of the first three scalars and then the fourth (the end bit for a pattern of three), with a
+/// ``BlockedBloom`` filter of the patterns of two scalars and one of the supplementary
+/// one-scalar patterns (those of the BMP again exactly, read without hashing). The scalars are
+/// hashed directly, with no alphabet lookup; only a position that passes both stages is walked
+/// from the root. Keys of two scalars alone would let a third of all positions through
+/// (English words share their first two letters with some listed word). The second prefix
+/// table took the place of Bloom filters keyed by the first three and four scalars: one read
+/// where they took two, for 2–2.5% of a normalized message (`Benchmarks/HISTORY.md`).
+/// Internal to ``AhoCorasick``.
 struct ScalarStartFilter: Sendable {
   /// Past the last scalar: not a scalar, so no key holds it.
   private static let beyond: UInt32 = 0xFFFF_FFFF
@@ -45,11 +46,12 @@ struct ScalarStartFilter: Sendable {
     var hasSingles = false
     var prefixes: [UInt64: UInt64] = [:]
     var longPrefixes: [UInt64: UInt64] = [:]
+    var (ends, longEnds) = (Set<UInt64>(), Set<UInt64>())
     for pattern in patterns {
       if pattern.count >= 2 {
         PrefixTable.insert(
           Self.key(pattern[0], pattern[1], 0, length: 2), followedBy: pattern.count > 2 ? UInt64(pattern[2]) : nil,
-          into: &prefixes)
+          into: &prefixes, ends: &ends)
       }
       switch pattern.count {
       case 1:
@@ -64,7 +66,7 @@ struct ScalarStartFilter: Sendable {
       default:
         PrefixTable.insert(
           Self.key(pattern[0], pattern[1], pattern[2], length: 3),
-          followedBy: pattern.count > 3 ? UInt64(pattern[3]) : nil, into: &longPrefixes)
+          followedBy: pattern.count > 3 ? UInt64(pattern[3]) : nil, into: &longPrefixes, ends: &longEnds)
       }
     }
     var offsets: [Int] = []
@@ -79,9 +81,9 @@ struct ScalarStartFilter: Sendable {
     }
     // About 1.5 words a prefix: every app's lists have these tables (see ``PrefixTable``).
     (prefixOffset, prefixShift) = PrefixTable.append(
-      prefixes, to: &words, minimumWords: prefixes.count + prefixes.count / 2)
+      prefixes, ends: ends, to: &words, minimumWords: prefixes.count + prefixes.count / 2)
     (longPrefixOffset, longPrefixShift) = PrefixTable.append(
-      longPrefixes, to: &words, minimumWords: longPrefixes.count + longPrefixes.count / 2)
+      longPrefixes, ends: longEnds, to: &words, minimumWords: longPrefixes.count + longPrefixes.count / 2)
     self.words = words
     self.offsets = (offsets[0], offsets[1])
     self.shifts = (shifts[0], shifts[1])
@@ -111,7 +113,7 @@ struct ScalarStartFilter: Sendable {
     _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ words: UnsafeBufferPointer<UInt64>
   ) -> UInt64 {
     var passed =
-      PrefixTable.test(
+      PrefixTable.testOrEnd(
         Self.key(a, b, c, length: 3), followedBy: UInt64(d), offset: longPrefixOffset, shift: longPrefixShift,
         words)
       | BlockedBloom.test(Self.key(a, b, 0, length: 2), shift: shifts.1, offset: offsets.1, words)
@@ -136,7 +138,7 @@ struct ScalarStartFilter: Sendable {
   private func passesPrefix(
     _ a: UInt32, _ b: UInt32, _ c: UInt32, supplementary: UInt64, _ words: UnsafeBufferPointer<UInt64>
   ) -> UInt64 {
-    let passed = PrefixTable.test(
+    let passed = PrefixTable.testOrEnd(
       Self.key(a, b, 0, length: 2), followedBy: UInt64(c), offset: prefixOffset, shift: prefixShift, words)
     let single = a < 0x10000 ? words[Int(truncatingIfNeeded: a &>> 6)] &>> UInt64(a & 63) : supplementary
     return (passed | single) & 1
