@@ -122,11 +122,10 @@ struct StartFilterTests {
     // The same top bits (the same word), another end bit, and one follower.
     let neighbour = ending ^ 1
     var prefixes: [UInt64: UInt64] = [:]
-    var ends = Set<UInt64>()
-    PrefixTable.insert(ending, followedBy: nil, into: &prefixes, ends: &ends)
-    PrefixTable.insert(neighbour, followedBy: 7, into: &prefixes, ends: &ends)
+    PrefixTable.insert(ending, followedBy: nil, endBitOnly: true, into: &prefixes)
+    PrefixTable.insert(neighbour, followedBy: 7, endBitOnly: true, into: &prefixes)
     var words: [UInt64] = []
-    let (offset, shift) = PrefixTable.append(prefixes, ends: ends, to: &words, minimumWords: 64)
+    let (offset, shift) = PrefixTable.append(prefixes, to: &words, minimumWords: 64)
     #expect(ending >> shift == neighbour >> shift)
     #expect(words[offset + Int(ending >> shift)].nonzeroBitCount == 2)
     #expect(![7, PrefixTable.endBit(ending)].contains(PrefixTable.endBit(neighbour)))

@@ -16,22 +16,14 @@ enum PrefixTable {
   private static let maximumBits: UInt64 = 16
 
   /// Adds to `prefixes` (bits by hashed prefix) a pattern's prefix `hashed`, followed by
-  /// `next`, or by nothing when the pattern is the prefix (every bit).
-  static func insert(_ hashed: UInt64, followedBy next: UInt64?, into prefixes: inout [UInt64: UInt64]) {
-    prefixes[hashed, default: 0] |= next.map { 1 << ($0 & 63) } ?? .max
-  }
-
-  /// Adds to `prefixes` a pattern's prefix `hashed`, followed by `next`; or, when the pattern
-  /// is the prefix (`next` is nil), to `ends`, whose prefixes set only their end bit.
+  /// `next`, or by nothing when the pattern is the prefix: then every bit, or with
+  /// `endBitOnly` the prefix's end bit alone (a table read by
+  /// ``testOrEnd(_:followedBy:offset:shift:_:)``).
   static func insert(
-    _ hashed: UInt64, followedBy next: UInt64?, into prefixes: inout [UInt64: UInt64], ends: inout Set<UInt64>
+    _ hashed: UInt64, followedBy next: UInt64?, endBitOnly: Bool = false, into prefixes: inout [UInt64: UInt64]
   ) {
-    if let next {
-      prefixes[hashed, default: 0] |= 1 << (next & 63)
-    } else {
-      prefixes[hashed, default: 0] |= 0  // counted among the prefixes the table is sized for
-      ends.insert(hashed)
-    }
+    let end: UInt64 = endBitOnly ? 1 << endBit(hashed) : .max
+    prefixes[hashed, default: 0] |= next.map { 1 << ($0 & 63) } ?? end
   }
 
   /// The end bit of prefix `hashed`: the hash's low six bits, where the top bits pick the
@@ -43,18 +35,16 @@ enum PrefixTable {
     hashed & 63
   }
 
-  /// Appends the table of `prefixes` (and the end bits of `ends`) to `words`, of at least
-  /// `minimumWords` words within the bounds; returns where it starts and the shift that takes
-  /// a hashed prefix to its word.
+  /// Appends the table of `prefixes` to `words`, of at least `minimumWords` words within the
+  /// bounds; returns where it starts and the shift that takes a hashed prefix to its word.
   static func append(
-    _ prefixes: [UInt64: UInt64], ends: Set<UInt64> = [], to words: inout [UInt64], minimumWords: Int
+    _ prefixes: [UInt64: UInt64], to words: inout [UInt64], minimumWords: Int
   ) -> (offset: Int, shift: UInt64) {
     var bits = minimumBits
     while bits < maximumBits && 1 << bits < minimumWords { bits += 1 }
     let (offset, shift) = (words.count, 64 - bits)
     words += [UInt64](repeating: 0, count: 1 << Int(bits))
     for (hashed, following) in prefixes { words[offset + Int(hashed >> shift)] |= following }
-    for hashed in ends { words[offset + Int(hashed >> shift)] |= 1 << endBit(hashed) }
     return (offset, shift)
   }
 
@@ -74,7 +64,7 @@ enum PrefixTable {
   }
 
   /// Bit 0: whether prefix `hashed` may be followed by `next` (only its low six bits count) or
-  /// be a pattern itself, in a table built with `ends`: the word's bit for `next` or its end bit.
+  /// be a pattern itself, in a table built with `endBitOnly`: the word's bit for `next` or its end bit.
   @inline(__always)
   static func testOrEnd(
     _ hashed: UInt64, followedBy next: UInt64, offset: Int, shift: UInt64, _ words: UnsafeBufferPointer<UInt64>

@@ -46,12 +46,11 @@ struct ScalarStartFilter: Sendable {
     var hasSingles = false
     var prefixes: [UInt64: UInt64] = [:]
     var longPrefixes: [UInt64: UInt64] = [:]
-    var (ends, longEnds) = (Set<UInt64>(), Set<UInt64>())
     for pattern in patterns {
       if pattern.count >= 2 {
         PrefixTable.insert(
           Self.key(pattern[0], pattern[1], 0, length: 2), followedBy: pattern.count > 2 ? UInt64(pattern[2]) : nil,
-          into: &prefixes, ends: &ends)
+          endBitOnly: true, into: &prefixes)
       }
       switch pattern.count {
       case 1:
@@ -66,7 +65,7 @@ struct ScalarStartFilter: Sendable {
       default:
         PrefixTable.insert(
           Self.key(pattern[0], pattern[1], pattern[2], length: 3),
-          followedBy: pattern.count > 3 ? UInt64(pattern[3]) : nil, into: &longPrefixes, ends: &longEnds)
+          followedBy: pattern.count > 3 ? UInt64(pattern[3]) : nil, endBitOnly: true, into: &longPrefixes)
       }
     }
     var offsets: [Int] = []
@@ -81,9 +80,9 @@ struct ScalarStartFilter: Sendable {
     }
     // About 1.5 words a prefix: every app's lists have these tables (see ``PrefixTable``).
     (prefixOffset, prefixShift) = PrefixTable.append(
-      prefixes, ends: ends, to: &words, minimumWords: prefixes.count + prefixes.count / 2)
+      prefixes, to: &words, minimumWords: prefixes.count + prefixes.count / 2)
     (longPrefixOffset, longPrefixShift) = PrefixTable.append(
-      longPrefixes, ends: longEnds, to: &words, minimumWords: longPrefixes.count + longPrefixes.count / 2)
+      longPrefixes, to: &words, minimumWords: longPrefixes.count + longPrefixes.count / 2)
     self.words = words
     self.offsets = (offsets[0], offsets[1])
     self.shifts = (shifts[0], shifts[1])
