@@ -138,4 +138,21 @@ struct StartFilterTests {
       }
     }
   }
+
+  /// The scalar filter's first stage lets a scalar beyond the BMP through on its own only when
+  /// a one-scalar pattern lies beyond the BMP, for the second stage's keys to decide: such a
+  /// pattern is still a candidate where it stands, and with one-scalar patterns of the BMP
+  /// alone (`屌`) no letter of a text in Shavian is.
+  @Test(arguments: [(["屌"], 0), (["屌", "𐑖"], 1)])
+  func supplementaryScalarsPassOnlyForSupplementarySingles(_ patterns: [String], _ expected: Int) {
+    let filter = ScalarStartFilter(patterns: patterns.map { $0.unicodeScalars.map(\.value) })
+    let text = "𐑐𐑑𐑒𐑓𐑔𐑕𐑖𐑗".unicodeScalars.map(\.value)
+    var candidates: [Int] = []
+    text.withUnsafeBufferPointer { text in filter.forEachCandidate(in: text) { candidates.append($0) } }
+    // With `𐑖` listed, its position passes both stages; collisions of the Bloom keys aside,
+    // the others do not pass the second.
+    #expect(candidates.contains(6) == (expected == 1))
+    #expect(candidates.count >= expected)
+    if expected == 0 { #expect(candidates.isEmpty) }
+  }
 }

@@ -131,8 +131,9 @@ struct ScalarStartFilter: Sendable {
   /// where the second stage takes three or four. The bitmap of one-scalar patterns is read
   /// whether or not there are any (it is all zeros then): a test of ``hasSingles`` at every
   /// position cost more.
-  /// A supplementary scalar is left to the keys when there are one-scalar patterns
-  /// (`supplementary` is 1 then, else 0).
+  /// A supplementary scalar passes here when a one-scalar pattern lies beyond the BMP
+  /// (`supplementary` is 1 then, else 0), for the second stage's keys of them to decide; with
+  /// one-scalar patterns of the BMP alone, every one passed (each letter of Shavian, each emoji).
   @inline(__always)
   private func passesPrefix(
     _ a: UInt32, _ b: UInt32, _ c: UInt32, supplementary: UInt64, _ words: UnsafeBufferPointer<UInt64>
@@ -220,7 +221,7 @@ struct ScalarStartFilter: Sendable {
       testable = all & ~excluded
     }
     @inline(__always) func scalar(_ index: Int) -> UInt32 { index < count ? scalars[index] : Self.beyond }
-    let supplementary: UInt64 = hasSingles ? 1 : 0
+    let supplementary: UInt64 = hasSupplementarySingles ? 1 : 0
     var prefixed: UInt64 = 0
     if testable != all {
       // Few positions left (words of a spaced script): each tested on its own.
