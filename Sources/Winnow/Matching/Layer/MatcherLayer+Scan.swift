@@ -62,14 +62,19 @@ extension MatcherLayer {
       @inline(__always) func found(_ pattern: Int, _ end: Int, units: [Int32]?) {
         layerReference._withUnsafeGuaranteedRef { layerObject in
           automatonReference._withUnsafeGuaranteedRef { automaton in
-            let entryIndex = Int(layerObject.patternEntries[pattern])
+            // One read of the pattern's record (entry, checks, runs, length) per hit.
+            let record = layerObject.patternRecords[pattern]
+            let entryIndex = Int(PatternRecord.entry(record))
             if entryIndex < 0 {
               triggered?.append(Int32(-entryIndex - 1))
               return
             }
-            let start = end - Int(automaton.patternLengths[pattern])
+            let length = PatternRecord.length(record)
+            let start =
+              end
+              - (length == PatternRecord.longLength ? Int(automaton.patternLengths[pattern]) : Int(length))
             let rejection = layerObject.check(
-              pattern: pattern, from: start, to: end, scalars: scalars, units: units, in: text)
+              pattern: pattern, record: record, from: start, to: end, scalars: scalars, units: units, in: text)
             guard rejection == .none || rejected != nil else { return }
             let first = units.map { Int($0[start]) } ?? start
             let last = units.map { Int($0[end - 1]) } ?? end - 1
@@ -112,14 +117,15 @@ extension MatcherLayer {
     case tooFewRepeats
   }
 
-  /// Whether a candidate of a literal's `pattern` over walk positions `start..<end` meets its
-  /// entry's word edges (each script's rule, in turn) and repeat counts, and if not, why.
+  /// Whether a candidate of a literal's `pattern` (whose ``PatternRecord`` is `record`) over
+  /// walk positions `start..<end` meets its entry's word edges (each script's rule, in turn)
+  /// and repeat counts, and if not, why.
   @inline(__always)
   private func check(
-    pattern: Int, from start: Int, to end: Int, scalars: UnsafeBufferPointer<UInt32>, units: [Int32]?,
-    in text: NormalizedUnits
+    pattern: Int, record: UInt64, from start: Int, to end: Int, scalars: UnsafeBufferPointer<UInt32>,
+    units: [Int32]?, in text: NormalizedUnits
   ) -> Rejection {
-    let checks = patternChecks[pattern]
+    let checks = PatternRecord.checks(record)
     let candidate = EdgeCandidate(start: start, end: end, scalars: scalars, units: units, text: text)
     if checks & HanWordEdges.readsLexicon != 0, !lexicon.isEmpty {
       let rejection = HanWordEdges.rejection(of: candidate, checks: checks, lexicon: lexicon)
@@ -137,9 +143,9 @@ extension MatcherLayer {
       let rejection = ArabicWordEdges.rejection(of: candidate, checks: checks, runs: patternRuns[pattern])
       if rejection != .none { return rejection }
     }
-    // Most patterns write no repeats: their empty runs are not copied out (a copy retained and
-    // released the array at every candidate).
-    if patternRuns[pattern].isEmpty { return .none }
+    // Most patterns write no repeats: their runs are not read (a copy of the empty array
+    // retained and released it at every candidate; reading its count was a cache miss).
+    if record & PatternRecord.hasRuns == 0 { return .none }
     return repeatRejection(of: candidate, runs: patternRuns[pattern], in: text)
   }
 

@@ -60,10 +60,10 @@ final class MatcherLayer: Sendable {
   /// The automaton of the literal entries, if any; pattern `i` is entry `patternEntries[i]`,
   /// or, when that is negative, the required literal of regex `-patternEntries[i] - 1`.
   let automaton: AhoCorasick?
-  let patternEntries: [Int32]
-  /// By pattern: the checks a candidate must pass (``PatternCheck`` bits, set and read by the
-  /// word-edge rules), read on every automaton hit, so kept apart from the entries.
-  let patternChecks: [UInt8]
+  /// By pattern, what a walk's hit reads of it, in one word (``PatternRecord``): its entry, its
+  /// checks, whether it has runs, and its length. Kept as four arrays (with the automaton's
+  /// lengths), a hit read four words in four places, each a cache miss in a large list's.
+  let patternRecords: [UInt64]
   /// By pattern: the minimum repeat count of each scalar (a variant's own, see
   /// ``joinedVariant``, or its entry's), empty when every count is 1.
   let patternRuns: [[UInt16]]
@@ -136,8 +136,15 @@ final class MatcherLayer: Sendable {
     hasNameEntries = hasNames
     hasInsultEntries = hasInsults
     self.automaton = automaton
-    self.patternEntries = patternEntries.trimmed()
-    self.patternChecks = patternChecks.trimmed()
+    var records: [UInt64] = []
+    records.reserveCapacity(patternEntries.count)
+    for pattern in patternEntries.indices {
+      records.append(
+        PatternRecord.make(
+          entry: patternEntries[pattern], checks: patternChecks[pattern], hasRuns: !patternRuns[pattern].isEmpty,
+          length: automaton?.patternLengths[pattern] ?? 0))
+    }
+    self.patternRecords = records
     self.patternRuns = patternRuns
     self.lexiconWords = lexiconWords
     self.lexicon = lexicon
@@ -167,9 +174,41 @@ final class MatcherLayer: Sendable {
     let entryBytes = entries.reduce(0) { total, compiled in
       total + 96 + compiled.entry.text.utf8.count
     }
-    return (automaton?.memoryFootprint ?? 0) + patternEntries.capacity * 5 + patternRuns.capacity * 8 + entryBytes
+    return (automaton?.memoryFootprint ?? 0) + patternRecords.capacity * 8 + patternRuns.capacity * 8 + entryBytes
       + regexes.count * 512 + lexicon.capacity * 10
   }
+}
+
+extension MatcherLayer {
+  /// By pattern: its entry, or, when that is negative, the required literal of regex
+  /// `-entry - 1` (what compiled lists store).
+  var patternEntries: [Int32] { patternRecords.map { PatternRecord.entry($0) } }
+  /// By pattern: the checks a candidate must pass (``PatternCheck`` bits, set and read by the
+  /// word-edge rules).
+  var patternChecks: [UInt8] { patternRecords.map { PatternRecord.checks($0) } }
+}
+
+/// What a walk's hit of a literal's pattern reads, packed in one `UInt64` per pattern
+/// (``MatcherLayer/patternRecords``): bits 0–31 the entry (an `Int32`, see
+/// ``MatcherLayer/patternEntries``), bits 32–39 the ``PatternCheck`` bits, bit 40 set when the
+/// pattern has repeat counts (``MatcherLayer/patternRuns`` not empty), bits 41–63 its length in
+/// scalars, or ``longLength`` for a length that does not fit (then read from the automaton).
+/// Built when a layer is made, from the arrays compiled lists store: not a format of its own.
+enum PatternRecord {
+  static let hasRuns: UInt64 = 1 << 40
+  private static let lengthShift: UInt64 = 41
+  /// The length field of a pattern of this many scalars or more.
+  static let longLength: UInt64 = (1 << 23) - 1
+
+  static func make(entry: Int32, checks: UInt8, hasRuns: Bool, length: UInt32) -> UInt64 {
+    UInt64(UInt32(bitPattern: entry)) | UInt64(checks) << 32 | (hasRuns ? Self.hasRuns : 0)
+      | min(UInt64(length), longLength) << lengthShift
+  }
+
+  @inline(__always) static func entry(_ record: UInt64) -> Int32 { Int32(truncatingIfNeeded: record) }
+  @inline(__always) static func checks(_ record: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: record >> 32) }
+  /// The length field: the pattern's length, or ``longLength`` when it does not fit.
+  @inline(__always) static func length(_ record: UInt64) -> UInt64 { record >> lengthShift }
 }
 
 /// The checks a literal's pattern asks of a candidate, one bit each: set when a list is
