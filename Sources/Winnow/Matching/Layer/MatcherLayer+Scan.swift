@@ -143,10 +143,27 @@ extension MatcherLayer {
       let rejection = ArabicWordEdges.rejection(of: candidate, checks: checks, runs: patternRuns[pattern])
       if rejection != .none { return rejection }
     }
-    // Most patterns write no repeats: their runs are not read (a copy of the empty array
-    // retained and released it at every candidate; reading its count was a cache miss).
-    if record & PatternRecord.hasRuns == 0 { return .none }
-    return repeatRejection(of: candidate, runs: patternRuns[pattern], in: text)
+    // Most patterns write no repeats, and most that do are in the record: `patternRuns` is
+    // read for the others only (a copy of the empty array retained and released it at every
+    // candidate; reading an array through the array of them was two cache misses).
+    switch PatternRecord.runs(record) {
+    case PatternRecord.Runs.none.rawValue: return .none
+    case PatternRecord.Runs.inline.rawValue:
+      return repeatRejection(of: candidate, twice: PatternRecord.twiceMask(record), in: text)
+    default: return repeatRejection(of: candidate, runs: patternRuns[pattern], in: text)
+    }
+  }
+
+  /// ``repeatRejection(of:runs:in:)`` for counts of 1 and 2 given as a mask (bit `k` set when
+  /// unit `k` of the candidate must stand for two letters or more).
+  private func repeatRejection(of candidate: EdgeCandidate, twice mask: UInt64, in text: NormalizedUnits) -> Rejection {
+    var mask = mask
+    while mask != 0 {
+      let offset = mask.trailingZeroBitCount
+      mask &= mask &- 1
+      if text[candidate.unit(candidate.start &+ offset)].run < 2 { return .tooFewRepeats }
+    }
+    return .none
   }
 
   /// ``Rejection/tooFewRepeats`` when a unit of `candidate` stands for fewer repeated letters

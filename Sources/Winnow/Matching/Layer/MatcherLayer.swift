@@ -61,8 +61,9 @@ final class MatcherLayer: Sendable {
   /// or, when that is negative, the required literal of regex `-patternEntries[i] - 1`.
   let automaton: AhoCorasick?
   /// By pattern, what a walk's hit reads of it, in one word (``PatternRecord``): its entry, its
-  /// checks, whether it has runs, and its length. Kept as four arrays (with the automaton's
-  /// lengths), a hit read four words in four places, each a cache miss in a large list's.
+  /// checks, its length and most patterns' repeat counts. Kept as four arrays (with the
+  /// automaton's lengths), a hit read four words in four places, each a cache miss in a large
+  /// list's, and a pattern's counts through an array of arrays, two more.
   let patternRecords: [UInt64]
   /// By pattern: the minimum repeat count of each scalar (a variant's own, see
   /// ``joinedVariant``, or its entry's), empty when every count is 1.
@@ -141,7 +142,7 @@ final class MatcherLayer: Sendable {
     for pattern in patternEntries.indices {
       records.append(
         PatternRecord.make(
-          entry: patternEntries[pattern], checks: patternChecks[pattern], hasRuns: !patternRuns[pattern].isEmpty,
+          entry: patternEntries[pattern], checks: patternChecks[pattern], runs: patternRuns[pattern],
           length: automaton?.patternLengths[pattern] ?? 0))
     }
     self.patternRecords = records
@@ -189,26 +190,58 @@ extension MatcherLayer {
 }
 
 /// What a walk's hit of a literal's pattern reads, packed in one `UInt64` per pattern
-/// (``MatcherLayer/patternRecords``): bits 0–31 the entry (an `Int32`, see
-/// ``MatcherLayer/patternEntries``), bits 32–39 the ``PatternCheck`` bits, bit 40 set when the
-/// pattern has repeat counts (``MatcherLayer/patternRuns`` not empty), bits 41–63 its length in
-/// scalars, or ``longLength`` for a length that does not fit (then read from the automaton).
-/// Built when a layer is made, from the arrays compiled lists store: not a format of its own.
+/// (``MatcherLayer/patternRecords``), built when a layer is made from the arrays compiled lists
+/// store (not a format of its own):
+///
+/// - bits 0–31: the entry (an `Int32`, see ``MatcherLayer/patternEntries``);
+/// - bits 32–39: the ``PatternCheck`` bits;
+/// - bits 40–41: where its repeat counts are (``Runs``);
+/// - bits 42–47: its length in scalars, or ``longLength`` for one that does not fit (then read
+///   from the automaton);
+/// - bits 48–63: with ``Runs/inline``, bit `48 + k` set when scalar `k` must be written at least
+///   twice (every count 1 or 2, the pattern at most 16 scalars long: `ass`, `pussy`).
+///
+/// A hit reads nothing else unless the pattern's counts are longer or larger (its runs then
+/// read from ``MatcherLayer/patternRuns``, two more reads), or it is very long.
 enum PatternRecord {
-  static let hasRuns: UInt64 = 1 << 40
-  private static let lengthShift: UInt64 = 41
+  /// Where a pattern's minimum repeat counts are.
+  enum Runs: UInt64 {
+    /// Every count is 1.
+    case none = 0
+    /// In the record's top bits.
+    case inline = 1
+    /// In ``MatcherLayer/patternRuns``.
+    case array = 2
+  }
+  private static let runsShift: UInt64 = 40
+  private static let lengthShift: UInt64 = 42
+  private static let maskShift: UInt64 = 48
   /// The length field of a pattern of this many scalars or more.
-  static let longLength: UInt64 = (1 << 23) - 1
+  static let longLength: UInt64 = 63
 
-  static func make(entry: Int32, checks: UInt8, hasRuns: Bool, length: UInt32) -> UInt64 {
-    UInt64(UInt32(bitPattern: entry)) | UInt64(checks) << 32 | (hasRuns ? Self.hasRuns : 0)
-      | min(UInt64(length), longLength) << lengthShift
+  static func make(entry: Int32, checks: UInt8, runs: [UInt16], length: UInt32) -> UInt64 {
+    var record =
+      UInt64(UInt32(bitPattern: entry)) | UInt64(checks) << 32 | min(UInt64(length), longLength) << lengthShift
+    if runs.contains(where: { $0 > 1 }) {
+      if runs.count <= 16 && runs.allSatisfy({ $0 <= 2 }) {
+        var mask: UInt64 = 0
+        for (offset, run) in runs.enumerated() where run == 2 { mask |= 1 << UInt64(offset) }
+        record |= Runs.inline.rawValue << runsShift | mask << maskShift
+      } else {
+        record |= Runs.array.rawValue << runsShift
+      }
+    }
+    return record
   }
 
   @inline(__always) static func entry(_ record: UInt64) -> Int32 { Int32(truncatingIfNeeded: record) }
   @inline(__always) static func checks(_ record: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: record >> 32) }
+  /// The ``Runs`` field's raw value.
+  @inline(__always) static func runs(_ record: UInt64) -> UInt64 { record >> runsShift & 3 }
+  /// With ``Runs/inline``: bit `k` set when scalar `k` must be written at least twice.
+  @inline(__always) static func twiceMask(_ record: UInt64) -> UInt64 { record >> maskShift }
   /// The length field: the pattern's length, or ``longLength`` when it does not fit.
-  @inline(__always) static func length(_ record: UInt64) -> UInt64 { record >> lengthShift }
+  @inline(__always) static func length(_ record: UInt64) -> UInt64 { record >> lengthShift & 63 }
 }
 
 /// The checks a literal's pattern asks of a candidate, one bit each: set when a list is
