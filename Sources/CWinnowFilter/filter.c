@@ -291,3 +291,31 @@ int winnow_ascii_words(
 }
 
 #endif
+
+// Portable C: SSE2 on x86-64 (its baseline, so no run-time check), a plain loop elsewhere.
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
+int winnow_narrow_ascii(const uint32_t *scalars, long count, uint8_t *bytes) {
+  long index = 0;
+#if defined(__x86_64__)
+  const __m128i high = _mm_set1_epi32((int)0xFFFFFF80u);
+  for (; index + 16 <= count; index += 16) {
+    const __m128i a = _mm_loadu_si128((const __m128i *)(scalars + index));
+    const __m128i b = _mm_loadu_si128((const __m128i *)(scalars + index + 4));
+    const __m128i c = _mm_loadu_si128((const __m128i *)(scalars + index + 8));
+    const __m128i d = _mm_loadu_si128((const __m128i *)(scalars + index + 12));
+    const __m128i all = _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(all, high), _mm_setzero_si128())) != 0xFFFF) return 0;
+    // Every value is below 0x80: the signed packs keep it.
+    _mm_storeu_si128(
+      (__m128i *)(bytes + index), _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d)));
+  }
+#endif
+  for (; index < count; index++) {
+    if (scalars[index] >= 0x80) return 0;
+    bytes[index] = (uint8_t)scalars[index];
+  }
+  return 1;
+}

@@ -1,3 +1,5 @@
+import CWinnowFilter
+
 /// The start filter of a walk over normalized scalars that are all ASCII: the raw
 /// ``StartFilter`` of the automaton's patterns whose scalars are all ASCII, run over the
 /// text's scalars taken as bytes. Such a text can hold no other pattern, and there the raw
@@ -32,30 +34,29 @@ final class ASCIIWalkFilter: Sendable {
   /// Bytes of memory the filter holds.
   var memoryFootprint: Int { filter.memoryFootprint + patterns.capacity * 4 }
 
-  /// Whether every scalar is ASCII.
+  /// Writes `scalars` as bytes to the start of `padded` (at least ``StartFilter/padding``
+  /// longer) and zeros after them, for ``forEachMatch(inPadded:_:_:)``; returns false, with
+  /// `padded` partly written, when a scalar is not ASCII. The bytes are written and checked
+  /// in one pass (`winnow_narrow_ascii`): a pass to check them and another to write them each
+  /// read every scalar of every text.
   @inline(__always)
-  static func isASCII(_ scalars: UnsafeBufferPointer<UInt32>) -> Bool {
-    var all: UInt32 = 0
-    for scalar in scalars { all |= scalar }
-    return all < 0x80
+  static func narrow(_ scalars: UnsafeBufferPointer<UInt32>, into padded: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+    guard winnow_narrow_ascii(scalars.baseAddress, scalars.count, padded.baseAddress) != 0 else { return false }
+    for index in scalars.count..<padded.count { padded[index] = 0 }
+    return true
   }
 
-  /// Calls `body(pattern, end)` for every occurrence in `scalars` (all ASCII) of every
+  /// Calls `body(pattern, end)` for every occurrence in `bytes` (ASCII scalars as bytes,
+  /// followed in memory by ``StartFilter/padding`` zeros: see ``narrow(_:into:)``) of every
   /// pattern of the automaton, in order of start: the filter's exact tables report the
   /// patterns at the positions it passes, or `walk` (which reports every pattern starting
   /// there) walks the trie.
   @inline(__always)
-  func forEachMatch(in scalars: UnsafeBufferPointer<UInt32>, _ walk: (Int) -> Void, _ body: (Int, Int) -> Void) {
-    // The bytes, then the zeros that the filter reads past the last block.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scalars.count + StartFilter.padding) { padded in
-      for index in scalars.indices { padded[index] = UInt8(truncatingIfNeeded: scalars[index]) }
-      for index in scalars.count..<padded.count { padded[index] = 0 }
-      let bytes = UnsafeBufferPointer(rebasing: padded[..<scalars.count])
-      patterns.withUnsafeBufferPointer { patterns in
-        filter.forEachMatch(inPadded: bytes, walk: walk) { pattern, _, end in
-          // SAFETY: the exact tables hold the filter's patterns, numbered below their count.
-          body(Int(truncatingIfNeeded: patterns[pattern]), end)
-        }
+  func forEachMatch(inPadded bytes: UnsafeBufferPointer<UInt8>, _ walk: (Int) -> Void, _ body: (Int, Int) -> Void) {
+    patterns.withUnsafeBufferPointer { patterns in
+      filter.forEachMatch(inPadded: bytes, walk: walk) { pattern, _, end in
+        // SAFETY: the exact tables hold the filter's patterns, numbered below their count.
+        body(Int(truncatingIfNeeded: patterns[pattern]), end)
       }
     }
   }

@@ -251,25 +251,21 @@
     }
   }
 
-  /// Whether ``forEachASCIIMatchByStart(in:_:)`` can walk `scalars`: they are all ASCII,
-  /// and the automaton has an ``ASCIIWalkFilter``.
-  @inline(__always)
-  func walksASCII(_ scalars: UnsafeBufferPointer<UInt32>) -> Bool {
-    asciiFilter != nil && ASCIIWalkFilter.isASCII(scalars)
-  }
-
-  /// The matches ``forEachMatchByStart(in:skippingInsideWords:_:)`` finds (none left out), in
-  /// `scalars` that ``walksASCII(_:)``, by the ``ASCIIWalkFilter``. Not inlined: inlined
+  /// The matches ``forEachMatchByStart(in:skippingInsideWords:_:)`` finds (none left out) in
+  /// `scalars`, all ASCII, by the ``ASCIIWalkFilter`` (which the automaton must have): `bytes`
+  /// are the scalars written by ``ASCIIWalkFilter/narrow(_:into:)``. Not inlined: inlined
   /// beside the other walk, it made the caller's check of a match a function called per match.
   @inline(never)
-  func forEachASCIIMatchByStart(in scalars: UnsafeBufferPointer<UInt32>, _ body: (Int, Int) -> Void) {
+  func forEachASCIIMatchByStart(
+    in scalars: UnsafeBufferPointer<UInt32>, padded bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, Int) -> Void
+  ) {
     guard asciiFilter != nil else { return }
     // Read as a guaranteed reference: bound with `guard let`, the filter was retained and
     // released on every text. SAFETY: the automaton holds its filter for as long as it lives.
     Unmanaged.passUnretained(asciiFilter.unsafelyUnwrapped)._withUnsafeGuaranteedRef { filter in
       layout.program.withUnsafeBufferPointer { program in
         bmpCodes.withUnsafeBufferPointer { bmpCodes in
-          filter.forEachMatch(in: scalars) { start in
+          filter.forEachMatch(inPadded: bytes) { start in
             var state: UInt32 = 0
             for index in start..<scalars.count {
               state = AutomatonLayout.child(program, state, code(of: scalars[index], in: bmpCodes))
@@ -281,6 +277,17 @@
           }
         }
       }
+    }
+  }
+
+  /// ``forEachASCIIMatchByStart(in:padded:_:)`` when the automaton has an ``ASCIIWalkFilter``
+  /// and `scalars` are all ASCII; false, having reported nothing, otherwise. For tests.
+  func forEachASCIIMatchByStart(in scalars: UnsafeBufferPointer<UInt32>, _ body: (Int, Int) -> Void) -> Bool {
+    guard asciiFilter != nil else { return false }
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scalars.count + StartFilter.padding) { padded in
+      guard ASCIIWalkFilter.narrow(scalars, into: padded) else { return false }
+      forEachASCIIMatchByStart(in: scalars, padded: UnsafeBufferPointer(rebasing: padded[..<scalars.count]), body)
+      return true
     }
   }
 

@@ -88,16 +88,24 @@ extension MatcherLayer {
           }
         }
       }
-      // Texts of ASCII scalars by the raw filter of the ASCII patterns. Such a text has no
+      // Texts of ASCII scalars by the raw filter of the ASCII patterns, over the scalars written
+      // as bytes (a text that does not start with ASCII is not tried). Such a text has no
       // optional units (letters between CJK characters), so its walk is over units (`units`
       // nil): written so, its closure differs from the other's, and each inlines the check of
       // a match (two closures the same were merged into one function, called per match).
-      if units == nil && !skipsInsideWords && walked.walksASCII(scalars) {
-        walked.forEachASCIIMatchByStart(in: scalars) { found($0, $1, units: nil) }
-      } else {
-        walked.forEachMatchByStart(in: scalars, skippingInsideWords: skipsInsideWords) {
-          found($0, $1, units: units)
+      if units == nil && !skipsInsideWords && walked.asciiFilter != nil && scalars.first ?? 0 < 0x80 {
+        let walkedASCII = withUnsafeTemporaryAllocation(
+          of: UInt8.self, capacity: scalars.count + StartFilter.padding
+        ) { padded in
+          guard ASCIIWalkFilter.narrow(scalars, into: padded) else { return false }
+          let bytes = UnsafeBufferPointer(rebasing: padded[..<scalars.count])
+          walked.forEachASCIIMatchByStart(in: scalars, padded: bytes) { found($0, $1, units: nil) }
+          return true
         }
+        if walkedASCII { return }
+      }
+      walked.forEachMatchByStart(in: scalars, skippingInsideWords: skipsInsideWords) {
+        found($0, $1, units: units)
       }
     }
   }
