@@ -246,6 +246,18 @@ struct MatcherTests {
     #expect(raw.matches(in: "fuck").count == 1)
   }
 
+  /// Every match in order of start, then end, then block before review: a layer's walk finds
+  /// its own in order, but a second layer's (other rules) come after the first's, and two lists'
+  /// entries of the same text share a span.
+  @Test func overlappingMatchesAreOrderedAcrossLayersAndTies() throws {
+    let matcher = try Matcher(lists: [
+      WordList(name: "late", origin: .custom, parsing: "zzz\nreview:abc"),
+      WordList(name: "early", origin: .custom, parsing: "abc", normalization: .none),
+    ])
+    let found = matcher.overlappingMatches(in: "abc zzz").map { "\($0.text) \($0.range) \($0.action)" }
+    #expect(found == ["abc 0..<3 block", "abc 0..<3 review", "zzz 4..<7 block"])
+  }
+
   /// A matcher is shared by the threads of a server, and each thread keeps its scans' buffers
   /// for its next scan, of any matcher: every thread must find in each text exactly what one
   /// thread scanning alone finds, whatever ran on it before (texts of every size, one past the

@@ -67,9 +67,13 @@ struct NaiveMatchingTests {
       guard let matcher = try? Matcher(lists: [list]), let reference = Self.naive(entries, in: text, Normalizer())
       else { return }
       compared += 1
-      let found = Set(matcher.overlappingMatches(in: text).map { Found(entry: $0.entry.text, range: $0.range) })
+      let matches = matcher.overlappingMatches(in: text)
+      let found = Set(matches.map { Found(entry: $0.entry.text, range: $0.range) })
       if !reference.isEmpty { withMatches += 1 }
       #expect(found == reference, "\(entries) in \(text.debugDescription)")
+      // In order of start, then end, whether or not the scan had to sort them.
+      let spans = matches.map { [$0.range.lowerBound, $0.range.upperBound] }
+      #expect(spans == spans.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }, "order in \(text.debugDescription)")
     }
     // The comparison means something only if most cases ran and many of them found something.
     #expect(compared > 1000, "\(compared) of 1500 cases compared")

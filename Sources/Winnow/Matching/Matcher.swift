@@ -246,7 +246,7 @@ public final class Matcher: Sendable {
     }
     if let kind {
       kind.select(&candidates, start: \.start, end: \.end, pattern: rank)
-    } else if candidates.count > 1 {
+    } else if candidates.count > 1 && !Self.spansIncrease(candidates) {
       candidates.sort { ($0.start, $0.end, rank($0)) < ($1.start, $1.end, rank($1)) }
     }
     var matches = candidates.map { match($0, in: bytes) }
@@ -269,6 +269,17 @@ public final class Matcher: Sendable {
       }
     }
     return MatchReport(matches: matches, warnings: warnings)
+  }
+
+  /// Whether the candidates' spans strictly increase (by start, then end): the order one walk
+  /// of one layer finds them in, which sorting by span and rank would keep. Sorting them anyway
+  /// read each one's rank at every comparison.
+  private static func spansIncrease(_ candidates: [Candidate]) -> Bool {
+    for index in candidates.indices.dropFirst()
+    where (candidates[index - 1].start, candidates[index - 1].end) >= (candidates[index].start, candidates[index].end) {
+      return false
+    }
+    return true
   }
 
   /// Keeps the first of each candidate (both walks of a text with optional units find most of
