@@ -5,6 +5,9 @@
 
 #include "CWinnowFilter.h"
 
+// The calling thread's scan workspace (`winnow_thread_workspace` in the header).
+_Thread_local void *winnow_thread_workspace_pointer = 0;
+
 #if defined(__x86_64__)
 #include <cpuid.h>
 #include <immintrin.h>

@@ -93,4 +93,18 @@ int winnow_ascii_words(
 /// them all (`bytes` then partly written). Sixteen scalars a step with SSE2 on x86-64.
 int winnow_narrow_ascii(const uint32_t *scalars, long count, uint8_t *bytes);
 
+/// The calling thread's scan workspace (Swift's `ThreadWorkspace`), null until the thread's first
+/// scan sets it: a variable of the thread's own, read without a call. (A pthread key cost a
+/// call, and Swift's lazy global for the key a check, on every scan.)
+static inline void *winnow_thread_workspace(void) {
+  extern _Thread_local void *winnow_thread_workspace_pointer;
+  return winnow_thread_workspace_pointer;
+}
+
+/// Sets the calling thread's scan workspace (see `winnow_thread_workspace`).
+static inline void winnow_set_thread_workspace(void *workspace) {
+  extern _Thread_local void *winnow_thread_workspace_pointer;
+  winnow_thread_workspace_pointer = workspace;
+}
+
 #endif

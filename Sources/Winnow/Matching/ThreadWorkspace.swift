@@ -1,3 +1,5 @@
+import CWinnowFilter
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -15,7 +17,9 @@
 /// often the one the other took next, so with two scanning threads the scans kept moving
 /// workspaces' buffers from one core's cache to the other's, and both threads wrote the pool's
 /// lock and array: part of the extra CPU time a line cost with `winnow scan --jobs 2` over one
-/// job. A thread that ends releases its workspace.
+/// job. A scan finds its thread's workspace through a C thread-local variable
+/// (`winnow_thread_workspace`), read without a call; a pthread key, set once per thread, only
+/// has the workspace released when the thread ends.
 enum ThreadWorkspace {
   /// What a thread's key points to: memory of its own, so that a scan works on the workspace in
   /// place (moving it out and back, or copying it, retained and released every buffer of its
@@ -41,8 +45,9 @@ enum ThreadWorkspace {
     return key
   }()
 
-  /// Frees a thread's slot when the thread ends.
+  /// Frees a thread's slot when the thread ends (on that thread, which no longer finds it).
   private static func freeSlot(_ pointer: UnsafeMutableRawPointer) {
+    if winnow_thread_workspace() == pointer { winnow_set_thread_workspace(nil) }
     let slot = pointer.assumingMemoryBound(to: Slot.self)
     slot.deinitialize(count: 1)
     slot.deallocate()
@@ -52,13 +57,14 @@ enum ThreadWorkspace {
   /// thread is using it. A workspace that a huge text grew is emptied afterwards.
   static func withWorkspace<Result>(_ body: (inout ScanWorkspace) -> Result) -> Result {
     let slot: UnsafeMutablePointer<Slot>
-    if let pointer = pthread_getspecific(key) {
-      // SAFETY: the key only ever holds a `Slot` this function allocated and initialized, freed
-      // by `freeSlot` when its thread ends; no other thread reads it.
+    if let pointer = winnow_thread_workspace() {
+      // SAFETY: the variable only ever holds a `Slot` this function allocated and initialized
+      // for this thread, freed by `freeSlot` when the thread ends; no other thread reads it.
       slot = pointer.assumingMemoryBound(to: Slot.self)
     } else {
       slot = .allocate(capacity: 1)
       slot.initialize(to: Slot())
+      winnow_set_thread_workspace(slot)
       pthread_setspecific(key, slot)
     }
     guard !slot.pointee.isInUse else {
