@@ -376,9 +376,9 @@ struct SinglePassShaper {
       self.lastScalar = lastScalar
     }
     guard let base = bytes.baseAddress else { return index }
-    // Four bytes at a time, so the last character of a text goes the general way.
-    while index &+ 3 < bytes.count {
-      let word = UInt32(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self))
+    // One character or separator of the run, whose bytes begin `word` (little-endian): false
+    // where the run ends (`gaveUp` set when the units are full).
+    @inline(__always) func take(_ word: UInt32) -> Bool {
       // A lead 1110xxxx and two continuations 10xxxxxx, decoded as `UTF8Decoding.decode`
       // decodes them when they are valid. An overlong sequence (below U+0800) or a surrogate
       // is not: its entry is never an unspaced fold (``FoldTable/stopsInvalidUnspacedRuns``,
@@ -387,9 +387,9 @@ struct SinglePassShaper {
         // An ASCII separator (a space, a comma) between CJK characters.
         guard collapses && word & 0x80 == 0,
           FoldTable.fold(entries[Int(word & 0x7F)], ofClass: separator) != nil
-        else { break }
+        else { return false }
         index &+= 1
-        continue
+        return true
       }
       let value = (word & 0x0F) &<< 12 | (word &>> 2) & 0xFC0 | (word &>> 16) & 0x3F
       guard let scalar = FoldTable.unspacedFold(entries[Int(value)]) else {
@@ -397,9 +397,9 @@ struct SinglePassShaper {
         // for the general decoder, which reads each of its bytes as U+FFFD.
         guard collapses && value >= 0x800 && value & 0xF800 != 0xD800,
           FoldTable.fold(entries[Int(value)], ofClass: separator) != nil
-        else { break }
+        else { return false }
         index &+= 3
-        continue
+        return true
       }
       let start = Int32(truncatingIfNeeded: index)
       guard
@@ -408,9 +408,20 @@ struct SinglePassShaper {
           capacity: capacity, scalars, infos)
       else {
         gaveUp = true
-        return index
+        return false
       }
       index &+= 3
+      return true
+    }
+    // Four bytes at a time; then a text's last three bytes on their own (its last character
+    // went the general way: a third of the work of a message of two or three characters).
+    while index &+ 3 < bytes.count {
+      guard take(UInt32(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self))) else {
+        return index
+      }
+    }
+    if index &+ 3 == bytes.count {
+      _ = take(UInt32(base[index]) | UInt32(base[index &+ 1]) &<< 8 | UInt32(base[index &+ 2]) &<< 16)
     }
     return index
   }
