@@ -314,6 +314,60 @@ struct AhoCorasickTests {
     }
   }
 
+  /// Skipping positions inside words, the ASCII walk (the raw filter's prefix table, then only
+  /// a word's first position) finds what the scalar walk skipping them finds: every match that
+  /// does not start inside a word of ASCII letters and digits, and nothing the automaton does
+  /// not find. Texts of up to 200 scalars cross the blocks of 64 positions.
+  @Test func asciiWalkSkippingInsideWordsEqualsScalarWalk() async {
+    let alphabet: [Character] = ["a", "B", "1", " ", "-"]
+    let characterGen = Gen.int(in: 0...(alphabet.count - 1)).map { alphabet[$0] }
+    await propertyCheck(
+      count: 400, input: characterGen.string(of: 1...5).array(of: 1...12), characterGen.string(of: 0...200)
+    ) { patterns, text in
+      let scalarPatterns = patterns.map { $0.unicodeScalars.map(\.value) }
+      let automaton = try! AhoCorasick(scalarPatterns: scalarPatterns, filters: .scalarsAndASCII)
+      let scalars = text.unicodeScalars.map(\.value)
+      var all: [[Int]] = []
+      var scalarWalk: [[Int]] = []
+      var asciiWalk: [[Int]] = []
+      let walked = scalars.withUnsafeBufferPointer { scalars in
+        automaton.forEachMatch(in: scalars) { all.append([$0, $1]) }
+        automaton.forEachMatchByStart(in: scalars, skippingInsideWords: true) { scalarWalk.append([$0, $1]) }
+        return automaton.forEachASCIIMatchByStart(in: scalars, skippingInsideWords: true) {
+          asciiWalk.append([$0, $1])
+        }
+      }
+      #expect(walked)
+      #expect(Set(asciiWalk) == Set(scalarWalk))
+      #expect(asciiWalk.count == Set(asciiWalk).count)
+      func isWord(_ value: UInt32) -> Bool {
+        (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+      }
+      let wordStarts = all.filter { match in
+        let start = match[1] - scalarPatterns[match[0]].count
+        return start == 0 || !(isWord(scalars[start - 1]) && isWord(scalars[start]))
+      }
+      #expect(Set(asciiWalk).isSubset(of: Set(all)))
+      #expect(Set(wordStarts).isSubset(of: Set(asciiWalk)))
+    }
+  }
+
+  /// The raw filter's word starts, eight bytes a step, against a byte-by-byte reading: every
+  /// byte below 0x80 before and in a block.
+  @Test func wordStartsOfABlockAreThoseOfEachByte() async {
+    await propertyCheck(count: 500, input: Gen.int(in: 0...127).map { UInt8($0) }.array(of: 65...65)) { bytes in
+      func isWord(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+      }
+      let block = Array(bytes.dropFirst())
+      let starts = block.withUnsafeBytes { StartFilter.wordStarts(inBlock: $0.baseAddress!, before: bytes[0]) }
+      for offset in 0..<64 {
+        let inside = isWord(bytes[offset + 1]) && isWord(bytes[offset])
+        #expect((starts >> UInt64(offset)) & 1 == (inside ? 0 : 1), "offset \(offset) of \(bytes)")
+      }
+    }
+  }
+
   /// Words, digits and spaces for the filter's masks: which positions it tests.
   static let spacedAlphabet: [Character] = ["a", "b", "1", " ", "傻", "逼"]
   static let spacedCharacterGen = Gen.int(in: 0...(spacedAlphabet.count - 1)).map { spacedAlphabet[$0] }

@@ -50,11 +50,16 @@ final class ASCIIWalkFilter: Sendable {
   /// followed in memory by ``StartFilter/padding`` zeros: see ``narrow(_:into:)``) of every
   /// pattern of the automaton, in order of start: the filter's exact tables report the
   /// patterns at the positions it passes, or `walk` (which reports every pattern starting
-  /// there) walks the trie.
+  /// there) walks the trie. With `skippingInsideWords`, matches starting inside a word of
+  /// ASCII letters and digits may be left out (see
+  /// ``StartFilter/forEachMatch(inPadded:skippingInsideWords:walk:_:)``).
   @inline(__always)
-  func forEachMatch(inPadded bytes: UnsafeBufferPointer<UInt8>, _ walk: (Int) -> Void, _ body: (Int, Int) -> Void) {
+  func forEachMatch(
+    inPadded bytes: UnsafeBufferPointer<UInt8>, skippingInsideWords: Bool, _ walk: (Int) -> Void,
+    _ body: (Int, Int) -> Void
+  ) {
     patterns.withUnsafeBufferPointer { patterns in
-      filter.forEachMatch(inPadded: bytes, walk: walk) { pattern, _, end in
+      filter.forEachMatch(inPadded: bytes, skippingInsideWords: skippingInsideWords, walk: walk) { pattern, _, end in
         // SAFETY: the exact tables hold the filter's patterns, numbered below their count.
         body(Int(truncatingIfNeeded: patterns[pattern]), end)
       }

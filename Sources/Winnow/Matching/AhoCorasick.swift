@@ -253,11 +253,14 @@
 
   /// The matches ``forEachMatchByStart(in:skippingInsideWords:_:)`` finds (none left out) in
   /// `scalars`, all ASCII, by the ``ASCIIWalkFilter`` (which the automaton must have): `bytes`
-  /// are the scalars written by ``ASCIIWalkFilter/narrow(_:into:)``. Not inlined: inlined
+  /// are the scalars written by ``ASCIIWalkFilter/narrow(_:into:)``. With `skippingInsideWords`,
+  /// matches that start inside a word of ASCII letters and digits may be left out, as
+  /// ``forEachMatchByStart(in:skippingInsideWords:_:)`` leaves them. Not inlined: inlined
   /// beside the other walk, it made the caller's check of a match a function called per match.
   @inline(never)
   func forEachASCIIMatchByStart(
-    in scalars: UnsafeBufferPointer<UInt32>, padded bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, Int) -> Void
+    in scalars: UnsafeBufferPointer<UInt32>, padded bytes: UnsafeBufferPointer<UInt8>,
+    skippingInsideWords: Bool = false, _ body: (Int, Int) -> Void
   ) {
     guard asciiFilter != nil else { return }
     // Read as a guaranteed reference: bound with `guard let`, the filter was retained and
@@ -265,7 +268,7 @@
     Unmanaged.passUnretained(asciiFilter.unsafelyUnwrapped)._withUnsafeGuaranteedRef { filter in
       layout.program.withUnsafeBufferPointer { program in
         bmpCodes.withUnsafeBufferPointer { bmpCodes in
-          filter.forEachMatch(inPadded: bytes) { start in
+          filter.forEachMatch(inPadded: bytes, skippingInsideWords: skippingInsideWords) { start in
             var state: UInt32 = 0
             for index in start..<scalars.count {
               state = AutomatonLayout.child(program, state, code(of: scalars[index], in: bmpCodes))
@@ -282,11 +285,15 @@
 
   /// ``forEachASCIIMatchByStart(in:padded:_:)`` when the automaton has an ``ASCIIWalkFilter``
   /// and `scalars` are all ASCII; false, having reported nothing, otherwise. For tests.
-  func forEachASCIIMatchByStart(in scalars: UnsafeBufferPointer<UInt32>, _ body: (Int, Int) -> Void) -> Bool {
+  func forEachASCIIMatchByStart(
+    in scalars: UnsafeBufferPointer<UInt32>, skippingInsideWords: Bool = false, _ body: (Int, Int) -> Void
+  ) -> Bool {
     guard asciiFilter != nil else { return false }
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scalars.count + StartFilter.padding) { padded in
       guard ASCIIWalkFilter.narrow(scalars, into: padded) else { return false }
-      forEachASCIIMatchByStart(in: scalars, padded: UnsafeBufferPointer(rebasing: padded[..<scalars.count]), body)
+      forEachASCIIMatchByStart(
+        in: scalars, padded: UnsafeBufferPointer(rebasing: padded[..<scalars.count]),
+        skippingInsideWords: skippingInsideWords, body)
       return true
     }
   }

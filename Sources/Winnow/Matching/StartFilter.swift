@@ -234,10 +234,14 @@ struct StartFilter: Sendable {
 
   /// ``forEachMatch(in:walk:_:)`` for `bytes` followed in memory by ``padding`` readable zero
   /// bytes: every block is filtered in place, where the other copies the last into a padded
-  /// buffer.
+  /// buffer. With `skippingInsideWords`, a position whose byte and the one before it are both
+  /// ASCII letters or digits is not tested past the prefix table
+  /// (``wordStarts(inBlock:before:)``): the caller rejects a match starting there, as
+  /// ``ScalarStartFilter/forEachCandidate(in:skippingInsideWords:_:)`` leaves it out.
   @inline(__always)
   func forEachMatch(
-    inPadded bytes: UnsafeBufferPointer<UInt8>, walk: (Int) -> Void, _ body: (Int, Int, Int) -> Void
+    inPadded bytes: UnsafeBufferPointer<UInt8>, skippingInsideWords: Bool = false, walk: (Int) -> Void,
+    _ body: (Int, Int, Int) -> Void
   ) {
     guard let base = bytes.baseAddress else { return }
     let count = bytes.count
@@ -248,8 +252,11 @@ struct StartFilter: Sendable {
         var index = 0
         while index < count {
           let block = UnsafeRawPointer(base + index)
+          let kept =
+            skippingInsideWords
+            ? Self.wordStarts(inBlock: block, before: index > 0 ? base[index &- 1] : 0) : UInt64.max
           let passed = candidatesInline(
-            inBlock: block, positions: min(64, count &- index), words, windows, stage: stage)
+            inBlock: block, positions: min(64, count &- index), words, windows, stage: stage, keeping: kept)
           report(passed, in: block, windows) { offset, value, windows in
             let start = index &+ offset
             if !patterns.report(at: start, value: value, windows: windows, in: bytes, body) { walk(start) }
@@ -340,16 +347,18 @@ struct StartFilter: Sendable {
     candidatesInline(inBlock: block, positions: positions, words, windows, stage: stage)
   }
 
-  /// ``candidates(inBlock:positions:_:_:stage:)``, inlined.
+  /// ``candidates(inBlock:positions:_:_:stage:)``, inlined; only the positions of `kept`'s
+  /// bits go past the prefix table.
   @inline(__always)
   private func candidatesInline(
     inBlock block: UnsafeRawPointer, positions: Int, _ words: UnsafeBufferPointer<UInt64>,
-    _ windows: UnsafeMutablePointer<UInt8>, stage: FirstStage
+    _ windows: UnsafeMutablePointer<UInt8>, stage: FirstStage, keeping kept: UInt64 = .max
   ) -> UInt64 {
     var prefixed =
       stage == .scalar
       ? prefixPasses(inBlock: block, positions: positions, words)
       : vectorPrefixPasses(inBlock: block, positions: positions, words, stage: stage)
+    prefixed &= kept
     if positions < 64 { prefixed &= (1 &<< UInt64(positions)) &- 1 }
     var passed: UInt64 = 0
     while prefixed != 0 {
@@ -360,6 +369,30 @@ struct StartFilter: Sendable {
       passed |= (found == 0 ? 0 : 1) &<< UInt64(offset)
     }
     return passed
+  }
+
+  /// Bit `k` for each of the 64 bytes at `block` (ASCII, or zeros past a text) that is not inside
+  /// a word: not both it and the byte before it (`before` for the first) ASCII letters or
+  /// digits. Eight bytes a step, by arithmetic on the word (SWAR): each byte's top bit says
+  /// whether it lies in a range (bytes below 0x80, so no subtraction borrows from the next).
+  @inline(__always)
+  static func wordStarts(inBlock block: UnsafeRawPointer, before: UInt8) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high = ones &* 0x80
+    // The top bit of each byte of `word` that lies in `low...top`.
+    @inline(__always) func within(_ word: UInt64, _ low: UInt8, _ top: UInt8) -> UInt64 {
+      ((word | high) &- ones &* UInt64(low)) & ((ones &* UInt64(top | 0x80)) &- word) & high
+    }
+    var wordBytes: UInt64 = 0
+    var offset = 0
+    while offset < 64 {
+      let word = UInt64(littleEndian: block.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      let tested = within(word, 0x30, 0x39) | within(word | ones &* 0x20, 0x61, 0x7A)
+      wordBytes |= (((tested &>> 7) &* 0x0102_0408_1020_4080) &>> 56) &<< UInt64(offset)
+      offset &+= 8
+    }
+    let previous = (within(UInt64(before), 0x30, 0x39) | within(UInt64(before | 0x20), 0x61, 0x7A)) &>> 7
+    return ~(wordBytes & (wordBytes &<< 1 | previous))
   }
 
   /// How the first stage runs: in Swift, one lead byte at a time, or with the help of C

@@ -102,10 +102,10 @@ extension MatcherLayer {
             || tables.checks[pattern] & PatternCheck.start != 0
         }
         // Texts of ASCII scalars take the raw filter of the ASCII patterns (see
-        // ``ASCIIWalkFilter``) where every position is tested. Where the walk skips positions
-        // inside words (the built-in lists), the scalar filter tests a word's first position
-        // only, and the ASCII filter would be memory and start-up for nothing.
-        let asciiFilter = compact || skipsInsideWords ? nil : ASCIIWalkFilter(patterns: patterns)
+        // ``ASCIIWalkFilter``), past whose prefix table, where the walk skips positions inside
+        // words (the built-in lists), only a word's first position goes. The small lists of
+        // apps (`compact`) have no start filter, for memory.
+        let asciiFilter = compact ? nil : ASCIIWalkFilter(patterns: patterns)
         return (tables, skipsInsideWords, asciiFilter)
       })
     let automaton = built.map { asciiFilter == nil ? $0 : AhoCorasick($0, asciiFilter: asciiFilter) }

@@ -93,13 +93,15 @@ extension MatcherLayer {
       // optional units (letters between CJK characters), so its walk is over units (`units`
       // nil): written so, its closure differs from the other's, and each inlines the check of
       // a match (two closures the same were merged into one function, called per match).
-      if units == nil && !skipsInsideWords && walked.asciiFilter != nil && scalars.first ?? 0 < 0x80 {
+      if units == nil && walked.asciiFilter != nil && scalars.first ?? 0 < 0x80 {
         let walkedASCII = withUnsafeTemporaryAllocation(
           of: UInt8.self, capacity: scalars.count + StartFilter.padding
         ) { padded in
           guard ASCIIWalkFilter.narrow(scalars, into: padded) else { return false }
           let bytes = UnsafeBufferPointer(rebasing: padded[..<scalars.count])
-          walked.forEachASCIIMatchByStart(in: scalars, padded: bytes) { found($0, $1, units: nil) }
+          walked.forEachASCIIMatchByStart(in: scalars, padded: bytes, skippingInsideWords: skipsInsideWords) {
+            found($0, $1, units: nil)
+          }
           return true
         }
         if walkedASCII { return }
