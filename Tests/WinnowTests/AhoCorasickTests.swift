@@ -314,6 +314,21 @@ struct AhoCorasickTests {
     }
   }
 
+  /// Whether `value` is an ASCII letter or digit: a word's scalar to the walks that skip
+  /// positions inside words.
+  static func isASCIIWord(_ value: UInt32) -> Bool {
+    (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+  }
+
+  /// The matches (pattern, end) of `all` that do not start inside a word of ASCII letters and
+  /// digits of `scalars`.
+  static func wordStartMatches(_ all: [[Int]], patterns: [[UInt32]], in scalars: [UInt32]) -> [[Int]] {
+    all.filter { match in
+      let start = match[1] - patterns[match[0]].count
+      return start == 0 || !(isASCIIWord(scalars[start - 1]) && isASCIIWord(scalars[start]))
+    }
+  }
+
   /// Skipping positions inside words, the ASCII walk (the raw filter's prefix table, then only
   /// a word's first position) finds what the scalar walk skipping them finds: every match that
   /// does not start inside a word of ASCII letters and digits, and nothing the automaton does
@@ -340,13 +355,7 @@ struct AhoCorasickTests {
       #expect(walked)
       #expect(Set(asciiWalk) == Set(scalarWalk))
       #expect(asciiWalk.count == Set(asciiWalk).count)
-      func isWord(_ value: UInt32) -> Bool {
-        (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
-      }
-      let wordStarts = all.filter { match in
-        let start = match[1] - scalarPatterns[match[0]].count
-        return start == 0 || !(isWord(scalars[start - 1]) && isWord(scalars[start]))
-      }
+      let wordStarts = Self.wordStartMatches(all, patterns: scalarPatterns, in: scalars)
       #expect(Set(asciiWalk).isSubset(of: Set(all)))
       #expect(Set(wordStarts).isSubset(of: Set(asciiWalk)))
     }
@@ -356,13 +365,10 @@ struct AhoCorasickTests {
   /// byte below 0x80 before and in a block.
   @Test func wordStartsOfABlockAreThoseOfEachByte() async {
     await propertyCheck(count: 500, input: Gen.int(in: 0...127).map { UInt8($0) }.array(of: 65...65)) { bytes in
-      func isWord(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-      }
       let block = Array(bytes.dropFirst())
       let starts = block.withUnsafeBytes { StartFilter.wordStarts(inBlock: $0.baseAddress!, before: bytes[0]) }
       for offset in 0..<64 {
-        let inside = isWord(bytes[offset + 1]) && isWord(bytes[offset])
+        let inside = Self.isASCIIWord(UInt32(bytes[offset + 1])) && Self.isASCIIWord(UInt32(bytes[offset]))
         #expect((starts >> UInt64(offset)) & 1 == (inside ? 0 : 1), "offset \(offset) of \(bytes)")
       }
     }
@@ -390,13 +396,7 @@ struct AhoCorasickTests {
         automaton.forEachMatch(in: scalars) { all.append([$0, $1]) }
         automaton.forEachMatchByStart(in: scalars, skippingInsideWords: true) { skipping.append([$0, $1]) }
       }
-      func isWord(_ value: UInt32) -> Bool {
-        (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
-      }
-      let wordStarts = all.filter { match in
-        let start = match[1] - scalarPatterns[match[0]].count
-        return start == 0 || !(isWord(scalars[start - 1]) && isWord(scalars[start]))
-      }
+      let wordStarts = Self.wordStartMatches(all, patterns: scalarPatterns, in: scalars)
       #expect(Set(skipping).isSubset(of: Set(all)))
       #expect(Set(wordStarts).isSubset(of: Set(skipping)))
     }
