@@ -200,8 +200,7 @@ struct StartFilter: Sendable {
   }
 
   /// One bit per byte of `value` (bit `k` for byte `k`) that is not a UTF-8 continuation byte
-  /// (`10xxxxxx`, bit 7 set and bit 6 clear), nor a space when `skippingSpaces`; the
-  /// multiplication gathers the bit 7s of the eight bytes into the top byte.
+  /// (`10xxxxxx`, bit 7 set and bit 6 clear), nor a space when `skippingSpaces`.
   @inline(__always)
   private static func leadBits(_ value: UInt64, skippingSpaces: Bool) -> UInt64 {
     let continuation = value & ~(value &<< 1) & 0x8080_8080_8080_8080
@@ -213,7 +212,14 @@ struct StartFilter: Sendable {
       let other = ((spaced & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | spaced
       tested &= other
     }
-    return ((tested &>> 7) &* 0x0102_0408_1020_4080) &>> 56
+    return topBits(tested)
+  }
+
+  /// Bit `k` set where byte `k` of `tested` has its bit 7 set (its other bits clear): the
+  /// multiplication gathers the eight bit 7s into the top byte.
+  @inline(__always)
+  private static func topBits(_ tested: UInt64) -> UInt64 {
+    ((tested &>> 7) &* 0x0102_0408_1020_4080) &>> 56
   }
 
   /// Calls `body(pattern, start, end)` for every occurrence of every pattern in `bytes`, in
@@ -388,7 +394,7 @@ struct StartFilter: Sendable {
     while offset < 64 {
       let word = UInt64(littleEndian: block.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
       let tested = within(word, 0x30, 0x39) | within(word | ones &* 0x20, 0x61, 0x7A)
-      wordBytes |= (((tested &>> 7) &* 0x0102_0408_1020_4080) &>> 56) &<< UInt64(offset)
+      wordBytes |= topBits(tested) &<< UInt64(offset)
       offset &+= 8
     }
     let previous = (within(UInt64(before), 0x30, 0x39) | within(UInt64(before | 0x20), 0x61, 0x7A)) &>> 7
