@@ -150,7 +150,7 @@ public final class Matcher: Sendable {
   }
 
   /// The index of `rules`' text among those a scan normalizes: one a distinct rule set, in the
-  /// order of the layers that first use each (as ``collectCandidates(in:warnings:rejected:)``
+  /// order of the layers that first use each (as ``collectCandidates(in:workspace:warnings:rejected:)``
   /// fills them).
   private static func slot(of rules: Normalization, in layers: [MatcherLayer]) -> Int? {
     var distinct: [Normalization] = []
@@ -224,14 +224,45 @@ public final class Matcher: Sendable {
   private func scan(
     utf8 bytes: UnsafeBufferPointer<UInt8>, kind: MatchKind?, suppressed: inout [SuppressedMatch]?
   ) -> MatchReport {
+    // One visit to the thread's workspace for the whole scan: the candidates are chosen in its
+    // storage and it is emptied at the end. Taking the storage out and giving it back after
+    // the matches were made visited the workspace twice (about 160 instructions a text with
+    // matches, a tenth of what a match costs after its walk).
+    ThreadWorkspace.withWorkspace { scan(utf8: bytes, kind: kind, suppressed: &suppressed, in: &$0) }
+  }
+
+  /// ``scan(utf8:kind:suppressed:)`` with the thread's `workspace`.
+  private func scan(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, kind: MatchKind?, suppressed: inout [SuppressedMatch]?,
+    in workspace: inout ScanWorkspace
+  ) -> MatchReport {
     var warnings: [MatchWarning] = []
     var rejected: [(Candidate, MatcherLayer.Rejection)]? = suppressed == nil ? nil : []
-    var candidates = collectCandidates(in: bytes, warnings: &warnings, rejected: &rejected)
-    // The candidates' storage is the thread's (see ``ScanWorkspace/candidates``): given back
-    // for the next scan once the matches are made.
-    defer { if candidates.capacity > 0 { Self.keepCandidateStorage(&candidates) } }
-    if let rejected { suppressed = explainRejections(rejected, candidates: candidates, bytes: bytes) }
-    // Most texts hold nothing: no filtering, sorting or hashing for them.
+    collectCandidates(in: bytes, workspace: &workspace, warnings: &warnings, rejected: &rejected)
+    // Most texts have none: no filtering, sorting or hashing for them.
+    if workspace.candidates.isEmpty && rejected?.isEmpty ?? true {
+      return MatchReport(matches: [], warnings: warnings)
+    }
+    defer {
+      if workspace.candidates.capacity > ScanWorkspace.keptCandidates {
+        workspace.candidates = []
+      } else {
+        workspace.candidates.removeAll(keepingCapacity: true)
+      }
+    }
+    if let rejected {
+      suppressed = explainRejections(rejected, candidates: workspace.candidates, bytes: bytes)
+    }
+    return report(
+      choosingAmong: &workspace.candidates, in: bytes, kind: kind, warnings: warnings, suppressed: &suppressed)
+  }
+
+  /// The matches of a scan, chosen by `kind` (all when nil) among its `candidates` (in the
+  /// order found), which are changed in place.
+  private func report(
+    choosingAmong candidates: inout [Candidate], in bytes: UnsafeBufferPointer<UInt8>, kind: MatchKind?,
+    warnings: [MatchWarning], suppressed: inout [SuppressedMatch]?
+  ) -> MatchReport {
     if candidates.isEmpty { return MatchReport(matches: [], warnings: warnings) }
     if hasLanguageEntries {
       removeOtherLanguages(&candidates, bytes: bytes, suppressed: &suppressed)
@@ -239,14 +270,17 @@ public final class Matcher: Sendable {
     }
     // The rest are chosen in place: copying a text's few candidates into new arrays (kept,
     // sorted, chosen) cost more than choosing them, a sixth of a scan of the comparison corpus.
+    // Candidates whose spans strictly increase (one walk's, most often) hold no duplicate and
+    // are in order already.
+    let inOrder = candidates.count == 1 || Self.spansIncrease(candidates)
     if hasAllowEntries || suppressed != nil {
       candidates = candidatesOutsideAllowed(candidates, bytes: bytes, suppressed: &suppressed)
-    } else {
+    } else if !inOrder {
       Self.removeDuplicates(&candidates)
     }
     if let kind {
       kind.select(&candidates, start: \.start, end: \.end, pattern: rank)
-    } else if candidates.count > 1 && !Self.spansIncrease(candidates) {
+    } else if !inOrder && candidates.count > 1 && !Self.spansIncrease(candidates) {
       candidates.sort { ($0.start, $0.end, rank($0)) < ($1.start, $1.end, rank($1)) }
     }
     var matches = candidates.map { match($0, in: bytes) }
@@ -377,59 +411,42 @@ public final class Matcher: Sendable {
     layers[candidate.layer].entryActions[candidate.entry]
   }
 
-  /// Every layer's candidates in `bytes`, each layer walking the text normalized by its rules
-  /// (normalized once per distinct rule set, into the thread's buffers: see ``ThreadWorkspace``).
+  /// Every layer's candidates in `bytes`, into `workspace.candidates` (empty), each layer
+  /// walking the text normalized by its rules (normalized once per distinct rule set, into
+  /// the workspace's buffers: see ``ThreadWorkspace``).
   private func collectCandidates(
-    in bytes: UnsafeBufferPointer<UInt8>, warnings: inout [MatchWarning],
+    in bytes: UnsafeBufferPointer<UInt8>, workspace: inout ScanWorkspace, warnings: inout [MatchWarning],
     rejected: inout [(Candidate, MatcherLayer.Rejection)]?
-  ) -> [Candidate] {
-    ThreadWorkspace.withWorkspace { workspace in
-      var normalized = 0  // texts of `workspace` filled by this scan
-      for layerIndex in layers.indices {
-        // SAFETY: the matcher holds its layers for as long as it lives, and the caller holds
-        // the matcher. Taken as a guaranteed reference, a layer is not retained and released
-        // on every scan (two atomic operations, a tenth of a short message's scan).
-        Unmanaged.passUnretained(layers[layerIndex])._withUnsafeGuaranteedRef { layer in
-          let rules = layer.normalizer.rules
-          var slot = workspace.rules[..<normalized].firstIndex(of: rules)
-          if slot == nil {
-            if normalized == workspace.texts.count {
-              workspace.texts.append(NormalizedText())
-              workspace.rules.append(rules)
-            }
-            workspace.rules[normalized] = rules
-            layer.normalizer.normalize(utf8: bytes, into: &workspace.texts[normalized])
-            slot = normalized
-            normalized += 1
+  ) {
+    var normalized = 0  // texts of `workspace` filled by this scan
+    for layerIndex in layers.indices {
+      // SAFETY: the matcher holds its layers for as long as it lives, and the caller holds
+      // the matcher. Taken as a guaranteed reference, a layer is not retained and released
+      // on every scan (two atomic operations, a tenth of a short message's scan).
+      Unmanaged.passUnretained(layers[layerIndex])._withUnsafeGuaranteedRef { layer in
+        let rules = layer.normalizer.rules
+        var slot = workspace.rules[..<normalized].firstIndex(of: rules)
+        if slot == nil {
+          if normalized == workspace.texts.count {
+            workspace.texts.append(NormalizedText())
+            workspace.rules.append(rules)
           }
-          Self.withUnits(of: &workspace.texts[slot!]) { units in
-            layer.collect(
-              in: units, layer: layerIndex, into: &workspace.candidates, warnings: &warnings, rejected: &rejected)
-          }
-          if !layer.rawRegexes.isEmpty {
-            let store = workspace.regexScratch ?? RegexScratchStore()
-            workspace.regexScratch = store
-            layer.collectRaw(
-              in: bytes, layer: layerIndex, scratch: store, into: &workspace.candidates, warnings: &warnings)
-          }
+          workspace.rules[normalized] = rules
+          layer.normalizer.normalize(utf8: bytes, into: &workspace.texts[normalized])
+          slot = normalized
+          normalized += 1
+        }
+        Self.withUnits(of: &workspace.texts[slot!]) { units in
+          layer.collect(
+            in: units, layer: layerIndex, into: &workspace.candidates, warnings: &warnings, rejected: &rejected)
+        }
+        if !layer.rawRegexes.isEmpty {
+          let store = workspace.regexScratch ?? RegexScratchStore()
+          workspace.regexScratch = store
+          layer.collectRaw(
+            in: bytes, layer: layerIndex, scratch: store, into: &workspace.candidates, warnings: &warnings)
         }
       }
-      // Most texts have none: the storage stays in the workspace, and no array is made.
-      if workspace.candidates.isEmpty { return [] }
-      var candidates: [Candidate] = []
-      swap(&candidates, &workspace.candidates)
-      return candidates
-    }
-  }
-
-  /// Gives a scan's candidate storage (taken by ``collectCandidates(in:warnings:rejected:)``)
-  /// back to the thread's workspace, emptied, unless the workspace has storage again (a nested
-  /// scan's) or this storage is too large to keep.
-  private static func keepCandidateStorage(_ candidates: inout [Candidate]) {
-    guard candidates.capacity <= ScanWorkspace.keptCandidates else { return }
-    candidates.removeAll(keepingCapacity: true)
-    ThreadWorkspace.withWorkspace { workspace in
-      if workspace.candidates.capacity == 0 { swap(&candidates, &workspace.candidates) }
     }
   }
 
@@ -486,9 +503,9 @@ public final class Matcher: Sendable {
 /// each (apart, so that finding a text by its rules copies no text).
 struct ScanWorkspace: Sendable {
   var texts: [NormalizedText] = []
-  /// Storage for a scan's candidates, which ``Matcher`` takes while it chooses among them and
-  /// gives back: grown from nothing for every text with candidates, the array was allocated
-  /// again at each growth.
+  /// Storage for a scan's candidates, which ``Matcher`` chooses among in place and empties:
+  /// grown from nothing for every text with candidates, the array was allocated again at each
+  /// growth.
   var candidates: [Candidate] = []
   /// The most candidates whose storage a workspace keeps.
   static let keptCandidates = 4096
