@@ -226,8 +226,8 @@ public final class Matcher: Sendable {
   ) -> MatchReport {
     // One visit to the thread's workspace for the whole scan: the candidates are chosen in its
     // storage and it is emptied at the end. Taking the storage out and giving it back after
-    // the matches were made visited the workspace twice (about 160 instructions a text with
-    // matches, a tenth of what a match costs after its walk).
+    // the matches were made visited the workspace twice, and checked twice whether its buffers
+    // were worth keeping (`Benchmarks/HISTORY.md`).
     ThreadWorkspace.withWorkspace { scan(utf8: bytes, kind: kind, suppressed: &suppressed, in: &$0) }
   }
 
