@@ -5,6 +5,8 @@
 
 #include "CWinnowFilter.h"
 
+#include <string.h>
+
 // The calling thread's scan workspace (`winnow_thread_workspace` in the header).
 _Thread_local void *winnow_thread_workspace_pointer = 0;
 
@@ -274,11 +276,38 @@ winnow_ascii_words(
   return units;
 }
 
+__attribute__((target("avx512f"))) uint64_t winnow_repeated_units_wide(const void *infos, long count) {
+  // Three dwords a record, the run in the low half of the third: sixteen records are 48
+  // dwords, three vectors, read with masks past the last record.
+  const uint32_t *words = (const uint32_t *)infos;
+  // Records 0 to 9 from the first two vectors, then 10 to 15 from the third.
+  const __m512i gather = _mm512_setr_epi32(2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 0, 0, 0, 0, 0, 0);
+  const __m512i merge = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 19, 22, 25, 28, 31);
+  const __m512i low = _mm512_set1_epi32(0xFFFF);
+  const __m512i one = _mm512_set1_epi32(1);
+  uint64_t result = 0;
+  for (long group = 0; group < count && group < 64; group += 16) {
+    const long left = 3 * (count - group);
+    const __mmask16 first = left >= 16 ? 0xFFFF : (__mmask16)((1u << left) - 1);
+    const __mmask16 second = left >= 32 ? 0xFFFF : left <= 16 ? 0 : (__mmask16)((1u << (left - 16)) - 1);
+    const __mmask16 third = left >= 48 ? 0xFFFF : left <= 32 ? 0 : (__mmask16)((1u << (left - 32)) - 1);
+    const uint32_t *at = words + 3 * group;
+    const __m512i a = _mm512_maskz_loadu_epi32(first, at);
+    const __m512i b = _mm512_maskz_loadu_epi32(second, at + 16);
+    const __m512i c = _mm512_maskz_loadu_epi32(third, at + 32);
+    const __m512i runs = _mm512_permutex2var_epi32(_mm512_permutex2var_epi32(a, gather, b), merge, c);
+    result |= (uint64_t)_mm512_cmpgt_epu32_mask(_mm512_and_si512(runs, low), one) << group;
+  }
+  return result;
+}
+
 #else
 
 int winnow_filter_vector_level(void) { return 0; }
 
 int winnow_ascii_words_available(void) { return 0; }
+
+uint64_t winnow_repeated_units_wide(const void *infos, long count) { return winnow_repeated_units(infos, count); }
 
 int winnow_ascii_words(
   const uint8_t *bytes, const struct winnow_ascii_words_setup *setup, int32_t start, int32_t token_length,
@@ -321,4 +350,15 @@ int winnow_narrow_ascii(const uint32_t *scalars, long count, uint8_t *bytes) {
     bytes[index] = (uint8_t)scalars[index];
   }
   return 1;
+}
+
+uint64_t winnow_repeated_units(const void *infos, long count) {
+  const uint8_t *records = (const uint8_t *)infos;
+  uint64_t result = 0;
+  for (long unit = 0; unit < count && unit < 64; unit++) {
+    uint16_t run;
+    memcpy(&run, records + 12 * unit + 8, sizeof run);
+    result |= (uint64_t)(run > 1) << unit;
+  }
+  return result;
 }

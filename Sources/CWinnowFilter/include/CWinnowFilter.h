@@ -93,6 +93,14 @@ int winnow_ascii_words(
 /// them all (`bytes` then partly written). Sixteen scalars a step with SSE2 on x86-64.
 int winnow_narrow_ascii(const uint32_t *scalars, long count, uint8_t *bytes);
 
+/// Bit `k` set for each of the first `count` (at most 64) of Winnow's unit records at `infos`
+/// (`NormalizedText.UnitInfo`: two Int32, then a UInt16 run, twelve bytes a record) whose run
+/// is above 1: the units that stand for a repeated letter. `winnow_repeated_units_wide` does the
+/// same sixteen records a step with AVX-512 F, which the machine must have; records past
+/// `count` are not read.
+uint64_t winnow_repeated_units(const void *infos, long count);
+uint64_t winnow_repeated_units_wide(const void *infos, long count);
+
 /// The calling thread's scan workspace (Swift's `ThreadWorkspace`), null until the thread's first
 /// scan sets it: a variable of the thread's own, read without a call. (A pthread key cost a
 /// call, and Swift's lazy global for the key a check, on every scan.)

@@ -17,7 +17,7 @@ extension Matcher {
   /// The file's first eight bytes.
   static let compiledMagic: [UInt8] = Array("WNWMATCH".utf8)
   /// Bumped whenever what is written changes.
-  static let compiledFormatVersion: UInt64 = 19
+  static let compiledFormatVersion: UInt64 = 20
   /// Written as the host lays it out: read back as itself only in the same byte order.
   private static let byteOrderMark: UInt64 = 0x0102_0304_0506_0708
 
@@ -306,6 +306,12 @@ extension AhoCorasick {
     if let asciiFilter {
       asciiFilter.filter.encode(into: &writer)
       writer.write(asciiFilter.patterns)
+      writer.write(asciiFilter.shortRepeats != nil)
+      if let short = asciiFilter.shortRepeats {
+        writer.write(short.slots)
+        writer.write(short.patterns)
+        writer.write(short.shapesByByte)
+      }
     }
   }
 
@@ -334,7 +340,25 @@ extension AhoCorasick {
       guard patterns.allSatisfy({ Int($0) < patternLengths.count }) else {
         throw CompiledMatcherError(.malformed("ASCII walk filter"))
       }
-      asciiFilter = ASCIIWalkFilter(filter: filter, patterns: patterns)
+      var shortRepeats: ShortRepeats? = nil
+      if try reader.readBool() {
+        let slots: [UInt64] = try reader.readArray()
+        let runs: [UInt32] = try reader.readArray()
+        let shapesByByte: [UInt16] = try reader.readArray()
+        // The scan reads the table unchecked: a power of two of slots, one free at least (a
+        // probe stops there), each run inside `runs` and naming patterns of the automaton.
+        guard slots.count >= 2, slots.count & (slots.count - 1) == 0, slots.contains(0),
+          shapesByByte.count == 128,
+          slots.allSatisfy({ slot in
+            guard slot != 0 else { return true }
+            let index = Int(slot >> 32)
+            guard index < runs.count, index + 1 + Int(runs[index]) <= runs.count else { return false }
+            return runs[(index + 1)..<(index + 1 + Int(runs[index]))].allSatisfy { Int($0) < patternLengths.count }
+          })
+        else { throw CompiledMatcherError(.malformed("ASCII walk filter's short repeated patterns")) }
+        shortRepeats = ShortRepeats(slots: slots, patterns: runs, shapesByByte: shapesByByte)
+      }
+      asciiFilter = ASCIIWalkFilter(filter: filter, patterns: patterns, shortRepeats: shortRepeats)
     }
     self.init(
       layout: AutomatonLayout(program: program, slots: slots, slotPatterns: slotPatterns, stateCount: stateCount),

@@ -12,27 +12,45 @@ final class ASCIIWalkFilter: Sendable {
   let filter: StartFilter
   /// The automaton's number of each of the filter's patterns.
   let patterns: [UInt32]
+  /// The short patterns that need a repeated letter, left out of `filter` and looked up only
+  /// where a text's letter is repeated (see ``ShortRepeats``); nil when the filter holds them
+  /// all.
+  let shortRepeats: ShortRepeats?
 
   /// Builds the filter of the patterns (scalar values, none empty) whose scalars are all
-  /// ASCII; nil when there are none.
-  convenience init?(patterns all: [[UInt32]]) {
+  /// ASCII; nil when there are none. `runs` (by pattern, empty or one count per scalar) are
+  /// the least repeats each scalar must stand for: a short pattern that needs some scalar
+  /// repeated goes to ``shortRepeats``, unless no pattern is left for the filter.
+  convenience init?(patterns all: [[UInt32]], runs: [[UInt16]] = []) {
     var bytes: [[UInt8]] = []
     var patterns: [UInt32] = []
+    var anchors: [Int?] = []
     for (index, pattern) in all.enumerated() where pattern.allSatisfy({ $0 < 0x80 }) {
       bytes.append(pattern.map { UInt8(truncatingIfNeeded: $0) })
       patterns.append(UInt32(truncatingIfNeeded: index))
+      anchors.append(index < runs.count ? runs[index].firstIndex { $0 > 1 } : nil)
     }
     guard !patterns.isEmpty else { return nil }
-    self.init(filter: StartFilter(patterns: bytes), patterns: patterns)
+    let (shortRepeats, plain) = ShortRepeats.split(patterns: bytes, numbers: patterns, anchors: anchors)
+    guard let shortRepeats, !plain.isEmpty else {
+      self.init(filter: StartFilter(patterns: bytes), patterns: patterns, shortRepeats: nil)
+      return
+    }
+    self.init(
+      filter: StartFilter(patterns: plain.map { bytes[$0] }), patterns: plain.map { patterns[$0] },
+      shortRepeats: shortRepeats)
   }
 
-  init(filter: StartFilter, patterns: [UInt32]) {
+  init(filter: StartFilter, patterns: [UInt32], shortRepeats: ShortRepeats?) {
     self.filter = filter
     self.patterns = patterns
+    self.shortRepeats = shortRepeats
   }
 
   /// Bytes of memory the filter holds.
-  var memoryFootprint: Int { filter.memoryFootprint + patterns.capacity * 4 }
+  var memoryFootprint: Int {
+    filter.memoryFootprint + patterns.capacity * 4 + (shortRepeats?.memoryFootprint ?? 0)
+  }
 
   /// Writes `scalars` as bytes to the start of `padded` (at least ``StartFilter/padding``
   /// longer) and zeros after them, for ``forEachMatch(inPadded:_:_:)``; returns false, with
@@ -48,10 +66,10 @@ final class ASCIIWalkFilter: Sendable {
 
   /// Calls `body(pattern, end)` for every occurrence in `bytes` (ASCII scalars as bytes,
   /// followed in memory by ``StartFilter/padding`` zeros: see ``narrow(_:into:)``) of every
-  /// pattern of the automaton, in order of start: the filter's exact tables report the
-  /// patterns at the positions it passes, or `walk` (which reports every pattern starting
-  /// there) walks the trie. With `skippingInsideWords`, matches starting inside a word of
-  /// ASCII letters and digits may be left out (see
+  /// pattern of the filter (not those of ``shortRepeats``), in order of start: the filter's
+  /// exact tables report the patterns at the positions it passes, or `walk` (which reports
+  /// every pattern starting there, those too) walks the trie. With `skippingInsideWords`,
+  /// matches starting inside a word of ASCII letters and digits may be left out (see
   /// ``StartFilter/forEachMatch(inPadded:skippingInsideWords:walk:_:)``).
   @inline(__always)
   func forEachMatch(

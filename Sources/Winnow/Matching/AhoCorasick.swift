@@ -255,8 +255,11 @@
   /// `scalars`, all ASCII, by the ``ASCIIWalkFilter`` (which the automaton must have): `bytes`
   /// are the scalars written by ``ASCIIWalkFilter/narrow(_:into:)``. With `skippingInsideWords`,
   /// matches that start inside a word of ASCII letters and digits may be left out, as
-  /// ``forEachMatchByStart(in:skippingInsideWords:_:)`` leaves them. Not inlined: inlined
-  /// beside the other walk, it made the caller's check of a match a function called per match.
+  /// ``forEachMatchByStart(in:skippingInsideWords:_:)`` leaves them. The filter's short
+  /// patterns that need a repeated letter (see ``ShortRepeats``) are left out unless a walk of
+  /// the trie finds them: the caller looks them up with
+  /// ``forEachShortRepeat(padded:infos:_:)``. Not inlined: inlined beside the other walk, it
+  /// made the caller's check of a match a function called per match.
   @inline(never)
   func forEachASCIIMatchByStart(
     in scalars: UnsafeBufferPointer<UInt32>, padded bytes: UnsafeBufferPointer<UInt8>,
@@ -283,8 +286,27 @@
     }
   }
 
-  /// ``forEachASCIIMatchByStart(in:padded:_:)`` when the automaton has an ``ASCIIWalkFilter``
-  /// and `scalars` are all ASCII; false, having reported nothing, otherwise. For tests.
+  /// Calls `body(pattern, end)` for every occurrence in `bytes` (as for
+  /// ``forEachASCIIMatchByStart(in:padded:skippingInsideWords:_:)``) of the ``ASCIIWalkFilter``'s
+  /// short patterns that need a repeated letter (see ``ShortRepeats``) whose first such letter
+  /// is at a unit that `infos` says stands for two letters or more (`run`): a pattern found at
+  /// no such unit needs a repeat the text lacks. Some may have been reported by a walk of the
+  /// trie already. Not inlined, as the walk is not.
+  @inline(never)
+  func forEachShortRepeat(
+    padded bytes: UnsafeBufferPointer<UInt8>, infos: UnsafeBufferPointer<NormalizedText.UnitInfo>,
+    _ body: (Int, Int) -> Void
+  ) {
+    guard asciiFilter != nil else { return }
+    // SAFETY: as in the walk, the automaton holds its filter for as long as it lives.
+    Unmanaged.passUnretained(asciiFilter.unsafelyUnwrapped)._withUnsafeGuaranteedRef { filter in
+      filter.shortRepeats?.forEachMatch(inPadded: bytes, infos: infos, body)
+    }
+  }
+
+  /// ``forEachASCIIMatchByStart(in:padded:skippingInsideWords:_:)`` when the automaton has an
+  /// ``ASCIIWalkFilter`` and `scalars` are all ASCII; false, having reported nothing,
+  /// otherwise. For tests.
   func forEachASCIIMatchByStart(
     in scalars: UnsafeBufferPointer<UInt32>, skippingInsideWords: Bool = false, _ body: (Int, Int) -> Void
   ) -> Bool {

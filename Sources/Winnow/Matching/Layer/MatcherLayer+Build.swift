@@ -105,7 +105,7 @@ extension MatcherLayer {
         // ``ASCIIWalkFilter``), past whose prefix table, where the walk skips positions inside
         // words (the built-in lists), only a word's first position goes. The small lists of
         // apps (`compact`) have no start filter, for memory.
-        let asciiFilter = compact ? nil : ASCIIWalkFilter(patterns: patterns)
+        let asciiFilter = compact ? nil : ASCIIWalkFilter(patterns: patterns, runs: tables.runs)
         return (tables, skipsInsideWords, asciiFilter)
       })
     let automaton = built.map { asciiFilter == nil ? $0 : AhoCorasick($0, asciiFilter: asciiFilter) }

@@ -93,7 +93,10 @@ extension MatcherLayer {
       // optional units (letters between CJK characters), so its walk is over units (`units`
       // nil): written so, its closure differs from the other's, and each inlines the check of
       // a match (two closures the same were merged into one function, called per match).
-      if units == nil && walked.asciiFilter != nil && scalars.first ?? 0 < 0x80 {
+      // Not for `explain`, whose rejections include hits of short patterns that need a
+      // repeated letter where the text has none, which this walk does not look up (see
+      // ``ShortRepeats``).
+      if units == nil && rejected == nil && walked.asciiFilter != nil && scalars.first ?? 0 < 0x80 {
         let walkedASCII = withUnsafeTemporaryAllocation(
           of: UInt8.self, capacity: scalars.count + StartFilter.padding
         ) { padded in
@@ -102,6 +105,7 @@ extension MatcherLayer {
           walked.forEachASCIIMatchByStart(in: scalars, padded: bytes, skippingInsideWords: skipsInsideWords) {
             found($0, $1, units: nil)
           }
+          walked.forEachShortRepeat(padded: bytes, infos: text.infos) { found($0, $1, units: nil) }
           return true
         }
         if walkedASCII { return }
