@@ -24,6 +24,11 @@ struct SinglePassShaperTests {
     "2nd", "0", "00", "1", "3", "l00k", "0o", "o0", "mp3", "b2b", "h4x0r", "ب1", "1é", "é1", "ж0ж", "1st place",
     // A lone character between CJK characters: letters, digits, an Arabic letter, with spaces.
     "售k粉", "反 v 动", "第2", "好ب好", "k", "傻x", " 逼",
+    // Plane 1: an uncased script (Shavian), emoji alone, repeated and in runs, a cased script
+    // (Deseret, whose capitals fold), letters that fold by compatibility (mathematical bold),
+    // a modifier that is a separator, a letter of plane 2, each beside BMP letters.
+    "𐑣𐑧𐑤𐑴", "𐑐𐑮𐑪 𐑜𐑮𐑨𐑥", "𐑦𐑯 𐑞", "😂😂", "🍆🍆🍆", "🍆 🍆", "𐐔𐐯𐑅", "𐐼𐐯𐑅", "𝐟𝐮𝐜𝐤", "👍🏽", "𠀀",
+    "𐑣é", "ж𐑣", "नम𐑣", "🍆ж", "ж 😂",
   ]
   static let textGen = Gen.int(in: 0...(pieces.count - 1)).map { pieces[$0] }.array(of: 0...10).map { $0.joined() }
 
@@ -101,6 +106,9 @@ struct SinglePassShaperTests {
       [0xD0], [0xC0, 0xB0], [0xC1, 0xBF], [0xD0, 0x41], [0xE0, 0xA4],
       // Overlong encodings of a space and a comma, between CJK characters or not.
       [0xE0, 0x80, 0xA0], [0xE5, 0x82, 0xBB, 0xE0, 0x81, 0x8C, 0xE5, 0x82, 0xBB],
+      // Four-byte sequences cut short, overlong, beyond U+10FFFF, with a stray byte inside.
+      [0xF0, 0x90, 0x91], [0xF0, 0x80, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80],
+      [0xF0, 0x90, 0x91, 0x41], [0xF0, 0x90, 0x41, 0xA3],
     ]
   static let bytesGen = Gen.int(in: 0...(bytePieces.count - 1)).map { bytePieces[$0] }.array(of: 0...10).map {
     $0.flatMap { $0 }

@@ -113,6 +113,16 @@ final class FoldTable: Sendable {
     entry & (multiFlag | 0x7F00_0000) == UInt32(rawClass) << classShift ? entry & 0x1F_FFFF : nil
   }
 
+  /// The class of a scalar of plane 1 (U+10000 to U+1FFFF) that folds to itself, or nil for
+  /// one that folds to something else and for every other scalar: most plane 1 scalars of a
+  /// text (emoji, the letters of an uncased script such as Shavian) are such, and a loop that
+  /// reads the BMP's entries itself (``fold(_:ofClass:)``) takes them too.
+  @inline(__always)
+  func planeOneClass(ofUnfolded value: UInt32) -> ScalarClass? {
+    guard value &>> 16 == 1, !supplementaryKeys.contains(value) else { return nil }
+    return ScalarClass.of(value)
+  }
+
   /// The folded scalar and its class that a BMP entry holds, or nil when the scalar is deleted
   /// or folds to several.
   @inline(__always)

@@ -168,15 +168,17 @@ import CWinnowFilter
               if value >= 0x80 && scalarClass.continuesWordRuns {
                 if shaper.gaveUp { return false }
                 index = shaper.takeWordRun(
-                  bytes, from: index &+ length, of: scalarClass, entries: entries, asciiFolding: asciiFolding)
+                  bytes, from: index &+ length, of: scalarClass, entries: entries, table: table,
+                  asciiFolding: asciiFolding)
                 if shaper.gaveUp { return false }
                 continue
               }
             } else {
-              feedFolded(value, start, end, to: &shaper)
+              // (Less the length added below: after a scalar of plane 1, the rest of its run.)
+              index = feedFolded(value, start, end, to: &shaper, runFrom: bytes) &- length
             }
             if shaper.gaveUp { return false }
-            index += length
+            index &+= length
             // After a letter, the rest of its run of ASCII letters and the words after it at once.
             if lowercaseIsPlain && value &- 0x41 < 58 {
               index = shaper.takeASCIIWords(
@@ -200,13 +202,29 @@ import CWinnowFilter
 
   /// Feeds `shaper` what `value` folds to, for ``normalizeInOnePass(_:into:)``: scalars that
   /// fold to several or to none, scalars outside the BMP, and every scalar under rules that
-  /// fold none.
+  /// fold none. Returns the index in `bytes` where the caller goes on: the byte after the
+  /// scalar's (`end`), or, after a scalar of plane 1 that folds to itself and begins a word
+  /// run (a Shavian letter, an emoji: see ``FoldTable/planeOneClass(ofUnfolded:)``), the first
+  /// byte the rest of its run does not take
+  /// (``SinglePassShaper/takeWordRun(_:from:of:entries:table:asciiFolding:)``). The run is
+  /// taken here rather than in the caller's step: any more code there, and the step's `feed`
+  /// was no longer inlined into it.
   @inline(never)
-  private func feedFolded(_ value: UInt32, _ start: Int32, _ end: Int32, to shaper: inout SinglePassShaper) {
-    if foldsScalars {
-      table.forEachFolded(value) { shaper.feed($0, $1, start, end) }
-    } else {
+  private func feedFolded(
+    _ value: UInt32, _ start: Int32, _ end: Int32, to shaper: inout SinglePassShaper,
+    runFrom bytes: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    guard foldsScalars else {
       shaper.feed(value, ScalarClass.of(value), start, end)
+      return Int(end)
+    }
+    table.forEachFolded(value) { shaper.feed($0, $1, start, end) }
+    guard !shaper.gaveUp, let runClass = table.planeOneClass(ofUnfolded: value), runClass.continuesWordRuns else {
+      return Int(end)
+    }
+    return table.withBMPEntries { entries in
+      shaper.takeWordRun(
+        bytes, from: Int(end), of: runClass, entries: entries, table: table, asciiFolding: asciiFolding)
     }
   }
 

@@ -31,7 +31,7 @@ enum ScalarClass: UInt8 {
   /// Arabic-script letters (`fuuuck`, `考试试试`, `طيززز`).
   var mergesRepeats: Bool { self == .letter || self == .unspaced || self == .arabicLetter }
 
-  /// Whether ``SinglePassShaper/takeWordRun(_:from:of:entries:asciiFolding:)`` takes a run of this class.
+  /// Whether ``SinglePassShaper/takeWordRun(_:from:of:entries:table:asciiFolding:)`` takes a run of this class.
   var continuesWordRuns: Bool { self == .letter || self == .arabicLetter || self == .other }
 
   /// Whether a unit of this class is part of a word token (before look-alikes are resolved).

@@ -437,12 +437,14 @@ struct SinglePassShaper {
   /// character lengthens the gap between tokens) and, for the letter classes, repeats merge. The
   /// loop does that without the general decoder and `feed`'s other rules, as
   /// ``takeASCIIWords(_:from:asciiFolding:vectorSetup:)`` does for English (a space ends a word here on the
-  /// same terms as there); an invalid sequence, a scalar beyond the BMP or a unit of another
-  /// class ends it, for the general decoder and `feed`.
+  /// same terms as there). A scalar of plane 1 that folds to itself (`table`'s
+  /// ``FoldTable/planeOneClass(ofUnfolded:)``) continues the run as a BMP one does: a text in
+  /// Shavian, or a run of emoji. An invalid sequence, another scalar beyond the BMP or a unit
+  /// of another class ends it, for the general decoder and `feed`.
   @inline(__always)
   mutating func takeWordRun(
     _ bytes: UnsafeBufferPointer<UInt8>, from index: Int, of runClass: ScalarClass,
-    entries: UnsafeBufferPointer<UInt32>, asciiFolding: ASCIIFolding
+    entries: UnsafeBufferPointer<UInt32>, table: FoldTable, asciiFolding: ASCIIFolding
   ) -> Int {
     // What `feed` leaves after a unit of these classes that it did not give up on: nothing held
     // back, no separator pending, the unit written last (or merged into it) of this class, and,
@@ -510,14 +512,32 @@ struct SinglePassShaper {
       guard value >= 0x800 && value & 0xF800 != 0xD800 else { return nil }
       return (value, 3)
     }
+    // The scalar of plane 1 at `at` when it is valid UTF-8 of four bytes and folds to itself as
+    // a unit of the run's class, with its length (4), else nil. Only where a BMP sequence is not
+    // one of the run: that loop's steps are as they were.
+    @inline(never) func planeOneUnit(_ at: Int) -> (UInt32, Int)? {
+      // A lead F0 with a second byte 90 to 9F: U+10000 to U+1FFFF, neither overlong nor beyond.
+      guard bytes[at] == 0xF0, at &+ 3 < count else { return nil }
+      let (second, third, fourth) = (bytes[at &+ 1], bytes[at &+ 2], bytes[at &+ 3])
+      guard second & 0xF0 == 0x90 && third & 0xC0 == 0x80 && fourth & 0xC0 == 0x80 else { return nil }
+      let value = 0x10000 | UInt32(second & 0x0F) &<< 12 | UInt32(third & 0x3F) &<< 6 | UInt32(fourth & 0x3F)
+      guard table.planeOneClass(ofUnfolded: value)?.rawValue == rawClass else { return nil }
+      return (value, 4)
+    }
+    // The folded scalar of the unit at `at` and its length when it continues the run, else nil.
+    @inline(__always) func unit(_ at: Int) -> (UInt32, Int)? {
+      if let (value, length) = decode(at), let scalar = FoldTable.fold(entries[Int(value)], ofClass: rawClass) {
+        return (scalar, length)
+      }
+      return bytes[at] == 0xF0 ? planeOneUnit(at) : nil
+    }
     while index < count {
       if bytes[index] == 0x20 {
         // One space, then a unit of the run's class: a word ends, and the space is written before
         // the next one's first unit. A word of one letter ends here only after a longer word in
         // the loop, as in ``takeASCIIWords(_:from:asciiFolding:vectorSetup:)``.
         guard joinsSpaces && (!isToken || tokenLength >= 2 || endedTokenLength >= 2) && index &+ 1 < count,
-          let (value, length) = decode(index &+ 1),
-          let scalar = FoldTable.fold(entries[Int(value)], ofClass: rawClass)
+          let (scalar, length) = unit(index &+ 1)
         else { break }
         guard written &+ 2 <= capacity else {
           gaveUp = true
@@ -539,9 +559,7 @@ struct SinglePassShaper {
         index &+= 1 &+ length
         continue
       }
-      guard let (value, length) = decode(index),
-        let scalar = FoldTable.fold(entries[Int(value)], ofClass: rawClass)
-      else { break }
+      guard let (scalar, length) = unit(index) else { break }
       let start = Int32(truncatingIfNeeded: index)
       let end = Int32(truncatingIfNeeded: index &+ length)
       guard
