@@ -512,12 +512,12 @@ struct SinglePassShaper {
       guard value >= 0x800 && value & 0xF800 != 0xD800 else { return nil }
       return (value, 3)
     }
-    // The scalar of plane 1 at `at` when it is valid UTF-8 of four bytes and folds to itself as
-    // a unit of the run's class, with its length (4), else nil. Only where a BMP sequence is not
-    // one of the run: that loop's steps are as they were.
+    // The scalar of plane 1 at `at`, whose byte is a lead F0, when it is valid UTF-8 of four
+    // bytes and folds to itself as a unit of the run's class, with its length (4), else nil.
+    // Called only where a BMP sequence is not one of the run: that loop's steps are as they were.
     @inline(never) func planeOneUnit(_ at: Int) -> (UInt32, Int)? {
-      // A lead F0 with a second byte 90 to 9F: U+10000 to U+1FFFF, neither overlong nor beyond.
-      guard bytes[at] == 0xF0, at &+ 3 < count else { return nil }
+      // A second byte 90 to 9F: U+10000 to U+1FFFF, neither overlong nor beyond.
+      guard at &+ 3 < count else { return nil }
       let (second, third, fourth) = (bytes[at &+ 1], bytes[at &+ 2], bytes[at &+ 3])
       guard second & 0xF0 == 0x90 && third & 0xC0 == 0x80 && fourth & 0xC0 == 0x80 else { return nil }
       let value = 0x10000 | UInt32(second & 0x0F) &<< 12 | UInt32(third & 0x3F) &<< 6 | UInt32(fourth & 0x3F)
