@@ -201,6 +201,35 @@
     return table
   }
 
+  /// Calls `body` with every scalar some pattern holds (the automaton's alphabet).
+  func forEachAlphabetScalar(_ body: (UInt32) -> Void) {
+    if hashedCodes {
+      for value in bmpCodes where value != Self.freeSlot { body(value >> 16) }
+    } else {
+      for scalar in bmpCodes.indices where bmpCodes[scalar] != 0 { body(UInt32(truncatingIfNeeded: scalar)) }
+    }
+    for scalar in supplementaryCodes.keys { body(scalar) }
+  }
+
+  /// Whether some pattern is `scalar` alone, once or repeated.
+  func hasPattern(madeOnlyOf scalar: UInt32) -> Bool {
+    let longest = patternLengths.max() ?? 0
+    return layout.program.withUnsafeBufferPointer { program in
+      bmpCodes.withUnsafeBufferPointer { bmpCodes in
+        let code = code(of: scalar, in: bmpCodes)
+        guard code != 0 else { return false }
+        var state: UInt32 = 0
+        var found = false
+        for _ in 0..<longest where !found {
+          state = AutomatonLayout.child(program, state, code)
+          if state == 0 { return false }
+          layout.forEachOwnPattern(program, at: state) { _ in found = true }
+        }
+        return found
+      }
+    }
+  }
+
   /// The BMP codes as a flat table of 0x10000 (as compiled files hold them).
   var flatBMPCodes: [UInt32] {
     guard hashedCodes else { return bmpCodes }

@@ -22,10 +22,12 @@ import Synchronization
 ///
 /// Lists with the same normalization rules are compiled into one *layer*: one Aho-Corasick
 /// automaton for all literal entries and a PCRE2 program per regex entry. A scan normalizes the
-/// text once per distinct rule set, walks each automaton over the normalized scalars (twice when
-/// the text has optional units, see ``Normalization/interleavedLetters``), checks each candidate's
-/// word boundaries and repeat counts, runs the regexes, removes matches inside allowed spans,
-/// and finally chooses matches by ``MatchKind``.
+/// text once per distinct rule set (unless none of its characters can become a character of
+/// those layers' entries: a text in a script no list writes), walks each automaton over the
+/// normalized scalars (twice when the text has optional units, see
+/// ``Normalization/interleavedLetters``), checks each candidate's word boundaries and repeat
+/// counts, runs the regexes, removes matches inside allowed spans, and finally chooses matches
+/// by ``MatchKind``.
 ///
 /// A `Matcher` is immutable and `Sendable`: build it once, share it across threads, and build
 /// a new one to change lists. Errors in the lists surface when it is built; a scan never fails.
@@ -46,6 +48,12 @@ public final class Matcher: Sendable {
   /// those a ``Scorer`` reads): the index of the thread's ``ScanWorkspace/texts`` that holds it
   /// until the thread's next scan; nil when no layer normalizes by them.
   let defaultRulesSlot: Int?
+  /// For each layer, the index of its text among those a scan normalizes (see
+  /// ``slot(of:in:)``).
+  private let textSlots: [Int]
+  /// For each of those texts, the characters that can become a scalar of its layers' patterns
+  /// (``AlphabetFilter``): a text with none is not normalized for them, nor walked.
+  private let slotFilters: AlphabetFilters
   /// A number no other matcher of this process has: a report the in-place check of a dump
   /// line hands to the full screen (``FoundText``) is never taken for another matcher's, as an
   /// address could be once the first matcher is freed.
@@ -123,6 +131,8 @@ public final class Matcher: Sendable {
     hasInsultEntries = layers.contains { $0.hasInsultEntries }
     self.customAllowsGlobal = customAllowsGlobal
     defaultRulesSlot = Self.slot(of: .default, in: layers)
+    let (slots, filters) = Self.textSlots(of: layers)
+    (textSlots, slotFilters) = (slots, AlphabetFilters(filters))
   }
 
   /// A matcher of already compiled layers (read back by `Matcher+Compiled.swift`).
@@ -134,6 +144,8 @@ public final class Matcher: Sendable {
     hasInsultEntries = layers.contains { $0.hasInsultEntries }
     customAllowsGlobal = false
     defaultRulesSlot = Self.slot(of: .default, in: layers)
+    let (slots, filters) = Self.textSlots(of: layers)
+    (textSlots, slotFilters) = (slots, AlphabetFilters(filters))
   }
 
   /// Calls `body` with the text of this thread's last scan as normalized by the default rules,
@@ -156,6 +168,25 @@ public final class Matcher: Sendable {
     var distinct: [Normalization] = []
     for layer in layers where !distinct.contains(layer.normalizer.rules) { distinct.append(layer.normalizer.rules) }
     return distinct.firstIndex(of: rules)
+  }
+
+  /// ``textSlots`` and ``slotFilters`` of `layers`: a slot per distinct rule set, in the order
+  /// of the layers that first use each, as ``slot(of:in:)`` numbers them.
+  private static func textSlots(of layers: [MatcherLayer]) -> ([Int], [AlphabetFilter?]) {
+    var rules: [Normalization] = []
+    var filters: [AlphabetFilter?] = []
+    var slots: [Int] = []
+    for layer in layers {
+      if let slot = rules.firstIndex(of: layer.normalizer.rules) {
+        slots.append(slot)
+        filters[slot] = filters[slot].flatMap { filter in layer.alphabetFilter.map { filter.union($0) } }
+      } else {
+        slots.append(rules.count)
+        rules.append(layer.normalizer.rules)
+        filters.append(layer.alphabetFilter)
+      }
+    }
+    return (slots, filters)
   }
 
   /// The number of entries of all lists.
@@ -419,26 +450,36 @@ public final class Matcher: Sendable {
     rejected: inout [(Candidate, MatcherLayer.Rejection)]?
   ) {
     var normalized = 0  // texts of `workspace` filled by this scan
+    var unnormalized: UInt64 = 0  // bit `slot` for each left unnormalized (see `AlphabetFilter`)
     for layerIndex in layers.indices {
       // SAFETY: the matcher holds its layers for as long as it lives, and the caller holds
       // the matcher. Taken as a guaranteed reference, a layer is not retained and released
       // on every scan (two atomic operations, a tenth of a short message's scan).
       Unmanaged.passUnretained(layers[layerIndex])._withUnsafeGuaranteedRef { layer in
-        let rules = layer.normalizer.rules
-        var slot = workspace.rules[..<normalized].firstIndex(of: rules)
-        if slot == nil {
+        let slot = textSlots[layerIndex]
+        if slot == normalized {
+          // The first layer of its rules: the text is normalized for them now, unless none of
+          // its characters can become a scalar of those layers' patterns. (`explain` lists
+          // what the walks reject, and so always walks.)
           if normalized == workspace.texts.count {
             workspace.texts.append(NormalizedText())
-            workspace.rules.append(rules)
+            workspace.rules.append(layer.normalizer.rules)
           }
-          workspace.rules[normalized] = rules
-          layer.normalizer.normalize(utf8: bytes, into: &workspace.texts[normalized])
-          slot = normalized
+          if rejected == nil && !slotFilters.admits(bytes, slot: slot) {
+            // Not the default rules' text either, for ``withDefaultNormalizedText(_:)``.
+            workspace.rules[slot] = Self.unnormalized
+            unnormalized |= 1 &<< UInt64(slot)
+          } else {
+            workspace.rules[slot] = layer.normalizer.rules
+            layer.normalizer.normalize(utf8: bytes, into: &workspace.texts[slot])
+          }
           normalized += 1
         }
-        Self.withUnits(of: &workspace.texts[slot!]) { units in
-          layer.collect(
-            in: units, layer: layerIndex, into: &workspace.candidates, warnings: &warnings, rejected: &rejected)
+        if slot >= 64 || unnormalized &>> UInt64(slot) & 1 == 0 {
+          Self.withUnits(of: &workspace.texts[slot]) { units in
+            layer.collect(
+              in: units, layer: layerIndex, into: &workspace.candidates, warnings: &warnings, rejected: &rejected)
+          }
         }
         if !layer.rawRegexes.isEmpty {
           let store = workspace.regexScratch ?? RegexScratchStore()
@@ -449,6 +490,10 @@ public final class Matcher: Sendable {
       }
     }
   }
+
+  /// What ``ScanWorkspace/rules`` holds for a text a scan left unnormalized: no rule set the
+  /// default could be taken for (it has bits no rule has).
+  private static let unnormalized = Normalization(rawValue: .max)
 
   /// `text.withUnits(body)`, reaching the text in place: read out of an array (or through a
   /// buffer pointer) it was copied, retaining and releasing its four buffers on every scan.

@@ -149,6 +149,13 @@ final class FoldTable: Sendable {
     }
   }
 
+  /// Calls `body(value, folded)` for every scalar `value` outside the BMP that folds to
+  /// something other than itself, with what it folds to (every other scalar of those planes
+  /// folds to itself).
+  func forEachSupplementaryChange(_ body: (UInt32, [UInt32]) -> Void) {
+    for (value, folded) in supplementary { body(value, folded) }
+  }
+
   /// The scalars that `rules` may fold to something other than themselves: the keys of their
   /// tables. Every other scalar folds to itself (``fold(_:rules:)`` looks only in these tables).
   static func changedScalars(rules: Normalization) -> Set<UInt32> {

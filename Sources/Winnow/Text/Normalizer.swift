@@ -249,6 +249,29 @@ import CWinnowFilter
   }
 }
 
+extension Normalizer {
+  /// Calls `body(unit, value)` for every character `value` that may become a unit of another
+  /// scalar, `unit`, in a normalized text: what the fold table makes of it, and, under
+  /// ``Normalization/lookalikes``, the letter that a digit or symbol it folds to imitates inside
+  /// a word (`０` is `o` in `g００d`). Every other unit is the scalar of the character it comes
+  /// from, or a space for a run of separators. (Read by ``AlphabetFilter``.)
+  func forEachOtherSource(_ body: (_ unit: UInt32, _ value: UInt32) -> Void) {
+    let imitates = rules.contains(.lookalikes)
+    @inline(__always) func produced(_ folded: UInt32, from value: UInt32) {
+      if folded != value { body(folded, value) }
+      if imitates, let letter = UnicodeTables.lookalikeLetter(forSymbol: folded) { body(letter, value) }
+    }
+    guard foldsScalars else {
+      if imitates { for value in UInt32(0)..<0x80 { produced(value, from: value) } }
+      return
+    }
+    for value in UInt32(0)..<0x10000 { table.forEachFolded(value) { folded, _ in produced(folded, from: value) } }
+    table.forEachSupplementaryChange { value, folded in
+      for scalar in folded { produced(scalar, from: value) }
+    }
+  }
+}
+
 /// An entry's text after normalization: the scalars the automaton looks for, with what the
 /// matcher needs to check around a candidate match.
 struct NormalizedEntry: Hashable, Sendable {

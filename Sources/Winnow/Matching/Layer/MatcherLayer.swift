@@ -92,6 +92,10 @@ final class MatcherLayer: Sendable {
   /// then need not look for matches that start inside a word, which would all be rejected
   /// (see ``AhoCorasick/forEachMatchByStart(in:skippingInsideWords:_:)``).
   let skipsInsideWords: Bool
+  /// The characters of a text that can become a scalar of the layer's patterns, for a scan to
+  /// leave a text with none unnormalized (see ``AlphabetFilter``); nil when every text needs
+  /// its walk or its regexes.
+  let alphabetFilter: AlphabetFilter?
 
   /// A layer from its parts: what ``init(lists:rules:lexiconWords:donor:)`` computes, or what
   /// a compiled matcher holds (see `Matcher+Compiled.swift`).
@@ -151,7 +155,10 @@ final class MatcherLayer: Sendable {
     self.lexicon = lexicon
     self.regexes = regexes
     let isRaw = regexes.map { entries[$0.entry].entry.kind == .rawRegex }
-    self.unfilteredRegexes = regexes.indices.filter { !regexes[$0].prefiltered && !isRaw[$0] }.map { Int32($0) }
+    let unfilteredRegexes = regexes.indices.filter { !regexes[$0].prefiltered && !isRaw[$0] }.map { Int32($0) }
+    self.unfilteredRegexes = unfilteredRegexes
+    self.alphabetFilter = AlphabetFilter(
+      automaton: automaton, normalizer: normalizer, runsOnEveryText: !unfilteredRegexes.isEmpty)
     self.rawRegexes = regexes.indices.filter { isRaw[$0] }.map { Int32($0) }
     self.rawPrefilter = RawPrefilter(
       patterns: rawRegexes.map { entries[regexes[Int($0)].entry].entry.text },
@@ -176,7 +183,7 @@ final class MatcherLayer: Sendable {
       total + 96 + compiled.entry.text.utf8.count
     }
     return (automaton?.memoryFootprint ?? 0) + patternRecords.capacity * 8 + patternRuns.capacity * 8 + entryBytes
-      + regexes.count * 512 + lexicon.capacity * 10
+      + regexes.count * 512 + lexicon.capacity * 10 + (alphabetFilter == nil ? 0 : AlphabetFilter.memoryFootprint)
   }
 }
 
