@@ -39,21 +39,29 @@ struct AlphabetFilter: Sendable, Equatable {
     guard let automaton else { return }
     guard !automaton.hasPattern(madeOnlyOf: 0x20) else { return nil }
     let sources = Self.sources(of: normalizer)
-    sources.withUnsafeBufferPointer { sources in
-      automaton.forEachAlphabetScalar { scalar in
-        guard scalar != 0x20 else { return }
-        insert(scalar)
-        // The characters that become it: a run of `sources`, sorted by unit.
-        let key = UInt64(scalar) << 32
-        var low = 0
-        var high = sources.count
-        while low < high {
-          let middle = (low + high) / 2
-          if sources[middle] < key { low = middle + 1 } else { high = middle }
-        }
-        while low < sources.count && sources[low] >> 32 == UInt64(scalar) {
-          insert(UInt32(truncatingIfNeeded: sources[low]))
-          low += 1
+    sources.pairs.withUnsafeBufferPointer { pairs in
+      sources.bmpStarts.withUnsafeBufferPointer { bmpStarts in
+        automaton.forEachAlphabetScalar { scalar in
+          guard scalar != 0x20 else { return }
+          insert(scalar)
+          // The characters that become it: a run of `pairs`, sorted by unit, found by the
+          // BMP's index or, beyond it, by a binary search of the pairs after the BMP's.
+          var low: Int
+          if scalar < 0x10000 {
+            low = Int(bmpStarts[Int(scalar)])
+          } else {
+            low = Int(bmpStarts[0x10000])
+            var high = pairs.count
+            let key = UInt64(scalar) << 32
+            while low < high {
+              let middle = (low + high) / 2
+              if pairs[middle] < key { low = middle + 1 } else { high = middle }
+            }
+          }
+          while low < pairs.count && pairs[low] >> 32 == UInt64(scalar) {
+            insert(UInt32(truncatingIfNeeded: pairs[low]))
+            low += 1
+          }
         }
       }
     }
@@ -144,14 +152,24 @@ struct AlphabetFilter: Sendable, Equatable {
     return false
   }
 
-  /// `normalizer`'s ``Normalizer/forEachOtherSource(_:)`` as `unit << 32 | character`, sorted:
-  /// made once per rule set (about 70,000 scalars read) and shared.
-  private static func sources(of normalizer: Normalizer) -> [UInt64] {
+  /// `normalizer`'s ``Normalizer/forEachOtherSource(_:)`` as `unit << 32 | character`, sorted,
+  /// with the index of each BMP unit's first pair (and of the first pair beyond the BMP):
+  /// made once per rule set (about 70,000 scalars read) and shared. A binary search of the
+  /// pairs for each scalar of an app's list was most of the filter's making, for ten thousand
+  /// apps.
+  private static func sources(of normalizer: Normalizer) -> Sources {
     let rules = normalizer.rules
     if let sources = cache.withLock({ $0[rules] }) { return sources }
-    var sources: [UInt64] = []
-    normalizer.forEachOtherSource { unit, value in sources.append(UInt64(unit) << 32 | UInt64(value)) }
-    sources.sort()
+    var pairs: [UInt64] = []
+    normalizer.forEachOtherSource { unit, value in pairs.append(UInt64(unit) << 32 | UInt64(value)) }
+    pairs.sort()
+    var bmpStarts = [UInt32](repeating: 0, count: 0x10001)
+    var next = 0
+    for unit in 0...0x10000 {
+      while next < pairs.count && pairs[next] >> 32 < UInt64(unit) { next += 1 }
+      bmpStarts[unit] = UInt32(truncatingIfNeeded: next)
+    }
+    let sources = Sources(pairs: pairs, bmpStarts: bmpStarts)
     return cache.withLock { cache in
       if let existing = cache[rules] { return existing }
       cache[rules] = sources
@@ -159,7 +177,13 @@ struct AlphabetFilter: Sendable, Equatable {
     }
   }
 
-  private static let cache = Mutex<[Normalization: [UInt64]]>([:])
+  /// See ``sources(of:)``.
+  private struct Sources: Sendable {
+    let pairs: [UInt64]
+    let bmpStarts: [UInt32]
+  }
+
+  private static let cache = Mutex<[Normalization: Sources]>([:])
 }
 
 /// The filters of a matcher's texts (``AlphabetFilter``), flat: ``AlphabetFilter/words`` words
