@@ -89,6 +89,47 @@ struct AlphabetFilterTests {
     #expect(turnedAway * 10 > texts, "turned away \(turnedAway) of \(texts)")
   }
 
+  /// The filter's check of a text's bytes, which reads a sequence's block before checking the
+  /// rest of it, against a reference that decodes every character first (`UTF8Decoding`): a
+  /// valid character passes when its bit or block passes or it is from U+20000 on, a sequence
+  /// that is not UTF-8 passes.
+  @Test func theCheckOfBytesIsTheCheckOfTheirCharacters() async {
+    let filters = Self.layers.compactMap(\.alphabetFilter)
+    let pieces = Self.pieces.map { Array($0.utf8) }
+    let bytes = Gen.int(in: 0...(pieces.count + 7)).map { index in
+      index < pieces.count ? pieces[index] : [UInt8(truncatingIfNeeded: index &* 37 &+ 0x80)]
+    }.array(of: 0...8).map { $0.flatMap { $0 } }
+    let cut = zip(bytes, Gen.int(in: 0...255)).map { bytes, seed in
+      seed < 128 ? Array(bytes[..<(bytes.count * seed / 128)]) : bytes
+    }
+    var turnedAway = 0
+    await propertyCheck(count: 800, input: zip(cut, Gen.int(in: 0...(filters.count - 1)))) { text, which in
+      let filter = filters[which]
+      let words = [UInt64](unsafeUninitializedCapacity: AlphabetFilter.words) { buffer, count in
+        filter.write(to: buffer.baseAddress!)
+        count = AlphabetFilter.words
+      }
+      let expected = text.withUnsafeBufferPointer { buffer in
+        var index = 0
+        while index < buffer.count {
+          let (value, length) = UTF8Decoding.decode(buffer, at: index)
+          let literal = Array(buffer[index..<(index + length)])
+          if value == 0xFFFD && literal != [0xEF, 0xBF, 0xBD] { return true }
+          if value < 0x80 {
+            if words[Int(value >> 6)] >> UInt64(value & 63) & 1 != 0 { return true }
+          } else if value >= 0x20000 || words[2 + Int(value >> 12)] >> UInt64(value >> 6 & 63) & 1 != 0 {
+            return true
+          }
+          index += length
+        }
+        return false
+      }
+      #expect(Self.admits(filter, text) == expected, "\(text)")
+      if !expected { turnedAway += 1 }
+    }
+    #expect(turnedAway > 80, "turned away \(turnedAway) of 800")
+  }
+
   @Test func textsOfAnotherScriptAreTurnedAway() throws {
     let matcher = try Matcher(
       lists: [

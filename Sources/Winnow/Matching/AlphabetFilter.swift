@@ -114,10 +114,11 @@ struct AlphabetFilter: Sendable, Equatable {
   static func admits(_ bytes: UnsafeBufferPointer<UInt8>, words: UnsafePointer<UInt64>) -> Bool {
     let count = bytes.count
     var index = 0
-    @inline(__always) func continuation(_ offset: Int) -> UInt32? {
-      let byte = bytes[index &+ offset]
-      return byte & 0xC0 == 0x80 ? UInt32(byte & 0x3F) : nil
+    // Whether the block of 64 scalars `block` (a scalar shifted right by 6) passes.
+    @inline(__always) func passes(_ block: UInt32) -> Bool {
+      words[2 &+ Int(block &>> 6)] &>> UInt64(block & 63) & 1 != 0
     }
+    @inline(__always) func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
     while index < count {
       let lead = bytes[index]
       if lead < 0x80 {
@@ -125,29 +126,34 @@ struct AlphabetFilter: Sendable, Equatable {
         index &+= 1
         continue
       }
-      // Two to four bytes, decoded as `UTF8Decoding` decodes them; anything else (an invalid
-      // sequence, a scalar from U+20000 on) passes.
-      let value: UInt32
+      // Two to four bytes. A sequence's block is in its first bytes, so a text whose first
+      // character passes (most texts) is not decoded further; one that does not is checked as
+      // `UTF8Decoding` decodes it, and anything else (an invalid sequence, a scalar from
+      // U+20000 on) passes.
       if lead >= 0xC2 && lead < 0xE0 {
-        guard index &+ 1 < count, let second = continuation(1) else { return true }
-        value = UInt32(lead & 0x1F) &<< 6 | second
+        if passes(UInt32(lead & 0x1F)) { return true }
+        guard index &+ 1 < count, isContinuation(bytes[index &+ 1]) else { return true }
         index &+= 2
       } else if lead >= 0xE0 && lead < 0xF0 {
-        guard index &+ 2 < count, let second = continuation(1), let third = continuation(2) else { return true }
-        value = UInt32(lead & 0x0F) &<< 12 | second &<< 6 | third
-        guard value >= 0x800 && value & 0xF800 != 0xD800 else { return true }
+        guard index &+ 2 < count else { return true }
+        let second = bytes[index &+ 1]
+        let block = UInt32(lead & 0x0F) &<< 6 | UInt32(second & 0x3F)
+        if passes(block) { return true }
+        // Not overlong (below U+0800) nor a surrogate (U+D800 to U+DFFF).
+        guard isContinuation(second) && isContinuation(bytes[index &+ 2]) && block >= 0x20 && block & 0x3E0 != 0x360
+        else { return true }
         index &+= 3
       } else if lead == 0xF0 {
-        guard index &+ 3 < count, let second = continuation(1), let third = continuation(2),
-          let fourth = continuation(3)
-        else { return true }
-        value = second &<< 12 | third &<< 6 | fourth
-        guard value >= 0x10000 && value < 0x20000 else { return true }
+        guard index &+ 3 < count else { return true }
+        let (second, third) = (bytes[index &+ 1], bytes[index &+ 2])
+        // U+10000 to U+1FFFF: a second byte of 0x90 to 0x9F.
+        guard second & 0xF0 == 0x90 else { return true }
+        if passes(UInt32(second & 0x3F) &<< 6 | UInt32(third & 0x3F)) { return true }
+        guard isContinuation(third) && isContinuation(bytes[index &+ 3]) else { return true }
         index &+= 4
       } else {
         return true
       }
-      if words[2 &+ Int(value &>> 12)] &>> UInt64(value &>> 6 & 63) & 1 != 0 { return true }
     }
     return false
   }
