@@ -179,6 +179,7 @@ struct RawPrefilterTests {
     ]
     var generator = SeededGenerator(state: 91)
     var withThreeByteNeedle = 0
+    var (wroteWithDigits, overflowed) = (0, 0)
     for _ in 0..<5000 {
       let text = (0..<Int.random(in: 0...20, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
         .joined()
@@ -192,7 +193,12 @@ struct RawPrefilterTests {
           if needle.bytes[0] & 0xF0 == 0xE0 { withThreeByteNeedle += 1 }
         }
       }
-      let (found, digits) = bytes.withUnsafeBufferPointer { prefilter.scan($0) }
+      // Room for six offsets: some texts have more digits.
+      var written = [Int32](repeating: -1, count: 6)
+      let scanned = bytes.withUnsafeBufferPointer { buffer in
+        written.withUnsafeMutableBufferPointer { prefilter.scan(buffer, digitOffsets: $0) }
+      }
+      let (found, digits) = (scanned.sets, scanned.digits)
       #expect(found == reference, "\(text)")
       let digitReference = text.unicodeScalars.filter { RawPrefilter.mayBeDigit($0.value) }.count
       #expect(min(digits, prefilter.mostDigitsNeeded) == min(digitReference, prefilter.mostDigitsNeeded), "\(text)")
@@ -207,8 +213,60 @@ struct RawPrefilterTests {
       #expect(read.offsets == offsetReference, "\(text)")
       let decimalReference = text.unicodeScalars.filter { $0.properties.generalCategory == .decimalNumber }.count
       #expect(read.decimals == decimalReference, "\(text)")
+      // What the scan wrote as it went, where it wrote every digit, is what that pass reads.
+      if scanned.wroteOffsets {
+        #expect(written.prefix(digits).map { Int($0) } == read.offsets, "\(text)")
+        #expect(scanned.decimals == read.decimals, "\(text)")
+        if !read.offsets.isEmpty { wroteWithDigits += 1 }
+      } else {
+        #expect(read.offsets.count > written.count, "\(text)")
+        overflowed += 1
+      }
     }
     #expect(withThreeByteNeedle > 1000)
+    #expect(wroteWithDigits > 1000 && overflowed > 10, "\(wroteWithDigits) \(overflowed)")
+  }
+
+  /// A scan that stops early (every set found and the most digits any regex needs) says so,
+  /// and the digits' count and window are then read in a pass of their own: a number after the
+  /// point where it stopped still counts.
+  @Test func digitsAreReadAgainAfterAnEarlyStop() throws {
+    let patterns = try Self.contactPatterns()
+    let prefilter = RawPrefilter(patterns: patterns, caseless: true)
+    // One literal of every set (of two bytes or more, or of one), after enough numerals.
+    var literals: [String] = []
+    for bit in (0..<64).map({ UInt64(1) << UInt64($0) }) where prefilter.needed.contains(where: { $0 & bit != 0 }) {
+      if let needle = prefilter.needles.first(where: { $0.bit & bit != 0 }) {
+        literals.append(String(decoding: needle.bytes, as: UTF8.self))
+      } else if let byte = (0..<128).first(where: { prefilter.singleLiteralBits(UInt8($0)) & bit != 0 }) {
+        literals.append(String(UnicodeScalar(UInt8(byte))))
+      }
+    }
+    #expect(literals.count >= 8)
+    let numerals = String(repeating: "一 ", count: prefilter.mostDigitsNeeded)
+    let bytes = Array((numerals + literals.joined(separator: " ") + " 13812345678").utf8)
+    var written = [Int32](repeating: -1, count: bytes.count)
+    let scanned = bytes.withUnsafeBufferPointer { buffer in
+      written.withUnsafeMutableBufferPointer { prefilter.scan(buffer, digitOffsets: $0) }
+    }
+    #expect(!scanned.wroteOffsets)
+    let reference = bytes.withUnsafeBufferPointer { RawPrefilter.readDigits(in: $0) }
+    var asked = 0
+    for regex in prefilter.digitsNeeded.indices where prefilter.digitWindows[regex] < Int.max {
+      var read: (offsets: [Int], decimals: Int)? = nil
+      let fits = bytes.withUnsafeBufferPointer { text in
+        written.withUnsafeBufferPointer { offsets in
+          prefilter.digitsFit(regex: regex, in: text, scanned: scanned, offsets: offsets, read: &read)
+        }
+      }
+      let expected =
+        reference.decimals >= prefilter.decimalsNeeded[regex]
+        && RawPrefilter.hasDigits(
+          prefilter.digitsNeeded[regex], within: prefilter.digitWindows[regex], at: reference.offsets)
+      #expect(fits == expected && read?.offsets == reference.offsets, "regex \(regex)")
+      if fits { asked += 1 }
+    }
+    #expect(asked > 0)
   }
 
   /// Property: a regex skipped because its digits are too far apart for one match does not
@@ -279,7 +337,8 @@ struct RawPrefilterTests {
       let text = (0..<Int.random(in: 1...14, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
         .joined()
       let bytes = Array(text.utf8)
-      let (found, digits) = bytes.withUnsafeBufferPointer { prefilter.scan($0) }
+      let scanned = bytes.withUnsafeBufferPointer { prefilter.scan($0) }
+      let (found, digits) = (scanned.sets, scanned.digits)
       let decimals = bytes.withUnsafeBufferPointer { RawPrefilter.readDigits(in: $0) }.decimals
       // The scan counts what a plain count of the scalars counts (it may stop once it has
       // every set and the most digits any regex needs).

@@ -346,9 +346,9 @@ extension RawPrefilter {
 
   /// The byte offsets, in order, of the scalars of `text` that may be digits
   /// (``mayBeDigit(_:)``), and how many of them are decimal digits (``isDecimalDigit(_:)``):
-  /// what ``decimalsNeeded`` and ``digitWindows`` ask, read in a pass of its own only for a text
-  /// that has enough digits for a regex that asks it (counted in ``scan(_:)``'s pass, the
-  /// decimal digits cost every line of a dump). Read as that pass reads a text: a scalar of
+  /// what ``decimalsNeeded`` and ``digitWindows`` ask, and what ``scan(_:digitOffsets:)``
+  /// writes as it goes; read in a pass of its own where the scan stopped early (with every set
+  /// found and enough digits), and the reference the scan is tested against. Read as that pass reads a text: a scalar of
   /// three bytes (most of Chinese text) whole, answered by its blocks of ``digitBlocks`` and
   /// ``decimalBlocks``; an ASCII byte by itself; any other scalar decoded only where its first
   /// two bytes may begin a digit (``digitPairs``). (Decoding every scalar cost more, on the long
@@ -401,16 +401,22 @@ extension RawPrefilter {
   }
 
   /// Whether the digits of `text` are as many decimal digits, and as close together, as raw
-  /// regex `regex` needs (``decimalsNeeded``, ``digitWindows``), once ``scan(_:)`` has found
-  /// enough of them; `read` keeps the text's ``readDigits(in:)`` for the next regex that asks.
-  /// Not inlined: in the loop over a text's regexes, this rare path cost every line of a dump
-  /// some 70 instructions.
+  /// regex `regex` needs (``decimalsNeeded``, ``digitWindows``), once ``scan(_:digitOffsets:)``
+  /// has found enough of them: answered from what the scan counted (`scanned`) and wrote
+  /// (`offsets`, the first `scanned.digits`) when it wrote every digit's offset, else from
+  /// ``readDigits(in:)``, which `read` keeps for the next regex that asks. Not inlined: in the
+  /// loop over a text's regexes, this rare path cost every line of a dump some 70 instructions.
   @inline(never)
   func digitsFit(
-    regex: Int, in text: UnsafeBufferPointer<UInt8>, read: inout (offsets: [Int], decimals: Int)?
+    regex: Int, in text: UnsafeBufferPointer<UInt8>, scanned: Scanned, offsets: UnsafeBufferPointer<Int32>,
+    read: inout (offsets: [Int], decimals: Int)?
   ) -> Bool {
     let (decimals, window) = (decimalsNeeded[regex], digitWindows[regex])
     guard decimals > 0 || window < Int.max else { return true }
+    if scanned.wroteOffsets, scanned.digits <= offsets.count {
+      let offsets = UnsafeBufferPointer(rebasing: offsets[..<scanned.digits])
+      return scanned.decimals >= decimals && Self.hasDigits(digitsNeeded[regex], within: window, at: offsets)
+    }
     let digits = read ?? Self.readDigits(in: text)
     read = digits
     return digits.decimals >= decimals && Self.hasDigits(digitsNeeded[regex], within: window, at: digits.offsets)
@@ -418,10 +424,13 @@ extension RawPrefilter {
 
   /// Whether `count` of the digits at `offsets` (in order) begin within fewer than `window`
   /// bytes of each other, as they must to lie in one match of that many bytes at most.
-  static func hasDigits(_ count: Int, within window: Int, at offsets: [Int]) -> Bool {
+  static func hasDigits<Offsets: RandomAccessCollection>(
+    _ count: Int, within window: Int, at offsets: Offsets
+  ) -> Bool where Offsets.Index == Int, Offsets.Element: BinaryInteger {
     guard count > 1 else { return offsets.count >= count }
     guard offsets.count >= count else { return false }
-    for first in 0...(offsets.count - count) where offsets[first + count - 1] - offsets[first] < window {
+    for first in 0...(offsets.count - count)
+    where Int(offsets[first + count - 1]) - Int(offsets[first]) < window {
       return true
     }
     return false

@@ -16,10 +16,10 @@ struct RawPrefilter: Sendable {
   }
 
   /// The needles of two bytes or more by their first byte: those of byte `b` are
-  /// `needles[starts[b]..<starts[b + 1]]`.
+  /// `needles[starts[b]..<starts[b + 1]]`, shortest first.
   private let starts: [Int32]
   let needles: [Needle]
-  /// The tables ``scan(_:)`` reads, in one array (one lent buffer, one bounds): from
+  /// The tables ``scan(_:digitOffsets:)`` reads, in one array (one lent buffer, one bounds): from
   /// ``firstBytes``, a bit per byte that begins something (a needle, a one-byte literal, a
   /// digit) or a scalar of three bytes, as written (a letter of either case when caseless);
   /// the other tables by folded byte. From ``singlesAt``, per byte, the bits of the sets that
@@ -32,7 +32,8 @@ struct RawPrefilter: Sendable {
   /// bytes the scan looks at further; from ``afterScalarAt``, per lead byte of three (its low 4
   /// bits × 4 words), a bit for each byte that follows the first scalar in a needle beginning
   /// with a scalar of that lead byte (every bit when a needle is that scalar alone); from
-  /// ``fourByteDigitsAt``, the blocks of scalars of four bytes that hold a digit.
+  /// ``fourByteDigitsAt``, the blocks of scalars of four bytes that hold a digit; from
+  /// ``decimalBlocksAt``, ``decimalBlocks``.
   private let tables: [UInt64]
   private static let firstBytes = 0
   private static let singlesAt = 4
@@ -46,25 +47,27 @@ struct RawPrefilter: Sendable {
   /// From here, a bit for each block of 64 scalars of four bytes beginning with F0 (U+10000 to
   /// U+3FFFF, by scalar >> 6) that holds a digit (``supplementaryDigitBlocks``).
   private static let fourByteDigitsAt = 5444
+  /// From here, ``decimalBlocks``: per block of 64 three-byte scalars, which are decimal digits.
+  private static let decimalBlocksAt = 5508
   /// Per raw regex, the bits of the sets it needs (0: none).
   let needed: [UInt64]
   /// Per raw regex, the fewest scalars that may be digits its matches hold (0: none needed).
   let digitsNeeded: [Int]
   /// Per raw regex, the fewest decimal digits (``isDecimalDigit(_:)``, what `\d` matches) its
   /// matches hold: a regex whose digits are all `\d` or `[0-9]` does not run on a text whose
-  /// only numerals are Chinese (`一`, `三`), which ``digitsNeeded`` counts. Read only of a text
-  /// with enough digits (``readDigits(in:)``), not in ``scan(_:)``'s pass.
+  /// only numerals are Chinese (`一`, `三`), which ``digitsNeeded`` counts. Asked only of a
+  /// text with enough digits (``RawPrefilter/digitsFit(regex:in:scanned:offsets:read:)``).
   let decimalsNeeded: [Int]
   /// Per raw regex that needs digits, the most bytes one of its matches can span (four a
   /// scalar of ``maximumLength(of:)``): its ``digitsNeeded`` digits begin within that many
   /// bytes of each other (``hasDigits(_:within:at:)``). `Int.max` when it needs no digits or
-  /// its matches have no bound. Read only of a text with enough digits (``readDigits(in:)``).
+  /// its matches have no bound. Asked only of a text with enough digits.
   let digitWindows: [Int]
   /// The largest of ``digitsNeeded``: how far a text's digits need counting.
   let mostDigitsNeeded: Int
   /// Whether ASCII letters are compared without case (the regexes are caseless).
   private let caseless: Bool
-  /// Whether any raw regex has a set or needs digits: whether ``scan(_:)`` is worth its pass.
+  /// Whether any raw regex has a set or needs digits: whether ``scan(_:digitOffsets:)`` is worth its pass.
   let isUseful: Bool
   /// The bits of every set.
   private let all: UInt64
@@ -135,8 +138,11 @@ struct RawPrefilter: Sendable {
     }
     var starts: [Int32] = [0]
     var needles: [Needle] = []
+    // Shortest first within a first byte, so that the comparison stops at the first needle
+    // too long for the rest of the text (a Chinese text ending in `。` had every needle of
+    // `。com`, `。net`, … tried).
     for list in byByte {
-      needles += list
+      needles += list.sorted { $0.bytes.count < $1.bytes.count }
       starts.append(Int32(needles.count))
     }
     self.needles = needles
@@ -150,7 +156,7 @@ struct RawPrefilter: Sendable {
     }
     let useful = all != 0 || mostDigitsNeeded > 0
     // A layer without raw regexes (every app's list, most of the time) keeps no tables: 26 KiB
-    // each, a quarter of a gigabyte over ten thousand apps, that ``scan(_:)`` never reads
+    // each, a quarter of a gigabyte over ten thousand apps, that ``scan(_:digitOffsets:)`` never reads
     // unless ``isUseful``.
     self.starts = useful ? starts : []
     let digitPairs = mostDigitsNeeded > 0 ? Self.digitPairs : [UInt64](repeating: 0, count: 1024)
@@ -190,30 +196,50 @@ struct RawPrefilter: Sendable {
     for block in Self.supplementaryDigitBlocks where block < 4096 {
       fourByteDigits[block >> 6] |= 1 << UInt64(block & 63)
     }
-    let scalarTables = Self.digitBlocks + scalarStarts + scalarsToRead + afterScalar + fourByteDigits
+    let scalarTables =
+      Self.digitBlocks + scalarStarts + scalarsToRead + afterScalar + fourByteDigits + Self.decimalBlocks
     tables = useful ? firstBytes + singles + pairs + digitPairs + scalarTables : []
     self.caseless = caseless
     isUseful = useful
     self.all = all
   }
 
-  /// The bits of the sets that have a literal in `text`, and how many of its scalars may be
-  /// digits (``mayBeDigit(_:)``; counted only when a regex needs digits, and then at least up
-  /// to ``mostDigitsNeeded``). A scalar of three bytes (CJK, kana, most punctuation of Chinese
-  /// text) is read whole, and one bit says whether a needle may begin with it or it may be a
-  /// digit; only then is it looked at further (``readScalar``). Any other byte costs a lookup
-  /// or two: only where a pair of bytes begins a needle is the needle compared, and only where
-  /// it may begin a digit is the scalar read.
-  func scan(_ text: UnsafeBufferPointer<UInt8>) -> (sets: UInt64, digits: Int) {
-    guard let base = text.baseAddress, !text.isEmpty else { return (0, 0) }
+  /// What ``scan(_:digitOffsets:)`` found in a text.
+  struct Scanned {
+    /// The bits of the sets that have a literal in the text.
+    var sets: UInt64 = 0
+    /// How many of its scalars may be digits (``mayBeDigit(_:)``; counted only when a regex
+    /// needs digits, and then at least up to ``mostDigitsNeeded``).
+    var digits = 0
+    /// How many of those are decimal digits (``isDecimalDigit(_:)``).
+    var decimals = 0
+    /// Whether the offsets written are every digit's, and ``digits`` and ``decimals`` count
+    /// them all: false where the scan stopped early (with every set found and the most digits
+    /// any regex needs), where the text has more digits than there was room for, and where no
+    /// room was given.
+    var wroteOffsets = false
+  }
+
+  /// The bits of the sets that have a literal in `text`, and its digits. A scalar of three
+  /// bytes (CJK, kana, most punctuation of Chinese text) is read whole, and one bit says whether
+  /// a needle may begin with it or it may be a digit; only then is it looked at further
+  /// (``readScalar``). Any other byte costs a lookup or two: only where a pair of bytes begins
+  /// a needle is the needle compared, and only where it may begin a digit is the scalar read.
+  ///
+  /// Each digit's byte offset is written to `digitOffsets`, in order, while there is room (the
+  /// text no longer than `Int32.max` bytes): what ``readDigits(in:)`` reads in a pass of its
+  /// own, which cost a Chinese review that had enough numerals (`一`, `三`) for the
+  /// mobile-number regex as much again as this pass.
+  @inline(__always)
+  func scan(_ text: UnsafeBufferPointer<UInt8>, digitOffsets: UnsafeMutableBufferPointer<Int32>? = nil) -> Scanned {
+    guard let base = text.baseAddress, !text.isEmpty else { return Scanned(wroteOffsets: digitOffsets != nil) }
     let count = text.count
     let caseless = caseless
     let mostDigitsNeeded = mostDigitsNeeded
     let all = all
     @inline(__always) func fold(_ byte: UInt8) -> UInt8 { caseless && byte &- 65 < 26 ? byte | 0x20 : byte }
     return tables.withUnsafeBufferPointer { tables in
-      var found: UInt64 = 0
-      var digits = 0
+      var scanned = Scanned()
       var index = 0
       while index < count {
         let byte = base[index]
@@ -236,8 +262,9 @@ struct RawPrefilter: Sendable {
             guard block >= 0 else { break }
             let third = UInt64(truncatingIfNeeded: base[at &+ 2] & 0x3F)
             readScalar(
-              at: at, block: block, bit: 1 &<< third, in: text, tables: tables, found: &found, digits: &digits)
-            if found == all && digits >= mostDigitsNeeded { return (found, digits) }
+              at: at, block: block, bit: 1 &<< third, in: text, tables: tables, scanned: &scanned,
+              digitOffsets: digitOffsets)
+            if scanned.sets == all && scanned.digits >= mostDigitsNeeded { return scanned }
             at &+= 3
           }
           if at != index {
@@ -247,45 +274,67 @@ struct RawPrefilter: Sendable {
         }
         index &+= 1
         let at = index &- 1
-        found |= tables[Self.singlesAt &+ Int(folded)]
+        scanned.sets |= tables[Self.singlesAt &+ Int(folded)]
         let next = index < count ? fold(base[index]) : 0
         let pair = Int(folded) &<< 8 | Int(next)
         let bit: UInt64 = 1 &<< UInt64(pair & 63)
         if tables[Self.pairsAt &+ pair &>> 6] & bit != 0 {
-          found |= matchNeedles(at: at, first: folded, in: text, skipping: found)
-          if found == all && digits >= mostDigitsNeeded { return (found, digits) }
+          scanned.sets |= matchNeedles(at: at, first: folded, in: text, skipping: scanned.sets)
+          if scanned.sets == all && scanned.digits >= mostDigitsNeeded { return scanned }
         }
         // Case folding changes no digit, and no byte of a multi-byte scalar.
         if tables[Self.digitPairsAt &+ pair &>> 6] & bit != 0 {
           if folded < 0x80 {
-            digits &+= 1
+            Self.count(digitAt: at, decimal: 1, in: &scanned, offsets: digitOffsets)
           } else if byte & 0xF0 == 0xE0, index &+ 1 < count, next & 0xC0 == 0x80, base[index &+ 1] & 0xC0 == 0x80 {
             // The last scalar of a text, when it has three bytes: its block's mask answers.
-            let mask = tables[Self.digitBlocksAt &+ Int(byte & 0x0F) &<< 6 &+ Int(next & 0x3F)]
-            digits &+= Int(truncatingIfNeeded: mask &>> UInt64(base[index &+ 1] & 0x3F) & 1)
+            let block = Int(byte & 0x0F) &<< 6 &+ Int(next & 0x3F)
+            let third = UInt64(base[index &+ 1] & 0x3F)
+            if tables[Self.digitBlocksAt &+ block] &>> third & 1 != 0 {
+              let decimal = Int(truncatingIfNeeded: tables[Self.decimalBlocksAt &+ block] &>> third & 1)
+              Self.count(digitAt: at, decimal: decimal, in: &scanned, offsets: digitOffsets)
+            }
           } else if byte == 0xF0, index &+ 1 < count, next & 0xC0 == 0x80, base[index &+ 1] & 0xC0 == 0x80 {
             // Four bytes from U+10000 to U+3FFFF (emoji among them): Unicode is asked only in
             // a block that holds a digit.
             let block = Int(next & 0x3F) &<< 6 | Int(base[index &+ 1] & 0x3F)
-            if tables[Self.fourByteDigitsAt &+ block &>> 6] &>> UInt64(block & 63) & 1 != 0,
-              Self.mayBeDigit(UTF8Decoding.decode(text, at: at).value)
-            {
-              digits &+= 1
+            if tables[Self.fourByteDigitsAt &+ block &>> 6] &>> UInt64(block & 63) & 1 != 0 {
+              let value = UTF8Decoding.decode(text, at: at).value
+              if Self.mayBeDigit(value) {
+                Self.count(
+                  digitAt: at, decimal: Self.isDecimalDigit(value) ? 1 : 0, in: &scanned, offsets: digitOffsets)
+              }
             }
-          } else if Self.mayBeDigit(UTF8Decoding.decode(text, at: at).value) {
-            digits &+= 1
+          } else {
+            let value = UTF8Decoding.decode(text, at: at).value
+            if Self.mayBeDigit(value) {
+              Self.count(digitAt: at, decimal: Self.isDecimalDigit(value) ? 1 : 0, in: &scanned, offsets: digitOffsets)
+            }
           }
         }
       }
-      return (found, digits)
+      scanned.wroteOffsets = digitOffsets.map { scanned.digits <= $0.count } ?? false
+      return scanned
     }
+  }
+
+  /// Counts a digit at byte `offset` in `scanned` (a decimal one when `decimal` is 1), and
+  /// writes its offset to `offsets` if there is room. (A function of the scan's own that did
+  /// this, capturing `scanned`, had every access to it checked for exclusivity at run time.)
+  @inline(__always)
+  private static func count(
+    digitAt offset: Int, decimal: Int, in scanned: inout Scanned, offsets: UnsafeMutableBufferPointer<Int32>?
+  ) {
+    if let offsets, scanned.digits < offsets.count { offsets[scanned.digits] = Int32(truncatingIfNeeded: offset) }
+    scanned.digits &+= 1
+    scanned.decimals &+= decimal
   }
 
   /// Moves over the scalars of three bytes from `index` on that are followed by a fourth byte
   /// (the last scalar of a text goes the way of other bytes) and that begin nothing and are no
   /// digit: where the run ends (block -1), or the next scalar to read (``readScalar``) and its
   /// block of ``scalarsToReadAt``. A loop of its own, with few values to hold: inside
-  /// ``scan(_:)``, which holds many, each step read the text's address, its length and the
+  /// ``scan(_:digitOffsets:)``, which holds many, each step read the text's address, its length and the
   /// tables' back from the stack.
   @inline(never)
   private static func skipThreeByteRun(
@@ -315,28 +364,29 @@ struct RawPrefilter: Sendable {
   }
 
   /// Reads a scalar of three bytes at `index` that a needle may begin with or that may be a
-  /// digit (its bit of ``scalarsToReadAt`` is set): adds to `found` the sets of the needles
-  /// there, and to `digits` the scalar if it may be one. (Kept out of ``scan(_:)``'s loop,
-  /// whose every other scalar needs fewer registers than this.)
+  /// digit (its bit of ``scalarsToReadAt`` is set): adds to `scanned` the sets of the needles
+  /// there, and the scalar if it may be a digit (its offset to `digitOffsets`). (Kept out of
+  /// ``scan(_:digitOffsets:)``'s loop, whose every other scalar needs fewer registers than this.)
   @inline(never)
   private func readScalar(
     at index: Int, block: Int, bit: UInt64, in text: UnsafeBufferPointer<UInt8>, tables: UnsafeBufferPointer<UInt64>,
-    found: inout UInt64, digits: inout Int
+    scanned: inout Scanned, digitOffsets: UnsafeMutableBufferPointer<Int32>?
   ) {
     if tables[Self.scalarStartsAt &+ block] & bit != 0 {
-      // Only when the byte after the scalar may continue a needle (at the end of the text, a
-      // needle may be the scalar alone): 。 begins a needle of the contact list, 。 before a
-      // Chinese character none.
+      // Only when the byte after the scalar may continue a needle: 。 begins a needle of the
+      // contact list, 。 before a Chinese character none. At the end of the text, a needle
+      // must be the scalar alone, whose lead byte has every bit of the table set: the end is
+      // read as byte 0 (a Chinese text ending in 。 compared the needles there).
       let lead = text[index]
-      var after = index &+ 3 < text.count ? text[index &+ 3] : nil
-      if caseless, let byte = after, byte &- 65 < 26 { after = byte | 0x20 }
-      let gate = after.map {
-        tables[Self.afterScalarAt &+ Int(lead & 0x0F) &* 4 &+ Int($0 &>> 6)] &>> UInt64($0 & 63) & 1
-      }
-      if gate != 0 { found = matchNeedles(at: index, first: lead, in: text, skipping: found) }
+      var after = index &+ 3 < text.count ? text[index &+ 3] : 0
+      if caseless && after &- 65 < 26 { after |= 0x20 }
+      let gate = tables[Self.afterScalarAt &+ Int(lead & 0x0F) &* 4 &+ Int(after &>> 6)] &>> UInt64(after & 63) & 1
+      if gate != 0 { scanned.sets = matchNeedles(at: index, first: lead, in: text, skipping: scanned.sets) }
     }
-    guard mostDigitsNeeded > 0 else { return }
-    digits &+= tables[Self.digitBlocksAt &+ block] & bit != 0 ? 1 : 0
+    guard mostDigitsNeeded > 0, tables[Self.digitBlocksAt &+ block] & bit != 0 else { return }
+    Self.count(
+      digitAt: index, decimal: tables[Self.decimalBlocksAt &+ block] & bit != 0 ? 1 : 0, in: &scanned,
+      offsets: digitOffsets)
   }
 
   /// The bits of the sets that have `byte` (folded) as a literal of one byte.
@@ -358,7 +408,8 @@ struct RawPrefilter: Sendable {
     for needle in Int(starts[Int(first)])..<Int(starts[Int(first) + 1]) {
       guard found & needles[needle].bit != needles[needle].bit else { continue }
       let bytes = needles[needle].bytes
-      guard index + bytes.count <= text.count else { continue }
+      // The rest are no shorter (see ``starts``).
+      guard index + bytes.count <= text.count else { break }
       var matches = true
       for offset in 1..<bytes.count {
         var other = text[index + offset]

@@ -203,6 +203,12 @@ struct RegexScratch: ~Copyable {
 /// a workspace, and so its store, is used by one thread at a time (``ThreadWorkspace``).
 final class RegexScratchStore: @unchecked Sendable {
   var scratch = RegexScratch()
+  /// Room for the offsets of a text's first digits, which ``RawPrefilter/scan(_:digitOffsets:)``
+  /// writes (a `let`, so that reading it checks no exclusivity; a buffer made per text cost a
+  /// call and its set-up on every line).
+  let digitOffsets = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 32)
+
+  deinit { digitOffsets.deallocate() }
 }
 
 extension RegexProgram {

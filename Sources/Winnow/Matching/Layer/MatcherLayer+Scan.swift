@@ -200,13 +200,21 @@ extension MatcherLayer {
     warnings: inout [MatchWarning]
   ) {
     // A regex whose required literals the text lacks, or that needs more digits (or decimal
-    // digits) than the text has, or closer together than they are, cannot match it.
-    let (found, digits) = rawPrefilter.isUseful ? rawPrefilter.scan(bytes) : (0, 0)
-    var digitsRead: (offsets: [Int], decimals: Int)? = nil  // read once, for the first regex that asks
+    // digits) than the text has, or closer together than they are, cannot match it. The scan
+    // writes the offsets of the first digits to the scratch's room, for the regexes that ask
+    // how close they are; a text with more is read again.
+    let offsets = scratch.digitOffsets
+    let records = rawPrefilter.mostDigitsNeeded > 0 && bytes.count <= Int(Int32.max)
+    let scanned =
+      rawPrefilter.isUseful ? rawPrefilter.scan(bytes, digitOffsets: records ? offsets : nil) : RawPrefilter.Scanned()
+    var digitsRead: (offsets: [Int], decimals: Int)? = nil  // read once, where the scan wrote too few
     for (position, index) in rawRegexes.enumerated() {
       let needed = rawPrefilter.needed[position]
-      guard found & needed == needed, digits >= rawPrefilter.digitsNeeded[position] else { continue }
-      guard rawPrefilter.digitsFit(regex: position, in: bytes, read: &digitsRead) else { continue }
+      guard scanned.sets & needed == needed, scanned.digits >= rawPrefilter.digitsNeeded[position] else { continue }
+      guard
+        rawPrefilter.digitsFit(
+          regex: position, in: bytes, scanned: scanned, offsets: UnsafeBufferPointer(offsets), read: &digitsRead)
+      else { continue }
       runRawRegex(Int(index), in: bytes, layer: layer, scratch: scratch, into: &candidates, warnings: &warnings)
     }
   }
