@@ -94,6 +94,30 @@ struct RawPrefilterTests {
     #expect(RawPrefilter.minimumDigits(of: pattern, decimal: true) == expected, "\(pattern)")
   }
 
+  /// The gap between two digits a match must hold in a row: a scalar not written out is 4
+  /// bytes, what may be left out its most bytes; none where a match need not hold two digits
+  /// at a bounded distance.
+  @Test(arguments: [
+    (#"\d{11}"#, 4 as Int?), (#"\d[\s\-]{0,2}\d"#, 12), (#"\d(?:x|y)?\d"#, 5), (#"\d.*\d"#, nil), ("abc", nil),
+    (#"(?:\d|a)\d"#, 0), (#"0755"#, 1), (#"(?:\d{3}|\d{5})-\d"#, 5), (#"\d\1\d"#, nil),
+    (
+      #"(?<![\d〇])(?:\+?86[\s\-]{0,2})?[1１一幺①❶➀](?:[\s\-.·—_]{0,2}[3-9三③])(?:[\s\-.·—_]{0,2}[\d〇零一二]){9}"#,
+      12
+    ),
+  ])
+  func digitGapsAreRead(_ pattern: String, _ expected: Int?) {
+    #expect(RawPrefilter.digitGap(of: pattern) == expected, "\(pattern)")
+  }
+
+  /// A chain: each digit at most that far after the one before.
+  @Test func digitsAreChained() {
+    #expect(RawPrefilter.hasDigits(3, chainedWithin: 4, at: [0, 4, 8]))
+    #expect(!RawPrefilter.hasDigits(3, chainedWithin: 4, at: [0, 4, 9]))
+    #expect(RawPrefilter.hasDigits(3, chainedWithin: 4, at: [0, 10, 12, 14]))
+    #expect(
+      RawPrefilter.hasDigits(1, chainedWithin: 0, at: [7]) && !RawPrefilter.hasDigits(2, chainedWithin: 9, at: [7]))
+  }
+
   /// The longest match is read from lengths and quantifiers' maximums; lookarounds and anchors
   /// span nothing; a group its longest alternative; anything unbounded or not read has none.
   @Test(arguments: [
@@ -332,6 +356,7 @@ struct RawPrefilterTests {
     var skipped = 0
     var skippedForDigits = 0
     var skippedForDecimals = 0
+    var skippedForChain = 0
     var phoneMatches = 0
     for _ in 0..<3000 {
       let text = (0..<Int.random(in: 1...14, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
@@ -339,7 +364,8 @@ struct RawPrefilterTests {
       let bytes = Array(text.utf8)
       let scanned = bytes.withUnsafeBufferPointer { prefilter.scan($0) }
       let (found, digits) = (scanned.sets, scanned.digits)
-      let decimals = bytes.withUnsafeBufferPointer { RawPrefilter.readDigits(in: $0) }.decimals
+      let read = bytes.withUnsafeBufferPointer { RawPrefilter.readDigits(in: $0) }
+      let decimals = read.decimals
       // The scan counts what a plain count of the scalars counts (it may stop once it has
       // every set and the most digits any regex needs).
       let reference = text.unicodeScalars.filter { RawPrefilter.mayBeDigit($0.value) }.count
@@ -348,15 +374,18 @@ struct RawPrefilterTests {
         let lacksLiterals = found & prefilter.needed[index] != prefilter.needed[index]
         let lacksDigits = digits < prefilter.digitsNeeded[index]
         let lacksDecimals = decimals < prefilter.decimalsNeeded[index]
+        let lacksChain = !RawPrefilter.hasDigits(
+          prefilter.digitsNeeded[index], chainedWithin: prefilter.digitGaps[index], at: read.offsets)
         var matched = false
         _ = bytes.withUnsafeBufferPointer { buffer in
           program.forEachMatch(in: buffer, scratch: &scratch) { _ in matched = true }
         }
         if matched && prefilter.digitsNeeded[index] > 0 { phoneMatches += 1 }
-        guard lacksLiterals || lacksDigits || lacksDecimals else { continue }
+        guard lacksLiterals || lacksDigits || lacksDecimals || lacksChain else { continue }
         skipped += 1
         if lacksDigits && !lacksLiterals { skippedForDigits += 1 }
         if lacksDecimals && !lacksDigits && !lacksLiterals { skippedForDecimals += 1 }
+        if lacksChain && !lacksDecimals && !lacksDigits && !lacksLiterals { skippedForChain += 1 }
         #expect(!matched, "\(patterns[index]) matches \(text), which the prefilter skips")
       }
     }
@@ -365,6 +394,8 @@ struct RawPrefilterTests {
     #expect(skipped > 3000 && skippedForDigits > 500 && phoneMatches > 500)
     // Skipped for decimal digits alone: Chinese or circled numerals enough for the digit count.
     #expect(skippedForDecimals > 100, "\(skippedForDecimals)")
+    // Skipped for the chain alone: enough digits, not each near the one before.
+    #expect(skippedForChain > 50, "\(skippedForChain)")
     #expect(prefilter.digitsNeeded.filter { $0 > 0 }.count >= 5)
     #expect(prefilter.decimalsNeeded.filter { $0 > 0 }.count >= 3)
   }

@@ -320,6 +320,134 @@ extension RawPrefilter {
     return branches.max()
   }
 
+  /// The most bytes from the start of one scalar that may be a digit to the start of the next
+  /// in any match of `pattern`, counting only the digits every match holds (the atoms
+  /// ``minimumDigits(of:decimal:)`` counts); nil when a match need not hold two, or the
+  /// pattern holds a construct not read (as for ``maximumLength(of:)``). Other digits of a
+  /// match lie between those and only shorten the gaps. A scalar is counted 4 bytes unless it
+  /// is written out; what may be left out (`?`, `{0,n}`, an alternative without a digit) is
+  /// counted as its most bytes, with no digit. The mobile-number regex's eleven digits are each
+  /// at most two separators apart, 12 bytes: a text's numerals must come in such a chain
+  /// (``hasDigits(_:chainedWithin:at:)``), where a window of 144 bytes let most long Chinese
+  /// reviews through.
+  static func digitGap(of pattern: String) -> Int? {
+    guard !pattern.contains("\\Q"), let gaps = digitGaps(Array(pattern.unicodeScalars)[...]), gaps.hasDigit,
+      gaps.gap < DigitGaps.cap
+    else { return nil }
+    return gaps.gap
+  }
+
+  /// What ``digitGap(of:)`` knows of a piece of a pattern: whether it must hold a digit, and
+  /// then the most bytes from its start to the start of its first digit (`lead`), from the
+  /// start of its last digit to its end (`trail`) and between the starts of two of its digits
+  /// in a row (`gap`); and its most bytes (`bytes`). All capped, as unbounded.
+  private struct DigitGaps {
+    static let cap = 1 << 20
+    var hasDigit = false
+    var lead = 0
+    var trail = 0
+    var gap = 0
+    var bytes = 0
+
+    /// A piece that holds no digit it must.
+    static func span(_ bytes: Int) -> DigitGaps { DigitGaps(bytes: min(bytes, cap)) }
+
+    /// This piece, then `next`.
+    func then(_ next: DigitGaps) -> DigitGaps {
+      let bytes = min(self.bytes + next.bytes, Self.cap)
+      switch (hasDigit, next.hasDigit) {
+      case (false, false): return .span(bytes)
+      case (true, false):
+        return DigitGaps(hasDigit: true, lead: lead, trail: min(trail + next.bytes, Self.cap), gap: gap, bytes: bytes)
+      case (false, true):
+        return DigitGaps(
+          hasDigit: true, lead: min(self.bytes + next.lead, Self.cap), trail: next.trail, gap: next.gap, bytes: bytes)
+      case (true, true):
+        return DigitGaps(
+          hasDigit: true, lead: lead, trail: next.trail, gap: max(gap, next.gap, min(trail + next.lead, Self.cap)),
+          bytes: bytes)
+      }
+    }
+
+    /// This piece repeated at least `minimum` and at most `maximum` times.
+    func repeated(minimum: Int, maximum: Int) -> DigitGaps {
+      let bytes = min(self.bytes * min(maximum, Self.cap), Self.cap)
+      guard hasDigit && minimum > 0 else { return .span(bytes) }
+      let between = maximum > 1 ? min(trail + lead, Self.cap) : 0
+      return DigitGaps(hasDigit: true, lead: lead, trail: trail, gap: max(gap, between), bytes: bytes)
+    }
+
+    /// One of `branches`: each must hold a digit for the group to.
+    static func either(_ branches: [DigitGaps]) -> DigitGaps {
+      let bytes = branches.map(\.bytes).max() ?? 0
+      guard !branches.isEmpty, branches.allSatisfy(\.hasDigit) else { return .span(bytes) }
+      return DigitGaps(
+        hasDigit: true, lead: branches.map(\.lead).max() ?? 0, trail: branches.map(\.trail).max() ?? 0,
+        gap: branches.map(\.gap).max() ?? 0, bytes: bytes)
+    }
+  }
+
+  private static func digitGaps(_ characters: ArraySlice<Unicode.Scalar>) -> DigitGaps? {
+    var branches: [DigitGaps] = []
+    var sequence = DigitGaps()
+    var index = characters.startIndex
+    while index < characters.endIndex {
+      var piece = DigitGaps.span(4)
+      var next = index + 1
+      switch characters[index] {
+      case "|":
+        branches.append(sequence)
+        sequence = DigitGaps()
+        index = next
+        continue
+      case "\\":
+        guard next < characters.endIndex else { return nil }
+        let escaped = characters[next]
+        next += 1
+        switch escaped {
+        case "d": piece = DigitGaps(hasDigit: true, trail: 4, bytes: 4)
+        case "D", "w", "W", "s", "S", "h", "H", "v", "V": break
+        case "b", "B", "A", "z", "Z", "G": piece = .span(0)
+        default:
+          // Any other letter or digit is a construct not read; punctuation stands for itself.
+          guard !(escaped.properties.isAlphabetic || ("0"..."9").contains(escaped)) else { return nil }
+          piece = .span(String(escaped).utf8.count)
+        }
+      case "[":
+        guard let close = RegexProgram.endOfClass(characters, from: next) else { return nil }
+        if isDigitClass(characters[next..<close], counts: isDigitLike) {
+          piece = DigitGaps(hasDigit: true, trail: 4, bytes: 4)
+        }
+        next = close + 1
+      case "(":
+        guard let (body, close) = groupBody(characters, from: next), let inside = digitGaps(body) else { return nil }
+        piece = inside
+        next = close + 1
+      case ")", "?", "*", "+", "{":
+        return nil
+      case "^", "$":
+        piece = .span(0)
+      case ".":
+        break
+      default:
+        let length = String(characters[index]).utf8.count
+        piece =
+          isDigitLike(characters[index].value)
+          ? DigitGaps(hasDigit: true, trail: length, bytes: length) : .span(length)
+      }
+      if let quantifier = RegexProgram.quantifier(characters, at: next) {
+        guard let minimum = quantifier.minimum, let end = quantifier.end else { return nil }
+        let maximum = maximumRepeats(characters, at: next)?.0 ?? DigitGaps.cap
+        piece = piece.repeated(minimum: minimum, maximum: maximum)
+        next = end
+      }
+      sequence = sequence.then(piece)
+      index = next
+    }
+    branches.append(sequence)
+    return .either(branches)
+  }
+
   /// The most repetitions of the quantifier at `start` (`?`, `{n}`, `{n,m}`, `{,m}`, each
   /// maybe lazy or possessive) and where it ends; nil for one without a bound or not read.
   private static func maximumRepeats(_ characters: ArraySlice<Unicode.Scalar>, at start: Int) -> (Int, Int)? {
@@ -412,14 +540,31 @@ extension RawPrefilter {
     read: inout (offsets: [Int], decimals: Int)?
   ) -> Bool {
     let (decimals, window) = (decimalsNeeded[regex], digitWindows[regex])
-    guard decimals > 0 || window < Int.max else { return true }
+    guard decimals > 0 || window < Int.max || digitGaps[regex] < Int.max else { return true }
+    let (count, gap) = (digitsNeeded[regex], digitGaps[regex])
     if scanned.wroteOffsets, scanned.digits <= offsets.count {
       let offsets = UnsafeBufferPointer(rebasing: offsets[..<scanned.digits])
-      return scanned.decimals >= decimals && Self.hasDigits(digitsNeeded[regex], within: window, at: offsets)
+      return scanned.decimals >= decimals && Self.hasDigits(count, within: window, at: offsets)
+        && Self.hasDigits(count, chainedWithin: gap, at: offsets)
     }
     let digits = read ?? Self.readDigits(in: text)
     read = digits
-    return digits.decimals >= decimals && Self.hasDigits(digitsNeeded[regex], within: window, at: digits.offsets)
+    return digits.decimals >= decimals && Self.hasDigits(count, within: window, at: digits.offsets)
+      && Self.hasDigits(count, chainedWithin: gap, at: digits.offsets)
+  }
+
+  /// Whether `count` of the digits at `offsets` (in order) follow each other, each beginning at
+  /// most `gap` bytes after the one before.
+  static func hasDigits<Offsets: RandomAccessCollection>(
+    _ count: Int, chainedWithin gap: Int, at offsets: Offsets
+  ) -> Bool where Offsets.Index == Int, Offsets.Element: BinaryInteger {
+    guard count > 1 else { return offsets.count >= count }
+    var chain = 1
+    for index in offsets.indices.dropFirst() {
+      chain = Int(offsets[index]) - Int(offsets[index - 1]) <= gap ? chain + 1 : 1
+      if chain >= count { return true }
+    }
+    return false
   }
 
   /// Whether `count` of the digits at `offsets` (in order) begin within fewer than `window`

@@ -63,6 +63,11 @@ struct RawPrefilter: Sendable {
   /// bytes of each other (``hasDigits(_:within:at:)``). `Int.max` when it needs no digits or
   /// its matches have no bound. Asked only of a text with enough digits.
   let digitWindows: [Int]
+  /// Per raw regex that needs two digits or more, the most bytes from the start of one to the
+  /// start of the next (``digitGap(of:)``): its ``digitsNeeded`` digits follow each other at
+  /// most that far apart (``hasDigits(_:chainedWithin:at:)``). `Int.max` when there is no such
+  /// bound. Asked only of a text with enough digits.
+  let digitGaps: [Int]
   /// The largest of ``digitsNeeded``: how far a text's digits need counting.
   let mostDigitsNeeded: Int
   /// Whether ASCII letters are compared without case (the regexes are caseless).
@@ -77,6 +82,7 @@ struct RawPrefilter: Sendable {
     // Most layers have no raw regex: no tables to build and drop.
     guard !patterns.isEmpty else {
       (starts, needles, tables, needed, digitsNeeded, decimalsNeeded, digitWindows) = ([], [], [], [], [], [], [])
+      digitGaps = []
       (mostDigitsNeeded, self.caseless, isUseful, all) = (0, caseless, false, 0)
       return
     }
@@ -153,6 +159,10 @@ struct RawPrefilter: Sendable {
     digitWindows = zip(patterns, digitsNeeded).map { pattern, digits in
       guard digits > 0, let length = Self.maximumLength(of: pattern) else { return Int.max }
       return length * 4
+    }
+    digitGaps = zip(patterns, digitsNeeded).map { pattern, digits in
+      guard digits > 1, let gap = Self.digitGap(of: pattern) else { return Int.max }
+      return gap
     }
     let useful = all != 0 || mostDigitsNeeded > 0
     // A layer without raw regexes (every app's list, most of the time) keeps no tables: 26 KiB
