@@ -258,6 +258,20 @@ extension RawPrefilter {
 /// match, so a text whose digits are spread over more bytes than a match can span (Chinese
 /// prose, where `一` and `三` are words) cannot match, however many it has.
 extension RawPrefilter {
+  /// How ``maximumLength(of:)`` and ``digitGap(of:)`` read `\` and the scalar after it: a
+  /// class of one scalar (`\d`, `\s`), an anchor that matches nothing (`\b`), punctuation that
+  /// stands for itself, or nil for any other letter or digit (a construct not read: an escape
+  /// with arguments, a backreference).
+  enum EscapeReading { case scalarClass, zeroWidth, literal }
+
+  static func escapeReading(_ escaped: Unicode.Scalar) -> EscapeReading? {
+    switch escaped {
+    case "d", "D", "w", "W", "s", "S", "h", "H", "v", "V": .scalarClass
+    case "b", "B", "A", "z", "Z", "G": .zeroWidth
+    default: escaped.properties.isAlphabetic || ("0"..."9").contains(escaped) ? nil : .literal
+    }
+  }
+
   /// The most scalars a match of `pattern` can span (lookarounds and anchors span none), or nil
   /// when there is no bound (`*`, `+`, `{n,}`) or the pattern holds a construct not read here
   /// (inline options, `\Q`, backreferences, `\R`, `\X`, escapes with arguments, an unclosed
@@ -283,15 +297,9 @@ extension RawPrefilter {
         continue
       case "\\":
         guard next < characters.endIndex else { return nil }
-        let escaped = characters[next]
+        guard let reading = escapeReading(characters[next]) else { return nil }
         next += 1
-        switch escaped {
-        case "d", "D", "w", "W", "s", "S", "h", "H", "v", "V": atom = 1
-        case "b", "B", "A", "z", "Z", "G": atom = 0
-        default:
-          // Any other letter or digit is a construct not read; punctuation stands for itself.
-          guard !(escaped.properties.isAlphabetic || ("0"..."9").contains(escaped)) else { return nil }
-        }
+        atom = reading == .zeroWidth ? 0 : 1
       case "[":
         guard let close = RegexProgram.endOfClass(characters, from: next) else { return nil }
         next = close + 1
@@ -404,14 +412,11 @@ extension RawPrefilter {
         guard next < characters.endIndex else { return nil }
         let escaped = characters[next]
         next += 1
-        switch escaped {
-        case "d": piece = DigitGaps(hasDigit: true, trail: 4, bytes: 4)
-        case "D", "w", "W", "s", "S", "h", "H", "v", "V": break
-        case "b", "B", "A", "z", "Z", "G": piece = .span(0)
-        default:
-          // Any other letter or digit is a construct not read; punctuation stands for itself.
-          guard !(escaped.properties.isAlphabetic || ("0"..."9").contains(escaped)) else { return nil }
-          piece = .span(String(escaped).utf8.count)
+        switch escapeReading(escaped) {
+        case nil: return nil
+        case .scalarClass: if escaped == "d" { piece = DigitGaps(hasDigit: true, trail: 4, bytes: 4) }
+        case .zeroWidth: piece = .span(0)
+        case .literal: piece = .span(String(escaped).utf8.count)
         }
       case "[":
         guard let close = RegexProgram.endOfClass(characters, from: next) else { return nil }
