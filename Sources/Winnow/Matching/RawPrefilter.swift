@@ -309,23 +309,27 @@ struct RawPrefilter: Sendable {
             // a block that holds a digit.
             let block = Int(next & 0x3F) &<< 6 | Int(base[index &+ 1] & 0x3F)
             if tables[Self.fourByteDigitsAt &+ block &>> 6] &>> UInt64(block & 63) & 1 != 0 {
-              let value = UTF8Decoding.decode(text, at: at).value
-              if Self.mayBeDigit(value) {
-                Self.count(
-                  digitAt: at, decimal: Self.isDecimalDigit(value) ? 1 : 0, in: &scanned, offsets: digitOffsets)
-              }
+              Self.countIfDigit(at: at, in: text, scanned: &scanned, offsets: digitOffsets)
             }
           } else {
-            let value = UTF8Decoding.decode(text, at: at).value
-            if Self.mayBeDigit(value) {
-              Self.count(digitAt: at, decimal: Self.isDecimalDigit(value) ? 1 : 0, in: &scanned, offsets: digitOffsets)
-            }
+            Self.countIfDigit(at: at, in: text, scanned: &scanned, offsets: digitOffsets)
           }
         }
       }
       scanned.wroteOffsets = digitOffsets.map { scanned.digits <= $0.count } ?? false
       return scanned
     }
+  }
+
+  /// Decodes the scalar at byte `offset` of `text` and counts it (``count(digitAt:decimal:in:offsets:)``)
+  /// if it may be a digit: for the scalars the pass does not answer from its tables.
+  private static func countIfDigit(
+    at offset: Int, in text: UnsafeBufferPointer<UInt8>, scanned: inout Scanned,
+    offsets: UnsafeMutableBufferPointer<Int32>?
+  ) {
+    let value = UTF8Decoding.decode(text, at: offset).value
+    guard mayBeDigit(value) else { return }
+    count(digitAt: offset, decimal: isDecimalDigit(value) ? 1 : 0, in: &scanned, offsets: offsets)
   }
 
   /// Counts a digit at byte `offset` in `scanned` (a decimal one when `decimal` is 1), and
