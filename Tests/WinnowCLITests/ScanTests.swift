@@ -471,6 +471,28 @@ struct ScanTests {
     let customOnly = try await Self.run(["check", "--no-global", "--custom", "/dev/null", text])
     #expect(customOnly.status == 0)
   }
+  /// The contact list's digit tests, through the release binary too: a mobile number written in
+  /// Chinese numerals with separators is found, also after more digits than the prefilter's
+  /// pass keeps offsets for (the text is read again); as many numerals scattered through prose
+  /// run no phone regex and flag nothing; a domain written with `。` is found, and a text that
+  /// merely ends in `。` is not.
+  @Test func contactDigitsAndFullStops() async throws {
+    let spaced = "我的电话 一三八 一二三四 五六七八，随时打"
+    // Fourteen numerals, eleven of them within 144 bytes, none closer together than a phone's.
+    let prose = String(repeating: "一个人三天两夜去了五个地方，第一天和第二天都很累，十个景点。", count: 2)
+    let manyDigits = (1...40).map(String.init).joined(separator: "、") + "，电话13812345678"
+    for (text, category) in [
+      (spaced, "contact.phone"), (manyDigits, "contact.phone"), (prose, nil), ("网址是example。com", "contact.url"),
+      ("这家店还不错。", nil),
+    ] as [(String, String?)] {
+      let result = try await Self.run(["check", "--json", text])
+      if let category {
+        #expect(result.status == 1 && result.stdout.contains(#""category":"\#(category)""#), "\(text)")
+      } else {
+        #expect(result.status == 0, "\(text): \(result.stdout)")
+      }
+    }
+  }
 }
 
 /// Where results are written: never over an input, never by renaming over a FIFO or device.
