@@ -87,3 +87,79 @@ public final class RefusingPort: @unchecked Sendable {
 
   deinit { close(descriptor) }
 }
+
+/// How a child process ended: `exit` with a status, or a signal.
+public enum ChildExit: Equatable, Sendable, CustomStringConvertible {
+  case exited(Int32)
+  case signalled(Int32)
+
+  public var description: String {
+    switch self {
+    case .exited(let status): "exit status \(status)"
+    case .signalled(let signal): "signal \(signal)"
+    }
+  }
+}
+
+extension Process {
+  /// Waits for the process (started) to end, blocking the calling thread, and says how.
+  ///
+  /// Foundation's `Process` can miss a child's exit while other tests start processes: the
+  /// child stays a zombie, `isRunning` stays true and `waitUntilExit` spins in its run loop (a
+  /// CI run hung a quarter of an hour in it). So Foundation is given `grace` to see the exit,
+  /// and then the child is reaped here with `waitpid` and its status read. After that,
+  /// Foundation's `terminationStatus` must not be read (it would still say running): read the
+  /// answer instead.
+  public func waitForExit(grace: Duration = .seconds(10)) -> ChildExit {
+    waitForFoundation(grace)
+    while true {
+      if let outcome = reaped(blocking: true) { return outcome }
+    }
+  }
+
+  /// Waits up to `limit` for the process to end and says how, as ``waitForExit(grace:)`` does;
+  /// one still running then is killed (`SIGKILL`) and reaped, and the answer is nil.
+  public func waitForExit(orKillAfter limit: Duration) -> ChildExit? {
+    waitForFoundation(limit)
+    if let outcome = reaped(blocking: false) { return outcome }
+    kill(processIdentifier, SIGKILL)
+    while reaped(blocking: true) == nil {}
+    return nil
+  }
+
+  /// Waits up to `grace` for Foundation to say that the process has ended.
+  private func waitForFoundation(_ grace: Duration) {
+    let deadline = ContinuousClock.now + grace
+    var pause: UInt32 = 1_000
+    while isRunning && ContinuousClock.now < deadline {
+      usleep(pause)
+      pause = min(pause * 2, 20_000)
+    }
+  }
+
+  /// How the process ended, by Foundation's account or else by `waitpid` (which reaps it);
+  /// nil when not `blocking` and it is still running.
+  private func reaped(blocking: Bool) -> ChildExit? {
+    while true {
+      if !isRunning {
+        return terminationReason == .uncaughtSignal ? .signalled(terminationStatus) : .exited(terminationStatus)
+      }
+      var status: Int32 = 0
+      let reaped = waitpid(processIdentifier, &status, blocking ? 0 : WNOHANG)
+      if reaped == processIdentifier {
+        // Ended by a signal: its number in the low seven bits (0 is an exit, 0x7F a stop).
+        let signal = status & 0x7F
+        return signal != 0 && signal != 0x7F ? .signalled(signal) : .exited(status >> 8 & 0xFF)
+      }
+      if reaped == 0 { return nil }
+      if reaped == -1 && errno == EINTR { continue }
+      // Foundation reaped it meanwhile: its fields say how, once it has written them.
+      usleep(1_000)
+    }
+  }
+
+  /// ``waitForExit(grace:)`` on a Dispatch thread, keeping no thread of the concurrency pool.
+  public func ended(grace: Duration = .seconds(10)) async -> ChildExit {
+    await offThePool { [self] in waitForExit(grace: grace) }
+  }
+}

@@ -107,13 +107,7 @@ public final class TestPostgres: @unchecked Sendable {
     /// Ends `psql`'s input: it exits, and its transaction and lock end with its connection.
     public func release() async {
       try? input.fileHandleForWriting.close()
-      let process = self.process
-      await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-          process.waitUntilExit()
-          continuation.resume()
-        }
-      }
+      _ = await process.ended()
     }
   }
 

@@ -1,11 +1,14 @@
 import Foundation
 import Synchronization
 import Testing
+import WinnowTestSupport
 
 /// Runs the built `winnow` binary and compares standard output, standard error and exit status.
 @Suite("winnow command line")
 struct CLITests {
   struct Result {
+    /// The exit status, or 128 plus the signal's number for a process a signal ended (as a
+    /// shell reports it).
     var status: Int32
     var stdout: String
     var stderr: String
@@ -84,9 +87,13 @@ struct CLITests {
     let out = output.fileHandleForReading.readDataToEndOfFile()
     reading.wait()
     let err = errorData.withLock { $0 }
-    process.waitUntilExit()
+    let status: Int32
+    switch process.waitForExit() {
+    case .exited(let code): status = code
+    case .signalled(let signal): status = 128 + signal
+    }
     return Result(
-      status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+      status: status, stdout: String(decoding: out, as: UTF8.self),
       stderr: String(decoding: err, as: UTF8.self))
   }
 

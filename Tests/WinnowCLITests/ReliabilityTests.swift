@@ -347,19 +347,30 @@ struct ReliabilityTests {
     try? input.fileHandleForWriting.close()
   }
 
-  /// Whether `process`, sent a signal, ends on one. Foundation's `Process` can miss a child's
-  /// exit while other tests start processes (the child stays a zombie and `waitUntilExit`
-  /// spins: a CI run hung here for a quarter of an hour), so after ten seconds the child is
-  /// reaped here and its status read.
+  /// Whether `process`, sent a signal, ends on one (see `Process.waitForExit(grace:)`).
   static func endsOnSignal(_ process: Process) async throws -> Bool {
-    for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-    if !process.isRunning { return process.terminationReason == .uncaughtSignal }
-    var status: Int32 = 0
-    guard waitpid(process.processIdentifier, &status, 0) == process.processIdentifier else {
-      // Foundation reaped it meanwhile.
-      return !process.isRunning && process.terminationReason == .uncaughtSignal
+    if case .signalled = await process.ended() { return true }
+    return false
+  }
+
+  /// The harness's own wait (`Process.waitForExit`), which every command-line test's run ends
+  /// in: an exit's status, a signal's number, and a child still running at the limit killed
+  /// and reaped.
+  @Test func theHarnessReadsHowAChildEnded() async throws {
+    func shell(_ script: String) throws -> Process {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", script]
+      try process.run()
+      return process
     }
-    // Ended by a signal: its number in the low seven bits, neither 0 (an exit) nor 0x7F (a stop).
-    return status & 0x7F != 0 && status & 0x7F != 0x7F
+    #expect(try shell("exit 3").waitForExit() == .exited(3))
+    #expect(try shell("kill -KILL $$").waitForExit() == .signalled(SIGKILL))
+    let sleeper = try shell("exec sleep 30")
+    let start = ContinuousClock.now
+    #expect(sleeper.waitForExit(orKillAfter: .milliseconds(200)) == nil)
+    #expect(ContinuousClock.now - start < .seconds(10))
+    // Reaped: no process of that id is left (a zombie would still answer signal 0).
+    #expect(kill(sleeper.processIdentifier, 0) == -1)
   }
 }

@@ -20,12 +20,11 @@ struct StoreCLITests {
               "-c", sql,
             ]
             try process.run()
-            process.waitUntilExit()
-            return process.terminationStatus
+            return process.waitForExit()
           })
       }
     }
-    #expect(status == 0, "psql \(sql)")
+    #expect(status == .exited(0), "psql \(sql): \(status)")
   }
 
   @Test func initImportExportAndLog() async throws {
