@@ -156,22 +156,19 @@ extension RawPrefilter {
   private static func minimumDigits(_ characters: ArraySlice<Unicode.Scalar>, counts: (UInt32) -> Bool) -> Int? {
     var branches: [Int] = []
     var total = 0
-    var index = characters.startIndex
-    while index < characters.endIndex {
-      var atom = 0
-      var next = index + 1
-      switch characters[index] {
-      case "|":
+    var atoms = Atoms(characters)
+    while let atom = atoms.next() {
+      var count = 0
+      switch atom {
+      case .alternation:
         branches.append(total)
         total = 0
-        index = next
         continue
-      case "\\":
-        guard next < characters.endIndex else { return nil }
-        let escaped = characters[next]
-        next += 1
+      case .stray, .unclosed:
+        return nil
+      case .escape(let escaped):
         if escaped == "d" {
-          atom = 1
+          count = 1
         } else if escaped.properties.isAlphabetic || ("0"..."9").contains(escaped) {
           // Classes (`\s`, `\w`), anchors (`\b`) and escapes with arguments are not read, but
           // for those that take one.
@@ -179,49 +176,40 @@ extension RawPrefilter {
             return nil
           }
         }
-      case "[":
-        guard let close = RegexProgram.endOfClass(characters, from: next) else { return nil }
-        atom = isDigitClass(characters[next..<close], counts: counts) ? 1 : 0
-        next = close + 1
-      case "(":
-        guard let (body, close) = groupBody(characters, from: next) else { return nil }
-        next = close + 1
-        guard let inside = minimumDigits(body, counts: counts) else { return nil }
-        atom = inside
-      case ")", "?", "*", "+", "{":
-        return nil
-      default:
-        atom = counts(characters[index].value) ? 1 : 0
+      case .characterClass(let body):
+        count = isDigitClass(body, counts: counts) ? 1 : 0
+      case .group(let written):
+        guard let body = groupBody(written), let inside = minimumDigits(body, counts: counts) else { return nil }
+        count = inside
+      case .dot, .anchor:
+        break
+      case .literal(let character):
+        count = counts(character.value) ? 1 : 0
       }
       // The atom's quantifier: its minimum repetition.
       var repeats = 1
-      if let quantifier = RegexProgram.quantifier(characters, at: next) {
+      if let quantifier = atoms.quantifier {
         guard let minimum = quantifier.minimum, let end = quantifier.end else { return nil }
         repeats = minimum
-        next = end
+        atoms.index = end
       }
       // Capped, so that nested counts cannot overflow; a pattern needing this many is rare.
-      total = min(total + min(atom, 1 << 20) * repeats, 1 << 20)
-      index = next
+      total = min(total + min(count, 1 << 20) * repeats, 1 << 20)
     }
     branches.append(total)
     return branches.min()
   }
 
-  /// The body of the group whose `(` is just before `start`, and the index of its `)`: what
-  /// it matches for a plain, non-capturing or atomic group; nothing for a lookaround, which
-  /// holds no text; nil for a group not read (options, named groups, conditions) or unclosed.
-  private static func groupBody(_ characters: ArraySlice<Unicode.Scalar>, from start: Int) -> (
-    body: ArraySlice<Unicode.Scalar>, close: Int
-  )? {
-    guard let close = endOfGroup(characters, from: start) else { return nil }
-    let body = characters[start..<close]
-    guard body.first == "?" else { return (body, close) }
-    let rest = body.dropFirst()
+  /// What a group matches, from its body as written (``Atoms/Atom/group(_:)``): the body of a
+  /// plain, non-capturing or atomic group; nothing for a lookaround, which holds no text; nil
+  /// for a group not read (options, named groups, conditions).
+  private static func groupBody(_ written: ArraySlice<Unicode.Scalar>) -> ArraySlice<Unicode.Scalar>? {
+    guard written.first == "?" else { return written }
+    let rest = written.dropFirst()
     if rest.first == "=" || rest.first == "!" || rest.starts(with: ["<", "="]) || rest.starts(with: ["<", "!"]) {
-      return (body[body.startIndex..<body.startIndex], close)
+      return written[written.startIndex..<written.startIndex]
     }
-    return rest.first == ":" || rest.first == ">" ? (rest.dropFirst(), close) : nil
+    return rest.first == ":" || rest.first == ">" ? rest.dropFirst() : nil
   }
 
   /// Whether every scalar a class body (between `[` and `]`) matches is one `counts` says yes
@@ -285,44 +273,35 @@ extension RawPrefilter {
     let cap = 1 << 20  // beyond it, no bound worth having; keeps the sums from overflowing
     var branches: [Int] = []
     var total = 0
-    var index = characters.startIndex
-    while index < characters.endIndex {
-      var atom = 1
-      var next = index + 1
-      switch characters[index] {
-      case "|":
+    var atoms = Atoms(characters)
+    while let atom = atoms.next() {
+      var length = 1
+      switch atom {
+      case .alternation:
         branches.append(total)
         total = 0
-        index = next
         continue
-      case "\\":
-        guard next < characters.endIndex else { return nil }
-        guard let reading = escapeReading(characters[next]) else { return nil }
-        next += 1
-        atom = reading == .zeroWidth ? 0 : 1
-      case "[":
-        guard let close = RegexProgram.endOfClass(characters, from: next) else { return nil }
-        next = close + 1
-      case "(":
-        guard let (body, close) = groupBody(characters, from: next) else { return nil }
-        next = close + 1
-        guard let inside = maximumLength(body) else { return nil }
-        atom = inside
-      case ")", "?", "*", "+", "{":
+      case .stray, .unclosed:
         return nil
-      case "^", "$":
-        atom = 0
-      default:
-        atom = 1
+      case .escape(let escaped):
+        guard let reading = escapeReading(escaped) else { return nil }
+        length = reading == .zeroWidth ? 0 : 1
+      case .characterClass, .dot, .literal:
+        length = 1
+      case .group(let written):
+        guard let body = groupBody(written), let inside = maximumLength(body) else { return nil }
+        length = inside
+      case .anchor:
+        length = 0
       }
       var repeats = 1
+      let next = atoms.index
       if next < characters.endIndex, ["?", "*", "+", "{"].contains(characters[next]) {
         guard let (maximum, end) = maximumRepeats(characters, at: next) else { return nil }
         repeats = maximum
-        next = end
+        atoms.index = end
       }
-      total = min(total + min(atom, cap) * min(repeats, cap), cap)
-      index = next
+      total = min(total + min(length, cap) * min(repeats, cap), cap)
     }
     branches.append(total)
     return branches.max()
@@ -398,56 +377,43 @@ extension RawPrefilter {
   private static func digitGaps(_ characters: ArraySlice<Unicode.Scalar>) -> DigitGaps? {
     var branches: [DigitGaps] = []
     var sequence = DigitGaps()
-    var index = characters.startIndex
-    while index < characters.endIndex {
+    var atoms = Atoms(characters)
+    while let atom = atoms.next() {
       var piece = DigitGaps.span(4)
-      var next = index + 1
-      switch characters[index] {
-      case "|":
+      switch atom {
+      case .alternation:
         branches.append(sequence)
         sequence = DigitGaps()
-        index = next
         continue
-      case "\\":
-        guard next < characters.endIndex else { return nil }
-        let escaped = characters[next]
-        next += 1
+      case .stray, .unclosed:
+        return nil
+      case .escape(let escaped):
         switch escapeReading(escaped) {
         case nil: return nil
         case .scalarClass: if escaped == "d" { piece = DigitGaps(hasDigit: true, trail: 4, bytes: 4) }
         case .zeroWidth: piece = .span(0)
         case .literal: piece = .span(String(escaped).utf8.count)
         }
-      case "[":
-        guard let close = RegexProgram.endOfClass(characters, from: next) else { return nil }
-        if isDigitClass(characters[next..<close], counts: isDigitLike) {
-          piece = DigitGaps(hasDigit: true, trail: 4, bytes: 4)
-        }
-        next = close + 1
-      case "(":
-        guard let (body, close) = groupBody(characters, from: next), let inside = digitGaps(body) else { return nil }
+      case .characterClass(let body):
+        if isDigitClass(body, counts: isDigitLike) { piece = DigitGaps(hasDigit: true, trail: 4, bytes: 4) }
+      case .group(let written):
+        guard let body = groupBody(written), let inside = digitGaps(body) else { return nil }
         piece = inside
-        next = close + 1
-      case ")", "?", "*", "+", "{":
-        return nil
-      case "^", "$":
+      case .anchor:
         piece = .span(0)
-      case ".":
+      case .dot:
         break
-      default:
-        let length = String(characters[index]).utf8.count
-        piece =
-          isDigitLike(characters[index].value)
-          ? DigitGaps(hasDigit: true, trail: length, bytes: length) : .span(length)
+      case .literal(let character):
+        let length = String(character).utf8.count
+        piece = isDigitLike(character.value) ? DigitGaps(hasDigit: true, trail: length, bytes: length) : .span(length)
       }
-      if let quantifier = RegexProgram.quantifier(characters, at: next) {
+      if let quantifier = atoms.quantifier {
         guard let minimum = quantifier.minimum, let end = quantifier.end else { return nil }
-        let maximum = maximumRepeats(characters, at: next)?.0 ?? DigitGaps.cap
+        let maximum = maximumRepeats(characters, at: atoms.index)?.0 ?? DigitGaps.cap
         piece = piece.repeated(minimum: minimum, maximum: maximum)
-        next = end
+        atoms.index = end
       }
       sequence = sequence.then(piece)
-      index = next
     }
     branches.append(sequence)
     return .either(branches)

@@ -500,41 +500,30 @@ struct RawPrefilter: Sendable {
       hasGroup = hasGroup || isGroup
       pieces += 1
     }
-    var index = characters.startIndex
-    while index < characters.endIndex {
-      let character = characters[index]
-      var next = index + 1
+    var atoms = Atoms(characters)
+    while let atom = atoms.next() {
       var literal: Unicode.Scalar? = nil
       var group: [String]? = nil
-      switch character {
-      case "|", ")", "?", "*", "+", "{":
+      switch atom {
+      case .alternation, .stray, .unclosed:
         return []  // an alternative at the top level, or not what we read
-      case "\\":
-        guard next < characters.endIndex else { return [] }
-        let escaped = characters[next]
-        next += 1
+      case .escape(let escaped):
         if !(escaped.properties.isAlphabetic || ("0"..."9").contains(escaped)) { literal = escaped }
-      case "[":
-        guard let close = RegexProgram.endOfClass(characters, from: next) else { return [] }
-        next = close + 1
-      case "(":
-        guard let close = endOfGroup(characters, from: next) else { return [] }
-        var body = characters[next..<close]
-        next = close + 1
+      case .characterClass, .dot, .anchor:
+        break
+      case .group(var body):
         if body.starts(with: ["?", ":"]) {
           body = body.dropFirst(2)
           group = plainAlternatives(of: body)
         } else if body.first != "?" {
           group = plainAlternatives(of: body)
         }
-      case ".", "^", "$":
-        break
-      default:
+      case .literal(let character):
         literal = character
       }
-      if let quantifier = RegexProgram.quantifier(characters, at: next) {
+      if let quantifier = atoms.quantifier {
         guard let quantifierEnd = quantifier.end else { return [] }
-        next = quantifierEnd
+        atoms.index = quantifierEnd
         // A character needed at least once ends the piece it joins; anything else quantified
         // separates.
         if let literal, let minimum = quantifier.minimum, minimum > 0 { append([String(literal)], isGroup: false) }
@@ -546,7 +535,6 @@ struct RawPrefilter: Sendable {
       } else {
         end()
       }
-      index = next
     }
     end()
     return sets
@@ -584,34 +572,26 @@ struct RawPrefilter: Sendable {
       if !run.isEmpty { sets.append([String(String.UnicodeScalarView(run))]) }
       run = []
     }
-    var index = characters.startIndex
-    while index < characters.endIndex {
-      let character = characters[index]
+    var atoms = Atoms(characters)
+    while let atom = atoms.next() {
       var literal: Unicode.Scalar? = nil
       var group: [[String]]? = nil
-      var next = index + 1
-      switch character {
-      case "|":
+      switch atom {
+      case .alternation, .unclosed:
         return nil
-      case "\\":
-        guard next < characters.endIndex else { return nil }
-        let escaped = characters[next]
-        next += 1
+      case .stray:
+        return nil  // not where an atom can start: not what we read
+      case .escape(let escaped):
         if escaped.properties.isAlphabetic || ("0"..."9").contains(escaped) {
           endRun()
           if ["x", "p", "P", "N", "g", "k", "o", "c", "Q", "E"].contains(escaped) { return nil }
         } else {
           literal = escaped
         }
-      case "[":
+      case .characterClass, .dot, .anchor:
         endRun()
-        guard let close = RegexProgram.endOfClass(characters, from: next) else { return nil }
-        next = close + 1
-      case "(":
+      case .group(var body):
         endRun()
-        guard let close = endOfGroup(characters, from: next) else { return nil }
-        var body = characters[next..<close]
-        next = close + 1
         if body.first == "?" {
           let rest = body.dropFirst()
           if rest.starts(with: ["="]) || rest.starts(with: ["!"]) || rest.starts(with: ["<", "="])
@@ -626,27 +606,22 @@ struct RawPrefilter: Sendable {
           if body.isEmpty { break }
         }
         group = alternatives(of: body)
-      case ".", "^", "$":
-        endRun()
-      case ")", "?", "*", "+", "{":
-        return nil  // not where an atom can start: not what we read
-      default:
+      case .literal(let character):
         literal = character
       }
       // A quantifier after the atom.
       var optional = false
-      if let quantifier = RegexProgram.quantifier(characters, at: next) {
+      if let quantifier = atoms.quantifier {
         guard let end = quantifier.end else { return nil }
         // A minimum it cannot read (`{x}`, which PCRE2 reads as text) is not taken as 0.
         optional = quantifier.minimum == 0
-        next = end
+        atoms.index = end
         if !optional, let literal { run.append(literal) }
         endRun()
       } else if let literal {
         run.append(literal)
       }
       if let group, !optional { sets += group.isEmpty ? [] : group }
-      index = next
     }
     endRun()
     return sets
@@ -688,6 +663,78 @@ struct RawPrefilter: Sendable {
     }
     parts.append(body[start..<body.endIndex])
     return parts
+  }
+
+  /// The atoms of a pattern at one level, in order, as the readers of patterns take them
+  /// (``requirements(of:)``, ``joinedSets(of:)``, ``minimumDigits(of:decimal:)``,
+  /// ``maximumLength(of:)``, ``digitGap(of:)``): each reader decides what it reads of an atom and
+  /// its quantifier, and on what it gives up, and the atoms are found in one place.
+  struct Atoms {
+    enum Atom {
+      /// `|`: the next alternative begins.
+      case alternation
+      /// `\` and the scalar after it.
+      case escape(Unicode.Scalar)
+      /// A class: its body, between `[` and `]`.
+      case characterClass(ArraySlice<Unicode.Scalar>)
+      /// A group: its body between `(` and `)` as written (`?:`, `?=` and the like included).
+      case group(ArraySlice<Unicode.Scalar>)
+      /// `.`.
+      case dot
+      /// `^` or `$`.
+      case anchor
+      /// A character that stands for itself.
+      case literal(Unicode.Scalar)
+      /// `)`, `?`, `*`, `+` or `{` where an atom would start.
+      case stray
+      /// A `\` that ends the pattern, or a class or group never closed: the rest cannot be read.
+      case unclosed
+    }
+
+    let characters: ArraySlice<Unicode.Scalar>
+    /// After ``next()``, the index just past the atom, where its quantifier would be: a reader
+    /// that reads the quantifier moves it past that.
+    var index: Int
+
+    init(_ characters: ArraySlice<Unicode.Scalar>) {
+      self.characters = characters
+      index = characters.startIndex
+    }
+
+    /// The next atom, nil at the end (and after ``Atom/unclosed``).
+    mutating func next() -> Atom? {
+      guard index < characters.endIndex else { return nil }
+      let character = characters[index]
+      index += 1
+      switch character {
+      case "|": return .alternation
+      case "\\":
+        guard index < characters.endIndex else { return .unclosed }
+        index += 1
+        return .escape(characters[index - 1])
+      case "[":
+        guard let close = RegexProgram.endOfClass(characters, from: index) else {
+          index = characters.endIndex
+          return .unclosed
+        }
+        defer { index = close + 1 }
+        return .characterClass(characters[index..<close])
+      case "(":
+        guard let close = endOfGroup(characters, from: index) else {
+          index = characters.endIndex
+          return .unclosed
+        }
+        defer { index = close + 1 }
+        return .group(characters[index..<close])
+      case ".": return .dot
+      case "^", "$": return .anchor
+      case ")", "?", "*", "+", "{": return .stray
+      default: return .literal(character)
+      }
+    }
+
+    /// The quantifier at ``index`` (see ``RegexProgram/quantifier(_:at:)``), if any.
+    var quantifier: (minimum: Int?, end: Int?)? { RegexProgram.quantifier(characters, at: index) }
   }
 
   /// The index of the `)` closing a group whose body starts at `start`; nil when unclosed.
