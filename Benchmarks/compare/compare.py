@@ -300,6 +300,62 @@ def speed_table(data, binary, driver, title):
     return whole, hs, lines, messages
 
 
+# A line of the real-text corpus by what it holds: a Han, kana or Hangul character makes it CJK.
+CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003ffff]")
+PART_ROUNDS = 3
+
+
+def script_parts(real):
+    """The real-text corpus split by what a line holds (all-ASCII lines, lines with a CJK
+    character, the other scripts), each part in corpus order in a directory of its own beside
+    the corpus, with the same patterns; returns [(name, directory, share of the lines)]."""
+    names = ["all-ASCII", "CJK", "other scripts"]
+    lines = {name: [] for name in names}
+    with open(real / "corpus.txt", "rb") as corpus:
+        for line in corpus:
+            if line.isascii():
+                lines["all-ASCII"].append(line)
+            elif CJK.search(line.decode("utf-8", "replace")):
+                lines["CJK"].append(line)
+            else:
+                lines["other scripts"].append(line)
+    total = sum(len(part) for part in lines.values())
+    parts = []
+    for index, name in enumerate(names):
+        directory = real / f"part-{index}"
+        directory.mkdir(exist_ok=True)
+        (directory / "patterns.txt").write_bytes((real / "patterns.txt").read_bytes())
+        (directory / "corpus.txt").write_bytes(b"".join(lines[name]))
+        parts.append((name, directory, len(lines[name]) / total))
+    return parts
+
+
+def part_table(real, binary, driver):
+    """Issue 58's measure on each part of the real-text corpus: where the normalized scan's gap
+    to Hyperscan lies. Winnow normalized and Hyperscan, both one message at a time, in
+    `PART_ROUNDS` alternated rounds; medians."""
+    rows = []
+    for name, directory, share in script_parts(real):
+        winnow_seconds, hs_seconds, ratios = [], [], []
+        for _ in range(PART_ROUNDS):
+            hs_result, _, _ = peak_rss_of([driver, str(directory / "patterns.txt"), str(directory / "corpus.txt")])
+            hs = json.loads(hs_result.stdout)["line_seconds"]
+            normalized = winnow(directory, binary, per_line=True, normalize=True)["scan_seconds"]
+            hs_seconds.append(hs)
+            winnow_seconds.append(normalized)
+            ratios.append(hs / normalized)
+        rows.append((name, share, statistics.median(winnow_seconds), statistics.median(hs_seconds), ratios))
+    print("### Normalized, one message at a time, by what a line holds (the real-text corpus)\n")
+    print(f"Winnow normalizing each line against Hyperscan's raw scan of each line, medians of {PART_ROUNDS} "
+          "alternated rounds per part: the parts the normalized measure's gap comes from.\n")
+    print("| part | share of lines | Winnow s | Hyperscan s | ratio | rounds |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, share, winnow_s, hs_s, ratios in rows:
+        print(f"| {name} | {100 * share:.1f}% | {winnow_s:.3f} | {hs_s:.3f} | {hs_s / winnow_s:.2f}× | "
+              f"{min(ratios):.2f}–{max(ratios):.2f}× |")
+    print()
+
+
 def filter_counts(data, binary):
     """The raw scan's start filter, stage by stage, one message at a time (`winnow match
     --filter-counts`: an extra pass that counts, apart from the timed scan)."""
@@ -344,6 +400,8 @@ def main():
                     "The real-text corpus (make_real_corpus.py: the quality benchmark's ordinary sentences)")
         corpora.append(("real text", filter_counts(real, binary)))
     stage_table(corpora)
+    if real is not None:
+        part_table(real, binary, driver)
     scorer_speed([("synthetic", data)] + ([("real text", real)] if real is not None else []), binary,
                  sample_dump(data, Path(__file__).resolve().parents[2], 16))
 
