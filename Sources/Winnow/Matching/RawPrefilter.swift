@@ -577,10 +577,8 @@ struct RawPrefilter: Sendable {
       var literal: Unicode.Scalar? = nil
       var group: [[String]]? = nil
       switch atom {
-      case .alternation, .unclosed:
-        return nil
-      case .stray:
-        return nil  // not where an atom can start: not what we read
+      case .alternation, .stray, .unclosed:
+        return nil  // a top-level alternative, or not what we read
       case .escape(let escaped):
         if escaped.properties.isAlphabetic || ("0"..."9").contains(escaped) {
           endRun()
