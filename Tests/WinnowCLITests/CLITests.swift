@@ -151,6 +151,26 @@ struct CLITests {
     #expect(result.status == 1)
   }
 
+  /// `--normalize-only` counts the lines it normalized, the line no pattern's characters can
+  /// come from left out, matches nothing, and times it like a scan.
+  @Test func matchNormalizeOnlyCountsTheTextsNormalized() async throws {
+    let patterns = try Self.temporaryFile("p.txt", "fuck\n傻逼\n")
+    let result = try await Self.run(
+      [
+        "match", "--patterns", patterns, "--patterns-format", "lines", "--normalize", "--per-line", "--count",
+        "--normalize-only", "--stats",
+      ],
+      stdin: "नमस्ते दुनिया\nनमस्ते ｆｕｃｋ\n傻 逼\n")
+    #expect(result.stdout == "2\n")
+    #expect(result.status == 0)
+    let stats = try #require(JSONSerialization.jsonObject(with: Data(result.stderr.utf8)) as? [String: Any])
+    #expect(stats["messages"] as? Int == 3)
+    #expect(stats["scan_seconds"] as? Double != nil)
+    let alone = try await Self.run(["match", "--patterns", patterns, "--normalize-only", "--count"])
+    #expect(alone.status == 64)
+    #expect(alone.stderr.contains("--normalize-only needs --normalize and --per-line"))
+  }
+
   @Test func matchRejectsInvalidCombinationsAndEmptyPatterns() async throws {
     let patterns = try Self.temporaryFile("p.txt", "a\n\nb\n")
     let combination = try await Self.run([

@@ -175,6 +175,25 @@ struct AlphabetFilterTests {
     #expect(matcher.withDefaultNormalizedText { $0.scalars.count } == nil)
   }
 
+  /// Normalizing alone (``Matcher/normalizeAsScanned(_:)``, what `winnow match --normalize-only`
+  /// times) normalizes what a scan would, once per rule set, and finds nothing.
+  @Test func normalizingAloneNormalizesWhatAScanWould() throws {
+    let list = WordList(name: "t", origin: .custom, entries: [Entry(text: "fuck", boundary: .substring)])
+    let matcher = try Matcher(lists: [list])
+    #expect(matcher.normalizeAsScanned("ｆｕｃｋ you") == 1)
+    #expect(
+      matcher.withDefaultNormalizedText { String(String.UnicodeScalarView($0.scalars.compactMap(Unicode.Scalar.init))) }
+        == "fuck you")
+    #expect(matcher.normalizeAsScanned("नमस्ते दुनिया") == 0)
+    #expect(matcher.withDefaultNormalizedText { $0.scalars.count } == nil)
+    // A second rule set is a second text.
+    let strict = WordList(
+      name: "s", origin: .custom, entries: [Entry(text: "shit", boundary: .substring)],
+      normalization: Normalization.default.subtracting(.lookalikes))
+    #expect(try Matcher(lists: [list, strict]).normalizeAsScanned("fuck shit") == 2)
+    #expect(try Matcher(lists: [list, strict]).normalizeAsScanned("shit") == 1)
+  }
+
   /// How many lines of `WINNOW_ALPHABET_FILE` the filter of the patterns of
   /// `WINNOW_ALPHABET_PATTERNS` (as `winnow match --normalize` builds them) turns away.
   /// A diagnosis: runs only with both set.

@@ -262,6 +262,22 @@ public final class Matcher: Sendable {
     ThreadWorkspace.withWorkspace { scan(utf8: bytes, kind: kind, suppressed: &suppressed, in: &$0) }
   }
 
+  /// Normalizes `text` as a scan does, once for each rule set the layers use, unless none of
+  /// its characters can become a scalar of those layers' patterns, and matches nothing: what
+  /// normalizing costs apart from matching, for `winnow match --normalize-only` and
+  /// `Benchmarks/compare`. Returns how many texts it normalized.
+  @_spi(Tools) public func normalizeAsScanned(_ text: String) -> Int {
+    var text = text
+    return text.withUTF8 { bytes in
+      ThreadWorkspace.withWorkspace { workspace in
+        var warnings: [MatchWarning] = []
+        var rejected: [(Candidate, MatcherLayer.Rejection)]? = nil
+        return collectCandidates(
+          in: bytes, workspace: &workspace, warnings: &warnings, rejected: &rejected, matching: false)
+      }
+    }
+  }
+
   /// ``scan(utf8:kind:suppressed:)`` with the thread's `workspace`.
   private func scan(
     utf8 bytes: UnsafeBufferPointer<UInt8>, kind: MatchKind?, suppressed: inout [SuppressedMatch]?,
@@ -445,11 +461,15 @@ public final class Matcher: Sendable {
   /// Every layer's candidates in `bytes`, into `workspace.candidates` (empty), each layer
   /// walking the text normalized by its rules (normalized once per distinct rule set, into
   /// the workspace's buffers: see ``ThreadWorkspace``).
+  /// With `matching` false, the text is normalized but no layer walks it
+  /// (``normalizeAsScanned(_:)``). Returns how many texts it normalized.
+  @discardableResult
   private func collectCandidates(
     in bytes: UnsafeBufferPointer<UInt8>, workspace: inout ScanWorkspace, warnings: inout [MatchWarning],
-    rejected: inout [(Candidate, MatcherLayer.Rejection)]?
-  ) {
+    rejected: inout [(Candidate, MatcherLayer.Rejection)]?, matching: Bool = true
+  ) -> Int {
     var normalized = 0  // texts of `workspace` filled by this scan
+    var written = 0  // of those, the ones normalized
     var unnormalized: UInt64 = 0  // bit `slot` for each left unnormalized (see `AlphabetFilter`)
     for layerIndex in layers.indices {
       // SAFETY: the matcher holds its layers for as long as it lives, and the caller holds
@@ -472,9 +492,11 @@ public final class Matcher: Sendable {
           } else {
             workspace.rules[slot] = layer.normalizer.rules
             layer.normalizer.normalize(utf8: bytes, into: &workspace.texts[slot])
+            written += 1
           }
           normalized += 1
         }
+        guard matching else { return }
         if slot >= 64 || unnormalized &>> UInt64(slot) & 1 == 0 {
           Self.withUnits(of: &workspace.texts[slot]) { units in
             layer.collect(
@@ -489,6 +511,7 @@ public final class Matcher: Sendable {
         }
       }
     }
+    return written
   }
 
   /// What ``ScanWorkspace/rules`` holds for a text a scan left unnormalized: no rule set the

@@ -66,7 +66,19 @@ struct MatchCommand: ParsableCommand {
     ))
   var filterCounts = false
 
+  @Flag(
+    name: .customLong("normalize-only"),
+    help: ArgumentHelp(
+      "With --normalize --per-line: normalize each line as a scan does, and match nothing.",
+      discussion:
+        "Prints the number of texts normalized (a line once per rule set; a line none of whose characters can become a pattern's is not normalized); --stats times it as it times a scan."
+    ))
+  var normalizeOnly = false
+
   func validate() throws {
+    if normalizeOnly && (!normalize || !perLine) {
+      throw ValidationError("--normalize-only needs --normalize and --per-line")
+    }
     if filterCounts && (!stats || normalize) {
       throw ValidationError("--filter-counts needs --stats, without --normalize")
     }
@@ -155,9 +167,13 @@ struct MatchCommand: ParsableCommand {
       }
       messages = texts.count
       let scanStart = clock.now
-      for text in texts {
-        total +=
-          overlapping ? matcher.overlappingMatches(in: text).count : matcher.matches(in: text, kind: semantics).count
+      if normalizeOnly {
+        for text in texts { total += matcher.normalizeAsScanned(text) }
+      } else {
+        for text in texts {
+          total +=
+            overlapping ? matcher.overlappingMatches(in: text).count : matcher.matches(in: text, kind: semantics).count
+        }
       }
       scanTime = clock.now - scanStart
     } else {
@@ -181,7 +197,7 @@ struct MatchCommand: ParsableCommand {
         patterns: patterns.count, build: buildTime, scan: scanTime, bytes: haystack.count, matches: total,
         messages: messages, filter: try filterStageCounts(patterns, haystack, perLine: true))
     }
-    if total > 0 { throw ExitCode(1) }
+    if total > 0 && !normalizeOnly { throw ExitCode(1) }
   }
 
   /// Calls `body` with each non-empty line of `bytes` (without its newline), found with memchr.
