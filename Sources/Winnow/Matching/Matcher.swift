@@ -270,10 +270,19 @@ public final class Matcher: Sendable {
     var text = text
     return text.withUTF8 { bytes in
       ThreadWorkspace.withWorkspace { workspace in
-        var warnings: [MatchWarning] = []
-        var rejected: [(Candidate, MatcherLayer.Rejection)]? = nil
-        return collectCandidates(
-          in: bytes, workspace: &workspace, warnings: &warnings, rejected: &rejected, matching: false)
+        var normalized = 0  // texts of `workspace` filled
+        var written = 0  // of those, the ones normalized
+        for layerIndex in layers.indices {
+          // SAFETY: as in `collectCandidates`, the caller holds the matcher, and it its layers.
+          Unmanaged.passUnretained(layers[layerIndex])._withUnsafeGuaranteedRef { layer in
+            let slot = textSlots[layerIndex]
+            if slot == normalized {
+              if prepareText(slot, for: layer, bytes: bytes, workspace: &workspace, explaining: false) { written += 1 }
+              normalized += 1
+            }
+          }
+        }
+        return written
       }
     }
   }
@@ -461,15 +470,11 @@ public final class Matcher: Sendable {
   /// Every layer's candidates in `bytes`, into `workspace.candidates` (empty), each layer
   /// walking the text normalized by its rules (normalized once per distinct rule set, into
   /// the workspace's buffers: see ``ThreadWorkspace``).
-  /// With `matching` false, the text is normalized but no layer walks it
-  /// (``normalizeAsScanned(_:)``). Returns how many texts it normalized.
-  @discardableResult
   private func collectCandidates(
     in bytes: UnsafeBufferPointer<UInt8>, workspace: inout ScanWorkspace, warnings: inout [MatchWarning],
-    rejected: inout [(Candidate, MatcherLayer.Rejection)]?, matching: Bool = true
-  ) -> Int {
+    rejected: inout [(Candidate, MatcherLayer.Rejection)]?
+  ) {
     var normalized = 0  // texts of `workspace` filled by this scan
-    var written = 0  // of those, the ones normalized
     var unnormalized: UInt64 = 0  // bit `slot` for each left unnormalized (see `AlphabetFilter`)
     for layerIndex in layers.indices {
       // SAFETY: the matcher holds its layers for as long as it lives, and the caller holds
@@ -478,25 +483,12 @@ public final class Matcher: Sendable {
       Unmanaged.passUnretained(layers[layerIndex])._withUnsafeGuaranteedRef { layer in
         let slot = textSlots[layerIndex]
         if slot == normalized {
-          // The first layer of its rules: the text is normalized for them now, unless none of
-          // its characters can become a scalar of those layers' patterns. (`explain` lists
-          // what the walks reject, and so always walks.)
-          if normalized == workspace.texts.count {
-            workspace.texts.append(NormalizedText())
-            workspace.rules.append(layer.normalizer.rules)
-          }
-          if rejected == nil && !slotFilters.admits(bytes, slot: slot) {
-            // Not the default rules' text either, for ``withDefaultNormalizedText(_:)``.
-            workspace.rules[slot] = Self.unnormalized
+          // The first layer of its rules: the text is normalized for them now.
+          if !prepareText(slot, for: layer, bytes: bytes, workspace: &workspace, explaining: rejected != nil) {
             unnormalized |= 1 &<< UInt64(slot)
-          } else {
-            workspace.rules[slot] = layer.normalizer.rules
-            layer.normalizer.normalize(utf8: bytes, into: &workspace.texts[slot])
-            written += 1
           }
           normalized += 1
         }
-        guard matching else { return }
         if slot >= 64 || unnormalized &>> UInt64(slot) & 1 == 0 {
           Self.withUnits(of: &workspace.texts[slot]) { units in
             layer.collect(
@@ -511,7 +503,30 @@ public final class Matcher: Sendable {
         }
       }
     }
-    return written
+  }
+
+  /// Fills text `slot` of `workspace` (the next one, or one kept from an earlier scan) for
+  /// `layer`'s rules, the first layer of them: normalizes `bytes` into it, unless none of their
+  /// characters can become a scalar of those layers' patterns (then the text is left as it was
+  /// and marked as nobody's, and the result is false). `explaining` (`explain`, which lists
+  /// what the walks reject and so always walks) normalizes every text.
+  @inline(__always)
+  private func prepareText(
+    _ slot: Int, for layer: MatcherLayer, bytes: UnsafeBufferPointer<UInt8>, workspace: inout ScanWorkspace,
+    explaining: Bool
+  ) -> Bool {
+    if slot == workspace.texts.count {
+      workspace.texts.append(NormalizedText())
+      workspace.rules.append(layer.normalizer.rules)
+    }
+    if !explaining && !slotFilters.admits(bytes, slot: slot) {
+      // Not the default rules' text either, for ``withDefaultNormalizedText(_:)``.
+      workspace.rules[slot] = Self.unnormalized
+      return false
+    }
+    workspace.rules[slot] = layer.normalizer.rules
+    layer.normalizer.normalize(utf8: bytes, into: &workspace.texts[slot])
+    return true
   }
 
   /// What ``ScanWorkspace/rules`` holds for a text a scan left unnormalized: no rule set the
