@@ -67,15 +67,24 @@ struct ServeTests {
       guard let port else { throw ServeTestError("the server did not start") }
       self.port = port
       // Keep draining the log so the server never blocks on a full pipe; its end is kept for
-      // a server that does not stop.
+      // a server that does not stop. The drain is a blocking read on a thread of its own that
+      // ends at the server's exit (end of file), not a `readabilityHandler`: on Linux that
+      // handler's read source can be torn down after its descriptor is closed and reused, and
+      // libdispatch then crashes in `_dispatch_event_loop_drain`
+      // (swiftlang/swift-corelibs-libdispatch#949), which took down a whole test run.
       let logTail = self.logTail
-      handle.readabilityHandler = { handle in
-        let data = handle.availableData
-        logTail.bytes.withLock { tail in
-          tail.append(contentsOf: data)
-          if tail.count > 8192 { tail.removeFirst(tail.count - 8192) }
+      let drain = Thread {
+        while true {
+          let data = handle.availableData
+          if data.isEmpty { return }
+          logTail.bytes.withLock { tail in
+            tail.append(contentsOf: data)
+            if tail.count > 8192 { tail.removeFirst(tail.count - 8192) }
+          }
         }
       }
+      drain.name = "serve-log-drain"
+      drain.start()
       guard waitUntilReady else { return }
       // Up to 120 s: a debug build compiling the global list while other suites run takes
       // tens of seconds on two cores (the compiled-list cache is cold at a test run's start).
